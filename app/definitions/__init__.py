@@ -1,0 +1,1 @@
+"""Pure data: pydantic models of definitions and their JSON Schema export."""

@@ -1,0 +1,151 @@
+"""The automation definition: the JSON document a user (or the drafting LLM) writes.
+
+These models are the single source of truth for the definition's shape: the API validates
+against them, `definition_json_schema()` publishes them, and the database stores their dump.
+Deeper checks (do the named actions exist, are the templates safe) belong to the validator.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from app.definitions.json_schema import SchemaDocument
+
+SCHEMA_VERSION = "1.0"
+IDENTIFIER_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+ACTION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
+MAX_STEPS = 100
+MAX_ON_FAILURE_STEPS = 20
+MAX_TRIGGERS = 20
+MAX_RETRIES = 10
+MAX_TIMEOUT_SECONDS = 86_400
+
+Identifier = Annotated[str, Field(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=64)]
+
+
+class _Strict(BaseModel):
+    """Base for definition models: unknown fields are errors, never silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Inputs(_Strict):
+    """The automation's inputs, described by a JSON Schema object."""
+
+    schema_: SchemaDocument = Field(
+        default_factory=lambda: {"type": "object", "properties": {}},
+        alias="schema",
+        description="JSON Schema (draft 2020-12) the resolved inputs of every run must satisfy.",
+    )
+
+
+class ScheduleConfig(_Strict):
+    cron: str = Field(min_length=1, max_length=120, description="Five-field cron expression.")
+    timezone: str = Field(default="UTC", min_length=1, max_length=64, description="IANA time zone name.")
+    catch_up: Literal["none", "latest"] = Field(
+        default="latest", description="After downtime: fire once for the latest missed slot, or skip."
+    )
+
+
+class WebhookConfig(_Strict):
+    input_mapping: dict[str, Annotated[str, Field(min_length=1, max_length=500)]] = Field(
+        default_factory=dict,
+        description="Input name -> JSONPath expression evaluated against the request body.",
+    )
+
+
+class EventConfig(_Strict):
+    event_type: str = Field(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*(\.\*)?$",
+        description="Event type to match, or a prefix ending in `.*` (e.g. `drive.*`).",
+    )
+    filters: dict[str, Any] | None = Field(
+        default=None, description="Filter expression over the event payload (see the filter grammar)."
+    )
+
+
+class _TriggerBase(_Strict):
+    enabled: bool = True
+    name: str | None = Field(default=None, max_length=200)
+
+
+class ScheduleTrigger(_TriggerBase):
+    type: Literal["schedule"]
+    config: ScheduleConfig
+
+
+class WebhookTrigger(_TriggerBase):
+    type: Literal["webhook"]
+    config: WebhookConfig = Field(default_factory=WebhookConfig)
+
+
+class EventTrigger(_TriggerBase):
+    type: Literal["event"]
+    config: EventConfig
+
+
+Trigger = Annotated[ScheduleTrigger | WebhookTrigger | EventTrigger, Field(discriminator="type")]
+
+
+class Step(_Strict):
+    """One step of the plan: an action named by type, its config, and how its output is bound."""
+
+    step_id: Identifier
+    action: str = Field(min_length=1, max_length=100, pattern=ACTION_TYPE_PATTERN)
+    name: str | None = Field(default=None, max_length=200)
+    when: str | None = Field(
+        default=None, max_length=8192, description="Template expression; a false result skips the step."
+    )
+    config: dict[str, Any] = Field(default_factory=dict)
+    output_as: Identifier | None = None
+    max_retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES)
+    timeout_seconds: int | None = Field(default=None, ge=1, le=MAX_TIMEOUT_SECONDS)
+
+
+class ExecutionPolicy(_Strict):
+    """How runs of the automation are executed: limits, retries, concurrency, budget, failure steps."""
+
+    timeout_seconds: int = Field(default=600, ge=1, le=MAX_TIMEOUT_SECONDS)
+    max_retries: int = Field(default=0, ge=0, le=MAX_RETRIES)
+    retry_backoff: Literal["none", "linear", "exponential"] = "exponential"
+    concurrency: Literal["drop_if_running", "queue", "allow_parallel"] = "allow_parallel"
+    budget_cap_usd: float | None = Field(default=None, ge=0, le=100_000)
+    on_failure: list[Step] = Field(default_factory=list, max_length=MAX_ON_FAILURE_STEPS)
+
+
+class AutomationDefinition(_Strict):
+    """The whole automation: the program the service interprets."""
+
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    name: str = Field(min_length=1, max_length=200)
+    goal: str | None = Field(default=None, max_length=4000)
+    description: str | None = Field(default=None, max_length=4000)
+    inputs: Inputs = Field(default_factory=Inputs)
+    triggers: list[Trigger] = Field(default_factory=list, max_length=MAX_TRIGGERS)
+    plan: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
+    execution: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("name must not be blank")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_step_ids(self) -> AutomationDefinition:
+        seen: set[str] = set()
+        for step in [*self.plan, *self.execution.on_failure]:
+            if step.step_id in seen:
+                raise ValueError(f"step_id {step.step_id!r} is used more than once")
+            seen.add(step.step_id)
+        return self
+
+    def to_document(self) -> dict[str, Any]:
+        """The JSON document as stored: defaults filled in, aliases used, decimals as numbers."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
