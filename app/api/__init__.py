@@ -1,0 +1,1 @@
+"""The REST API: thin routers over the services."""

@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.definitions.json_schema import SchemaDocument
 
-SCHEMA_VERSION = "1.0"
 IDENTIFIER_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 ACTION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 MAX_STEPS = 100
@@ -120,7 +119,7 @@ class ExecutionPolicy(_Strict):
 class AutomationDefinition(_Strict):
     """The whole automation: the program the service interprets."""
 
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    schema_version: Literal["1.0"] = "1.0"
     name: str = Field(min_length=1, max_length=200)
     goal: str | None = Field(default=None, max_length=4000)
     description: str | None = Field(default=None, max_length=4000)

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, sessions and repositories."""

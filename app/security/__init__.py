@@ -1,0 +1,1 @@
+"""Security primitives: token hashing, and later crypto, egress guard, redaction."""

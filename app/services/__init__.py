@@ -1,0 +1,1 @@
+"""Use-cases: repositories + engine + jobs. Services flush, never commit."""

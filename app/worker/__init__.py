@@ -1,0 +1,1 @@
+"""Celery worker and beat: the app, per-process runtime and thin tasks."""

@@ -1,0 +1,90 @@
+"""One rendering for every error: `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.config import ConfigurationError
+from app.definitions.pointers import join, locate
+from app.errors import AppError, ErrorDetail
+
+logger = logging.getLogger("app.api")
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def _render(
+    status: int, code: str, message: str, details: list[dict[str, Any]], headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        status_code=status,
+        content={"error": {"code": code, "message": message, "details": details}},
+        headers=headers,
+    )
+
+
+async def _app_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return JSONResponse(status_code=exc.status_code, content=exc.as_body(), headers=exc.headers or None)
+
+
+def _request_error_path(loc: tuple[Any, ...], body: Any) -> str:
+    """Body errors point into the body; query, path and header errors into a pseudo-document."""
+    if not loc:
+        return ""
+    where, rest = loc[0], tuple(loc[1:])
+    if where == "body":
+        return locate(rest, body)
+    return join(str(where), *[str(part) for part in rest])
+
+
+async def _request_validation(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    body = exc.body
+    details = [
+        ErrorDetail(
+            path=_request_error_path(tuple(error.get("loc", ())), body),
+            message=str(error.get("msg", "invalid")).removeprefix("Value error, "),
+            code=str(error.get("type")),
+        ).as_dict()
+        for error in exc.errors()
+    ]
+    return _render(422, "validation_failed", "The request failed validation.", details)
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = exc.detail if isinstance(exc.detail, str) else "HTTP error."
+    return _render(exc.status_code, code, message, [], dict(exc.headers or {}) or None)
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, ConfigurationError):
+        logger.error("configuration error on %s %s: %s", request.method, request.url.path, exc)
+    else:
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+    return _render(500, "internal_error", "Internal error; it has been logged.", [])
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers; no stack trace ever reaches a client."""
+    app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(RequestValidationError, _request_validation)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,11 @@
+"""Routers, one module per resource."""
+
+from fastapi import APIRouter
+
+from app.api.routes import automations, schemas, spaces, tokens
+
+api_router = APIRouter(prefix="/api/v1")
+api_router.include_router(spaces.router)
+api_router.include_router(automations.router)
+api_router.include_router(tokens.router)
+api_router.include_router(schemas.router)

@@ -1,0 +1,184 @@
+"""Automations of a space: CRUD, status changes and version history."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+
+from app.api.body import JsonBodyRoute
+from app.api.deps import IfMatchDep, PageDep, SessionDep, SpaceDep, expected_version
+from app.api.schemas import (
+    AutomationCreate,
+    AutomationOut,
+    AutomationUpdate,
+    AutomationVersionOut,
+    PageOut,
+    VersionPrecondition,
+)
+from app.persistence.models import Automation, AutomationStatus
+from app.services.automations import StatusAction, automation_service
+
+router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
+
+
+def _out(response: Response, automation: Automation) -> AutomationOut:
+    response.headers["ETag"] = f'"{automation.version}"'
+    return AutomationOut.model_validate(automation)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, summary="Create an automation (saved paused)")
+async def create_automation(
+    body: AutomationCreate, session: SessionDep, access: SpaceDep, response: Response
+) -> AutomationOut:
+    automation = await automation_service.create(session, access, body.definition)
+    response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{automation.id}"
+    return _out(response, automation)
+
+
+@router.get("", summary="List automations, newest first")
+async def list_automations(
+    session: SessionDep,
+    access: SpaceDep,
+    page: PageDep,
+    status_filter: Annotated[
+        list[AutomationStatus] | None,
+        Query(alias="status", description="Repeat to combine. Default: active and paused."),
+    ] = None,
+) -> PageOut[AutomationOut]:
+    result = await automation_service.list(
+        session, access, statuses=status_filter, limit=page.limit, cursor=page.cursor
+    )
+    return PageOut(
+        items=[AutomationOut.model_validate(a) for a in result.items], next_cursor=result.next_cursor
+    )
+
+
+@router.get("/{automation_id}", summary="Get an automation")
+async def get_automation(
+    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, response: Response
+) -> AutomationOut:
+    return _out(response, await automation_service.get(session, access, automation_id))
+
+
+@router.put("/{automation_id}", summary="Replace the definition (needs the expected version)")
+async def update_automation(
+    automation_id: uuid.UUID,
+    body: AutomationUpdate,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    expected = expected_version(if_match, body.version, required=True)
+    automation = await automation_service.update(
+        session, access, automation_id, body.definition, expected_version=expected
+    )
+    return _out(response, automation)
+
+
+async def _set_status(
+    automation_id: uuid.UUID,
+    action: StatusAction,
+    body: VersionPrecondition | None,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    if_match: str | None,
+) -> AutomationOut:
+    expected = expected_version(if_match, body.version if body else None, required=False)
+    automation = await automation_service.change_status(
+        session, access, automation_id, action, expected_version=expected
+    )
+    return _out(response, automation)
+
+
+@router.post("/{automation_id}/activate", summary="Activate: its triggers fire")
+async def activate_automation(
+    automation_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    return await _set_status(automation_id, StatusAction.activate, body, session, access, response, if_match)
+
+
+@router.post("/{automation_id}/pause", summary="Pause: its triggers stop firing")
+async def pause_automation(
+    automation_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    return await _set_status(automation_id, StatusAction.pause, body, session, access, response, if_match)
+
+
+@router.post(
+    "/{automation_id}/archive", summary="Archive: hidden from default listings, cannot run or be edited"
+)
+async def archive_automation(
+    automation_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    return await _set_status(automation_id, StatusAction.archive, body, session, access, response, if_match)
+
+
+@router.post("/{automation_id}/unarchive", summary="Unarchive: back to paused")
+async def unarchive_automation(
+    automation_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    return await _set_status(automation_id, StatusAction.unarchive, body, session, access, response, if_match)
+
+
+@router.get("/{automation_id}/versions", summary="List versions, newest first")
+async def list_versions(
+    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, page: PageDep
+) -> PageOut[AutomationVersionOut]:
+    result = await automation_service.list_versions(
+        session, access, automation_id, limit=page.limit, cursor=page.cursor
+    )
+    return PageOut(
+        items=[AutomationVersionOut.model_validate(v) for v in result.items], next_cursor=result.next_cursor
+    )
+
+
+@router.get("/{automation_id}/versions/{version}", summary="Get one version")
+async def get_version(
+    automation_id: uuid.UUID, version: int, session: SessionDep, access: SpaceDep
+) -> AutomationVersionOut:
+    return AutomationVersionOut.model_validate(
+        await automation_service.get_version(session, access, automation_id, version)
+    )
+
+
+@router.post(
+    "/{automation_id}/versions/{version}/restore", summary="Make version n current again, as a new version"
+)
+async def restore_version(
+    automation_id: uuid.UUID,
+    version: int,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
+) -> AutomationOut:
+    expected = expected_version(if_match, body.version if body else None, required=False)
+    automation = await automation_service.restore(
+        session, access, automation_id, version, expected_version=expected
+    )
+    return _out(response, automation)

@@ -1,0 +1,124 @@
+"""Request and response bodies of the REST API."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, EmailStr, Field
+
+from app.persistence.models import AutomationStatus, Role
+
+T = TypeVar("T")
+
+
+class Body(BaseModel):
+    """Request bodies refuse unknown fields, so a typo is an error and not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+
+class PageOut(BaseModel, Generic[T]):
+    items: list[T]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` to get the next page; null on the last page."
+    )
+
+
+class SpaceCreate(Body):
+    name: str = Field(min_length=1, max_length=200)
+
+
+class SpaceOut(Out):
+    id: uuid.UUID
+    name: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class SpaceWithRoleOut(SpaceOut):
+    role: Role
+
+
+class MemberCreate(Body):
+    email: EmailStr
+    role: Role = Role.member
+
+
+class MemberUpdate(Body):
+    role: Role
+
+
+class MemberOut(Out):
+    space_id: uuid.UUID
+    user_id: uuid.UUID
+    email: str
+    role: Role
+    created_at: datetime
+
+
+class NewMemberOut(MemberOut):
+    token: str | None = Field(
+        default=None, description="First API token of a user created by this call; shown once."
+    )
+
+
+class TokenCreate(Body):
+    name: str = Field(min_length=1, max_length=200)
+    expires_in_days: int | None = Field(default=None, ge=1, le=3650)
+
+
+class TokenOut(Out):
+    id: uuid.UUID
+    name: str
+    display_prefix: str = Field(description="The first characters of the token, to tell tokens apart.")
+    created_at: datetime
+    expires_at: datetime | None
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
+class NewTokenOut(TokenOut):
+    token: str = Field(description="The token itself; shown once, store it now.")
+
+
+class AutomationCreate(Body):
+    definition: dict[str, Any] = Field(
+        description="The automation definition (see GET /api/v1/schemas/definition)."
+    )
+
+
+class AutomationUpdate(Body):
+    definition: dict[str, Any]
+    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+
+
+class VersionPrecondition(Body):
+    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+
+
+class AutomationOut(Out):
+    id: uuid.UUID
+    space_id: uuid.UUID
+    name: str
+    status: AutomationStatus
+    version: int
+    definition: dict[str, Any]
+    created_by: uuid.UUID | None
+    created_at: datetime
+    updated_at: datetime
+    archived_at: datetime | None
+
+
+class AutomationVersionOut(Out):
+    automation_id: uuid.UUID
+    version: int
+    definition: dict[str, Any]
+    created_by: uuid.UUID | None
+    created_at: datetime
+    restored_from: int | None

@@ -1,0 +1,273 @@
+"""The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin, check."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from app.config import ConfigurationError, Settings, get_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+CHILD_STOP_TIMEOUT_SECONDS = 20.0
+
+
+def _settings() -> Settings:
+    try:
+        return get_settings()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _fail_on_configuration(func: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ConfigurationError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+@click.group()
+def main() -> None:
+    """Self-hosted automation service."""
+    logging.basicConfig(
+        level=os.environ.get("AUTOMATIONS_LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+@main.command()
+@click.option("--host", default=None, help="Bind address (default AUTOMATIONS_API_HOST or 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (default PORT or 8000).")
+@_fail_on_configuration
+def api(host: str | None, port: int | None) -> None:
+    """Serve the REST API with uvicorn."""
+    import uvicorn
+
+    settings = _settings()
+    settings.resolved_database_url()
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=host or settings.api_host,
+        port=port or settings.api_port,
+        log_level="info",
+        proxy_headers=True,
+    )
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.option("-Q", "--queues", default="runs.fast,runs.medium,runs.long,system", show_default=True)
+@click.option("-c", "--concurrency", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.option("-n", "--hostname", default=None, help="Node name, e.g. fast1@%h.")
+@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+@_fail_on_configuration
+def worker(queues: str, concurrency: int | None, hostname: str | None, celery_args: tuple[str, ...]) -> None:
+    """Run a Celery worker consuming the given queues."""
+    from app.worker.celery_app import create_celery
+
+    argv = ["worker", "-Q", queues, "--loglevel=INFO"]
+    if concurrency:
+        argv += ["-c", str(concurrency)]
+    if hostname:
+        argv += ["-n", hostname]
+    create_celery(_settings()).worker_main([*argv, *celery_args])
+
+
+@main.command()
+@_fail_on_configuration
+def beat() -> None:
+    """Run Celery beat (the periodic ticks). Run exactly one."""
+    from app.worker.celery_app import create_celery
+
+    settings = _settings()
+    settings.home.mkdir(parents=True, exist_ok=True)
+    schedule = settings.home / "celerybeat-schedule"
+    create_celery(settings).start(["beat", "--loglevel=INFO", f"--schedule={schedule}"])
+
+
+def run_migrations(database_url: str | None = None) -> None:
+    """Apply every Alembic revision up to head."""
+    from alembic.config import Config
+
+    from alembic import command
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "alembic"))
+    config.attributes["configure_logger"] = False
+    if database_url:
+        config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    command.upgrade(config, "head")
+
+
+@main.command()
+@_fail_on_configuration
+def migrate() -> None:
+    """Apply database migrations (alembic upgrade head)."""
+    run_migrations(_settings().resolved_database_url())
+    click.echo("database is at the latest revision")
+
+
+async def _create_admin(settings: Settings, space: str, email: str) -> dict[str, str]:
+    from app.persistence.db import create_engine, create_sessionmaker
+    from app.persistence.transaction import transaction
+    from app.services.spaces import space_service
+
+    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    try:
+        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
+            made = await space_service.bootstrap(session, space_name=space, email=email)
+    finally:
+        await engine.dispose()
+    return {"space_id": str(made.space.id), "user_id": str(made.user.id), "token": made.token}
+
+
+def _refuse_jobs(job: Any) -> None:
+    raise RuntimeError(f"the CLI does not send jobs ({job.name})")
+
+
+@main.command("create-admin")
+@click.option("--space", "space", required=True, help="Name of the space to create.")
+@click.option("--email", required=True, help="Email of the owner (created if new).")
+@_fail_on_configuration
+def create_admin(space: str, email: str) -> None:
+    """Create a space and its owner; print {space_id, user_id, token} (the token is shown once)."""
+    if "@" not in email or len(email) > 320:
+        raise click.BadParameter("not an email address", param_hint="--email")
+    if not space.strip() or len(space) > 200:
+        raise click.BadParameter("1 to 200 characters", param_hint="--space")
+    click.echo(json.dumps(asyncio.run(_create_admin(_settings(), space, email))))
+
+
+async def _check(settings: Settings) -> dict[str, Any]:
+    from redis.asyncio import Redis
+
+    from app.persistence.db import create_engine
+    from app.services.health import check_readiness
+
+    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    redis = Redis.from_url(settings.resolved_redis_url())
+    try:
+        return (await check_readiness(engine, redis)).as_dict()
+    finally:
+        await redis.aclose()
+        await engine.dispose()
+
+
+@main.command()
+@click.option("--timeout", type=float, default=5.0, show_default=True, help="Seconds to wait for each queue.")
+@_fail_on_configuration
+def check(timeout: float) -> None:
+    """Check the database, the broker, and that a worker answers on every queue."""
+    from celery.exceptions import TimeoutError as CeleryTimeout
+
+    from app.worker.celery_app import ALL_QUEUES, create_celery
+
+    settings = _settings()
+    report = asyncio.run(_check(settings))
+    celery = create_celery(settings)
+    queues: dict[str, str] = {}
+    if report["status"] == "ready":
+        pending = {queue: celery.send_task("system.ping", queue=queue) for queue in ALL_QUEUES}
+        for queue, result in pending.items():
+            try:
+                queues[queue] = "served by " + result.get(timeout=timeout)["pong"]
+            except CeleryTimeout:
+                queues[queue] = f"no worker answered within {timeout:g}s"
+    report["queues"] = queues
+    click.echo(json.dumps(report, indent=2))
+    if report["status"] != "ready" or any(not v.startswith("served") for v in queues.values()):
+        sys.exit(1)
+
+
+def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "app.cli", *args], env=env)
+
+
+@main.command()
+@click.option("--port", type=int, default=None, help="API port (default PORT or 8000).")
+@_fail_on_configuration
+def dev(port: int | None) -> None:
+    """Run everything locally: embedded PostgreSQL and Redis (unless DATABASE_URL / REDIS_URL are set),
+    migrations, then api + worker + beat. Ctrl-C stops it all; the data stays in AUTOMATIONS_HOME."""
+    from app.devstack import EmbeddedStack, start_postgres, start_redis
+
+    settings = _settings()
+    home = settings.home.resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env["AUTOMATIONS_HOME"] = str(home)
+    stack = EmbeddedStack(
+        home=home, database_url=settings.database_url or "", redis_url=settings.redis_url or ""
+    )
+    children: list[subprocess.Popen[bytes]] = []
+    try:
+        if not settings.database_url:
+            stack.postgres, stack.database_url = start_postgres(home)
+        if not settings.redis_url:
+            stack.redis_process, stack.redis_url = start_redis(home)
+        stack.write_stack_file()
+        env["DATABASE_URL"] = stack.database_url
+        env["REDIS_URL"] = stack.redis_url
+        run_migrations(stack.database_url)
+        api_port = str(port or settings.api_port)
+        children = [
+            _spawn(["api", "--port", api_port], env),
+            _spawn(["worker", "-c", "2"], env),
+            _spawn(["beat"], env),
+        ]
+        click.echo(
+            f"automations: API on http://{settings.api_host}:{api_port}/docs  (Ctrl-C stops everything)"
+        )
+        _wait_for_children(children)
+    finally:
+        _stop_children(children)
+        stack.stop()
+
+
+def _wait_for_children(children: list[subprocess.Popen[bytes]]) -> None:
+    stop = False
+
+    def request_stop(signum: int, _frame: Any) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    while not stop:
+        exited = [child for child in children if child.poll() is not None]
+        if exited:
+            raise click.ClickException(
+                f"a child process exited (code {exited[0].returncode}); stopping the stack"
+            )
+        time.sleep(0.2)
+
+
+def _stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + CHILD_STOP_TIMEOUT_SECONDS
+    for child in children:
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+if __name__ == "__main__":
+    main()

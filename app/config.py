@@ -1,0 +1,127 @@
+"""Settings, read from the environment (prefix `AUTOMATIONS_`) by every process.
+
+The database and broker come from `DATABASE_URL` / `REDIS_URL`; when those are unset, from the
+stack file that `automations dev` writes into the data folder, so every CLI command reaches a
+stack that `make run` started.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+STACK_FILE = "stack.json"
+SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
+_WEAK_SECRETS = {"", "changeme", "changethis", "secret", "development", "dev"}
+MIN_SECRET_LENGTH = 32
+
+
+class ConfigurationError(RuntimeError):
+    """The settings cannot describe a working service (missing database, unsafe secret, ...)."""
+
+
+class Settings(BaseSettings):
+    """All settings of the service, grouped by subsystem through their name prefixes."""
+
+    model_config = SettingsConfigDict(env_prefix="AUTOMATIONS_", extra="ignore", populate_by_name=True)
+
+    environment: Literal["development", "test", "production"] = "development"
+    home: Path = Field(default=Path(".automations"), description="Data folder of the embedded stack.")
+    secret_key: SecretStr | None = None
+
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "AUTOMATIONS_DATABASE_URL")
+    )
+    redis_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("REDIS_URL", "AUTOMATIONS_REDIS_URL")
+    )
+    database_pool_size: int = Field(default=10, ge=1, le=200)
+
+    # api
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "AUTOMATIONS_API_PORT"))
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_json_depth: int = Field(default=64, ge=4, le=512)
+    page_size_default: int = Field(default=50, ge=1, le=500)
+    page_size_max: int = Field(default=200, ge=1, le=1000)
+
+    # worker
+    worker_concurrency: int | None = Field(default=None, ge=1, le=256)
+    beat_tick_seconds: float = Field(default=5.0, gt=0)
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str | None) -> str | None:
+        """Accept the usual `postgresql://` spelling and use the asyncpg driver for it."""
+        if value is None:
+            return None
+        for prefix in ("postgresql://", "postgres://"):
+            if value.startswith(prefix):
+                return "postgresql+asyncpg://" + value[len(prefix) :]
+        return value
+
+    @model_validator(mode="after")
+    def _refuse_unsafe_secret(self) -> Settings:
+        if self.environment == "development":
+            return self
+        key = self.secret_key.get_secret_value() if self.secret_key else ""
+        if key.lower() in _WEAK_SECRETS or len(key) < MIN_SECRET_LENGTH:
+            raise ConfigurationError(
+                f"AUTOMATIONS_SECRET_KEY must be set to a random value of at least {MIN_SECRET_LENGTH} "
+                f"characters when AUTOMATIONS_ENVIRONMENT={self.environment} "
+                "(generate one with: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        return self
+
+    @property
+    def stack_file(self) -> Path:
+        return self.home / STACK_FILE
+
+    def resolved_database_url(self) -> str:
+        """The database URL from the environment, else from the running embedded stack."""
+        url = self.database_url or self._from_stack_file("database_url")
+        if not url:
+            raise ConfigurationError(
+                "No database configured: set DATABASE_URL, or start the embedded stack with `make run`."
+            )
+        return url
+
+    def resolved_redis_url(self) -> str:
+        """The Redis URL from the environment, else from the running embedded stack."""
+        url = self.redis_url or self._from_stack_file("redis_url")
+        if not url:
+            raise ConfigurationError(
+                "No Redis configured: set REDIS_URL, or start the embedded stack with `make run`."
+            )
+        return url
+
+    def resolved_secret_key(self) -> str:
+        """The secret key; in development one is generated once and kept in the data folder."""
+        if self.secret_key is not None and self.secret_key.get_secret_value():
+            return self.secret_key.get_secret_value()
+        path = self.home / SECRET_KEY_FILE
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+    def _from_stack_file(self, key: str) -> str | None:
+        try:
+            data = json.loads(self.stack_file.read_text())
+        except (OSError, ValueError):
+            return None
+        value = data.get(key)
+        return value if isinstance(value, str) else None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,77 @@
+"""Post-commit job buffer.
+
+Use-cases call `enqueue(...)` while they work; nothing leaves the process until the owner of the
+transaction commits and calls `flush(...)`. A rollback calls `reset()`, so no worker ever sees a
+job about a row that was never committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Job:
+    """A task to send after commit: its registered name, arguments and routing options."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    queue: str | None = None
+
+
+Sender = Callable[[Job], None]
+
+_buffer: ContextVar[list[Job] | None] = ContextVar("automations_job_buffer", default=None)
+
+
+class NoJobScope(RuntimeError):
+    """`enqueue` was called outside a transaction scope that would flush it."""
+
+
+@contextmanager
+def job_scope() -> Iterator[list[Job]]:
+    """Open a buffer for the current transaction; it is discarded when the scope ends."""
+    token = _buffer.set([])
+    try:
+        jobs = _buffer.get()
+        assert jobs is not None
+        yield jobs
+    finally:
+        _buffer.reset(token)
+
+
+def enqueue(name: str, *args: Any, queue: str | None = None, **kwargs: Any) -> None:
+    """Record a job to send once the current transaction commits."""
+    jobs = _buffer.get()
+    if jobs is None:
+        raise NoJobScope(f"enqueue({name!r}) outside a job scope: it would never be sent")
+    jobs.append(Job(name=name, args=args, kwargs=kwargs, queue=queue))
+
+
+def pending() -> list[Job]:
+    """The jobs recorded so far in the current scope (empty outside a scope)."""
+    return list(_buffer.get() or [])
+
+
+def flush(send: Sender) -> int:
+    """Send every buffered job (call right after commit) and empty the buffer."""
+    jobs = _buffer.get()
+    if not jobs:
+        return 0
+    sent = 0
+    while jobs:
+        send(jobs.pop(0))
+        sent += 1
+    return sent
+
+
+def reset() -> None:
+    """Drop every buffered job (call on rollback)."""
+    jobs = _buffer.get()
+    if jobs is not None:
+        jobs.clear()

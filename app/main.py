@@ -1,0 +1,58 @@
+"""The API composition root: settings, engine, broker client and routers wired together."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from redis.asyncio import Redis
+
+from app.api.errors import install_error_handlers
+from app.api.routes import api_router
+from app.api.routes.health import router as health_router
+from app.config import Settings, get_settings
+from app.jobs import Job
+from app.persistence.db import create_engine, create_sessionmaker
+from app.worker.celery_app import create_celery
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the ASGI application; backing connections open in the lifespan, not at import."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(
+            settings.resolved_database_url(),
+            pool_size=settings.database_pool_size,
+            application_name="automations-api",
+        )
+        redis_url = settings.resolved_redis_url()
+        celery = create_celery(settings)
+        redis = Redis.from_url(redis_url)
+
+        def send_job(job: Job) -> None:
+            celery.send_task(job.name, args=job.args, kwargs=job.kwargs, queue=job.queue)
+
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        app.state.redis = redis
+        app.state.send_job = send_job
+        try:
+            yield
+        finally:
+            await redis.aclose()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Automations",
+        version="0.1.0",
+        description="Self-hosted automation service. Authenticate with `Authorization: Bearer <API token>`.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(health_router)
+    app.include_router(api_router)
+    return app

@@ -1,0 +1,58 @@
+"""Spaces (tenants), users, memberships and API tokens."""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Enum, ForeignKey, Index, String, func
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.persistence.base import Base, IdMixin, TimestampMixin
+
+
+class Role(enum.StrEnum):
+    owner = "owner"
+    admin = "admin"
+    member = "member"
+
+
+ROLE_ENUM = Enum(Role, name="membership_role", values_callable=lambda roles: [r.value for r in roles])
+
+
+class Space(IdMixin, TimestampMixin, Base):
+    __tablename__ = "spaces"
+
+    name: Mapped[str] = mapped_column(String(200))
+
+
+class User(IdMixin, TimestampMixin, Base):
+    __tablename__ = "users"
+    email: Mapped[str] = mapped_column(String(320), unique=True, comment="Stored lower-cased.")
+    name: Mapped[str | None] = mapped_column(String(200))
+
+
+class Membership(TimestampMixin, Base):
+    __tablename__ = "memberships"
+    __table_args__ = (Index("ix_memberships_user_id", "user_id"),)
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    role: Mapped[Role] = mapped_column(ROLE_ENUM)
+
+    user: Mapped[User] = relationship(lazy="raise")
+
+
+class ApiToken(IdMixin, Base):
+    __tablename__ = "api_tokens"
+    __table_args__ = (Index("ix_api_tokens_user_id", "user_id"),)
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    display_prefix: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    expires_at: Mapped[datetime | None]
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]

@@ -1,0 +1,1 @@
+"""Repositories: all SQL of the application lives in this package."""

@@ -1,0 +1,44 @@
+"""Queries over automations and their versions, always scoped to one space."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import Select, select
+
+from app.persistence.models import Automation, AutomationStatus, AutomationVersion
+from app.persistence.repositories.base import RepositoryBase
+
+
+class AutomationRepository(RepositoryBase[Automation]):
+    model = Automation
+
+    def space_statement(self, space_id: uuid.UUID) -> Select[Automation]:
+        """Every query starts here, so none can forget the space."""
+        return select(Automation).where(Automation.space_id == space_id)
+
+    def listing_statement(
+        self, space_id: uuid.UUID, statuses: list[AutomationStatus] | None
+    ) -> Select[Automation]:
+        statement = self.space_statement(space_id)
+        if statuses:
+            statement = statement.where(Automation.status.in_(statuses))
+        return statement
+
+    async def get_in_space(
+        self, space_id: uuid.UUID, automation_id: uuid.UUID, *, for_update: bool = False
+    ) -> Automation | None:
+        statement = self.space_statement(space_id).where(Automation.id == automation_id)
+        if for_update:
+            statement = statement.with_for_update()
+        return await self.get_one_or_none(statement)
+
+
+class AutomationVersionRepository(RepositoryBase[AutomationVersion]):
+    model = AutomationVersion
+
+    def versions_statement(self, automation_id: uuid.UUID) -> Select[AutomationVersion]:
+        return select(AutomationVersion).where(AutomationVersion.automation_id == automation_id)
+
+    async def get_version(self, automation_id: uuid.UUID, version: int) -> AutomationVersion | None:
+        return await self.session.get(AutomationVersion, (automation_id, version))

@@ -1,0 +1,76 @@
+"""Queries over spaces, users, memberships and API tokens."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import Select, or_, select
+from sqlalchemy.orm import joinedload
+
+from app.persistence.models import ApiToken, Membership, Role, Space, User
+from app.persistence.repositories.base import RepositoryBase
+
+
+class SpaceRepository(RepositoryBase[Space]):
+    model = Space
+
+    def readable_statement(self, user_id: uuid.UUID) -> Select[Space]:
+        """Spaces the user is a member of: the one place space visibility is decided."""
+        return (
+            select(Space)
+            .join(Membership, Membership.space_id == Space.id)
+            .where(Membership.user_id == user_id)
+        )
+
+
+class UserRepository(RepositoryBase[User]):
+    model = User
+
+    async def get_by_email(self, email: str) -> User | None:
+        return await self.get_one_or_none(select(User).where(User.email == email.lower()))
+
+    async def get_by_id(self, user_id: uuid.UUID) -> User | None:
+        return await self.session.get(User, user_id)
+
+
+class MembershipRepository(RepositoryBase[Membership]):
+    model = Membership
+
+    async def get(self, space_id: uuid.UUID, user_id: uuid.UUID) -> Membership | None:
+        return await self.get_one_or_none(
+            self.members_statement(space_id).where(Membership.user_id == user_id)
+        )
+
+    def members_statement(self, space_id: uuid.UUID) -> Select[Membership]:
+        return select(Membership).options(joinedload(Membership.user)).where(Membership.space_id == space_id)
+
+    async def count_owners(self, space_id: uuid.UUID) -> int:
+        owners = await self.get_all(
+            select(Membership).where(Membership.space_id == space_id, Membership.role == Role.owner)
+        )
+        return len(owners)
+
+
+class ApiTokenRepository(RepositoryBase[ApiToken]):
+    model = ApiToken
+
+    async def get_active_by_hash(self, token_hash: str, now: datetime) -> tuple[ApiToken, User] | None:
+        """The live token with this digest and its user, in one round trip."""
+        statement = (
+            select(ApiToken, User)
+            .join(User, User.id == ApiToken.user_id)
+            .where(
+                ApiToken.token_hash == token_hash,
+                ApiToken.revoked_at.is_(None),
+                or_(ApiToken.expires_at.is_(None), ApiToken.expires_at > now),
+            )
+        )
+        row = (await self.session.execute(statement)).one_or_none()
+        return (row[0], row[1]) if row else None
+
+    def owned_statement(self, user_id: uuid.UUID) -> Select[ApiToken]:
+        return select(ApiToken).where(ApiToken.user_id == user_id)
+
+    async def get_owned(self, user_id: uuid.UUID, token_id: uuid.UUID) -> ApiToken | None:
+        return await self.get_one_or_none(self.owned_statement(user_id).where(ApiToken.id == token_id))

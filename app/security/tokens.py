@@ -1,0 +1,31 @@
+"""Bearer tokens: generated with enough entropy to be stored as a plain SHA-256 digest."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+API_TOKEN_PREFIX = "aut_"  # noqa: S105 (a visible prefix, not a secret)
+TOKEN_BYTES = 32
+DISPLAY_PREFIX_LENGTH = 12
+
+
+def generate_token(prefix: str = API_TOKEN_PREFIX) -> str:
+    """A new random token; shown to its owner once and never stored in clear."""
+    return prefix + secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """The digest stored in the database. Tokens are random, so no salt or slow hash is needed."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str) -> bool:
+    """Constant-time comparison of a presented token against a stored digest."""
+    return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def display_prefix(token: str) -> str:
+    """The part of a token that may be shown again (to tell tokens apart in listings)."""
+    return token[:DISPLAY_PREFIX_LENGTH]

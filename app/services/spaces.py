@@ -1,0 +1,141 @@
+"""Spaces (tenants) and their members."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import Conflict, NotFound
+from app.persistence.models import Membership, Role, Space, User
+from app.persistence.pagination import Page, paginate
+from app.persistence.repositories.tenancy import MembershipRepository, SpaceRepository, UserRepository
+from app.services.access import Caller, Permissions, SpaceAccess
+from app.services.tokens import token_service
+
+
+@dataclass(frozen=True)
+class NewMember:
+    """A membership just created; `token` is set when the user was new (shown once)."""
+
+    membership: Membership
+    user: User
+    token: str | None
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    space: Space
+    user: User
+    token: str
+
+
+class SpaceService:
+    async def create(self, session: AsyncSession, caller: Caller, *, name: str) -> Space:
+        """A new space with the caller as its owner."""
+        space = await SpaceRepository(session).create(Space(name=name))
+        await MembershipRepository(session).create(
+            Membership(space_id=space.id, user_id=caller.user_id, role=Role.owner)
+        )
+        return space
+
+    async def list(
+        self, session: AsyncSession, caller: Caller, *, limit: int, cursor: str | None
+    ) -> Page[Space]:
+        return await paginate(
+            session,
+            SpaceRepository(session).readable_statement(caller.user_id),
+            order_by=[Space.created_at, Space.id],
+            limit=limit,
+            cursor=cursor,
+        )
+
+    async def get(self, session: AsyncSession, access: SpaceAccess) -> Space:
+        space = await session.get(Space, access.space_id)
+        if space is None:
+            raise NotFound("Space not found.", code="space_not_found")
+        return space
+
+    async def rename(self, session: AsyncSession, access: SpaceAccess, *, name: str) -> Space:
+        access.require(Permissions.manage_space)
+        space = await self.get(session, access)
+        return await SpaceRepository(session).update(space, {"name": name})
+
+    async def list_members(
+        self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
+    ) -> Page[Membership]:
+        return await paginate(
+            session,
+            MembershipRepository(session).members_statement(access.space_id),
+            order_by=[Membership.created_at, Membership.user_id],
+            limit=limit,
+            cursor=cursor,
+            descending=False,
+        )
+
+    async def add_member(
+        self, session: AsyncSession, access: SpaceAccess, *, email: str, role: Role
+    ) -> NewMember:
+        """Add a user by email (creating the user, with a first token, if they are new)."""
+        access.require(Permissions.manage_owners if role is Role.owner else Permissions.manage_members)
+        users = UserRepository(session)
+        user = await users.get_by_email(email)
+        token: str | None = None
+        if user is None:
+            user = await users.create(User(email=email.lower()))
+            _, token = await token_service.create(session, user.id, name="first token")
+        memberships = MembershipRepository(session)
+        if await memberships.get(access.space_id, user.id) is not None:
+            raise Conflict("This user is already a member of the space.", code="already_member")
+        membership = await memberships.create(
+            Membership(space_id=access.space_id, user_id=user.id, role=role, user=user)
+        )
+        return NewMember(membership=membership, user=user, token=token)
+
+    async def change_role(
+        self, session: AsyncSession, access: SpaceAccess, user_id: uuid.UUID, *, role: Role
+    ) -> Membership:
+        membership = await self._member(session, access, user_id)
+        touches_owner = Role.owner in (role, membership.role)
+        access.require(Permissions.manage_owners if touches_owner else Permissions.manage_members)
+        if membership.role is Role.owner and role is not Role.owner:
+            await self._keep_an_owner(session, access.space_id)
+        return await MembershipRepository(session).update(membership, {"role": role})
+
+    async def remove_member(self, session: AsyncSession, access: SpaceAccess, user_id: uuid.UUID) -> None:
+        membership = await self._member(session, access, user_id)
+        if user_id != access.user_id:
+            access.require(
+                Permissions.manage_owners if membership.role is Role.owner else Permissions.manage_members
+            )
+        if membership.role is Role.owner:
+            await self._keep_an_owner(session, access.space_id)
+        await session.delete(membership)
+        await session.flush()
+
+    async def bootstrap(self, session: AsyncSession, *, space_name: str, email: str) -> Bootstrap:
+        """First-run setup: a space, its owner (created if new) and an API token for them."""
+        users = UserRepository(session)
+        user = await users.get_by_email(email) or await users.create(User(email=email.lower()))
+        space = await SpaceRepository(session).create(Space(name=space_name))
+        await MembershipRepository(session).create(
+            Membership(space_id=space.id, user_id=user.id, role=Role.owner)
+        )
+        _, token = await token_service.create(session, user.id, name="create-admin")
+        return Bootstrap(space=space, user=user, token=token)
+
+    async def _member(self, session: AsyncSession, access: SpaceAccess, user_id: uuid.UUID) -> Membership:
+        membership = await MembershipRepository(session).get(access.space_id, user_id)
+        if membership is None:
+            raise NotFound("Member not found.", code="member_not_found")
+        return membership
+
+    async def _keep_an_owner(self, session: AsyncSession, space_id: uuid.UUID) -> None:
+        if await MembershipRepository(session).count_owners(space_id) <= 1:
+            raise Conflict("A space must keep at least one owner.", code="last_owner")
+
+
+space_service = SpaceService()
+
+__all__ = ["Bootstrap", "NewMember", "SpaceService", "space_service"]

@@ -1,0 +1,55 @@
+"""The Celery composition root: queues, routing, beat schedule, reliability settings.
+
+The database is the source of truth; messages only wake workers up. Hence late acks and a
+prefetch of one, so a message is not lost with a worker that dies holding it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from kombu import Queue  # type: ignore[attr-defined]
+
+from app.config import Settings, get_settings
+
+RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
+SYSTEM_QUEUE = "system"
+ALL_QUEUES = (*RUN_QUEUES, SYSTEM_QUEUE)
+
+
+def create_celery(settings: Settings) -> Celery:
+    """A Celery app bound to the settings' Redis; creating it opens no connection."""
+    redis_url = settings.resolved_redis_url()
+    celery = Celery("automations", broker=redis_url, backend=redis_url, include=["app.worker.tasks"])
+    celery.conf.update(
+        task_queues=[Queue(name) for name in ALL_QUEUES],  # type: ignore[no-untyped-call]
+        task_default_queue=SYSTEM_QUEUE,
+        task_routes={"system.*": {"queue": SYSTEM_QUEUE}},
+        task_acks_late=True,
+        task_ignore_result=True,
+        worker_prefetch_multiplier=1,
+        worker_hijack_root_logger=False,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": 3600},
+        result_expires=300,
+        timezone="UTC",
+        beat_schedule={
+            "system-tick": {
+                "task": "system.tick",
+                "schedule": settings.beat_tick_seconds,
+                "options": {"expires": 60},
+            },
+        },
+    )
+    if settings.worker_concurrency:
+        celery.conf.worker_concurrency = settings.worker_concurrency
+    return celery
+
+
+def __getattr__(name: str) -> Any:
+    # `celery -A app.worker.celery_app` looks up `app`; build it on demand so importing this
+    # module never needs a configured broker.
+    if name in {"app", "celery"}:
+        return create_celery(get_settings())
+    raise AttributeError(name)

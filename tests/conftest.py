@@ -1,0 +1,164 @@
+"""Shared fixtures: a migrated test database on real PostgreSQL, real Redis, the app, a real worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from httpx import ASGITransport, AsyncClient
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.cli import run_migrations
+from app.config import Settings
+from app.persistence.db import create_engine
+from tests.support.factories import Factory
+from tests.support.servers import Servers, redis_with_db, resolve_servers, test_database_name, with_database
+
+# A Redis database of its own, flushed at start, so the suite never reads another run's keys.
+TEST_REDIS_DB = 11
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def servers() -> Servers:
+    return resolve_servers()
+
+
+@pytest.fixture(scope="session")
+def database_url(servers: Servers) -> Iterator[str]:
+    """A fresh database for this session, migrated with Alembic (never create_all), dropped at the end."""
+    name = test_database_name()
+    asyncio.run(_admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
+    url = with_database(servers.admin_database_url, name)
+    run_migrations(url)
+    yield url
+    asyncio.run(_admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _admin_sql(url: str, statement: str) -> None:
+    engine = create_engine(url, pool_size=1)
+    try:
+        async with engine.connect() as connection:
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def redis_url(servers: Servers) -> str:
+    import redis
+
+    url = redis_with_db(servers.redis_url, TEST_REDIS_DB)
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(
+        environment="test",
+        secret_key="test-secret-key-that-is-long-enough-0123456789",
+        database_url=database_url,
+        redis_url=redis_url,
+        home=tmp_path_factory.mktemp("home"),
+    )
+
+
+@pytest.fixture(scope="session")
+def service_env(settings: Settings) -> dict[str, str]:
+    """Environment for child processes (workers, CLI) that must reach the same test servers."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOMATIONS_")}
+    env.update(
+        DATABASE_URL=settings.resolved_database_url(),
+        REDIS_URL=settings.resolved_redis_url(),
+        AUTOMATIONS_ENVIRONMENT="test",
+        AUTOMATIONS_SECRET_KEY=settings.resolved_secret_key(),
+        AUTOMATIONS_HOME=str(settings.home),
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+async def engine(settings: Settings) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(settings.resolved_database_url(), pool_size=5)
+    yield engine
+    await engine.dispose()
+
+
+_TABLES: list[str] = []
+
+
+@pytest.fixture
+async def clean_db(engine: AsyncEngine) -> None:
+    """Each test starts from empty tables (truncation: workers in other processes see the same data)."""
+    async with engine.begin() as connection:
+        if not _TABLES:
+            rows = await connection.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'")
+            )
+            _TABLES.extend(row[0] for row in rows)
+        await connection.execute(text(f"TRUNCATE {', '.join(_TABLES)} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings):  # type: ignore[no-untyped-def]
+    from app.main import create_app
+
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(app, clean_db: None) -> AsyncIterator[AsyncClient]:  # type: ignore[no-untyped-def]
+    async with AsyncClient(transport=ASGITransport(app=app), base_url="http://testserver") as http:
+        yield http
+
+
+@pytest.fixture
+def factory(app, client: AsyncClient) -> Factory:  # type: ignore[no-untyped-def]
+    return Factory(app, client)
+
+
+@pytest.fixture(scope="session")
+def worker(service_env: dict[str, str], settings: Settings) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process consuming every queue."""
+    log = open(settings.home / "worker.log", "wb")  # noqa: SIM115 (closed at teardown)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "worker", "-c", "2", "-n", f"test-{os.getpid()}@%h"],
+        env=service_env,
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    _wait_for_worker(settings, process)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def _wait_for_worker(settings: Settings, process: subprocess.Popen[bytes]) -> None:
+    from app.worker.celery_app import create_celery
+
+    celery = create_celery(settings)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"worker exited early; see {settings.home / 'worker.log'}")
+        if celery.control.ping(timeout=0.5):
+            return
+    raise RuntimeError("worker did not start in 60 s")

@@ -1,0 +1,76 @@
+"""Which PostgreSQL and Redis the suite uses: the environment's, the local default ports', or embedded ones."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Servers:
+    admin_database_url: str  # a database on the server we may CREATE DATABASE from
+    redis_url: str
+    origin: str
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def resolve_servers() -> Servers:
+    """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded."""
+    database_url = os.environ.get("DATABASE_URL")
+    redis_url = os.environ.get("REDIS_URL")
+    if database_url and redis_url:
+        return Servers(_asyncpg(database_url), redis_url, "environment")
+    if not database_url and _answers("127.0.0.1", 5432):
+        database_url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+    if not redis_url and _answers("127.0.0.1", 6379):
+        redis_url = "redis://127.0.0.1:6379/0"
+    if database_url and redis_url:
+        return Servers(_asyncpg(database_url), redis_url, "local")
+    from app.devstack import start_postgres, start_redis
+
+    home = ROOT / ".automations" / "test-stack"
+    home.mkdir(parents=True, exist_ok=True)
+    if not database_url:
+        postgres, database_url = start_postgres(home, database="postgres")
+        atexit.register(getattr(postgres, "_cleanup", lambda: None))
+    if not redis_url:
+        process, redis_url = start_redis(home)
+        atexit.register(process.terminate)
+    return Servers(_asyncpg(database_url), redis_url, "embedded")
+
+
+def _asyncpg(url: str) -> str:
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+def with_database(url: str, name: str) -> str:
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def test_database_name() -> str:
+    return f"automations_test_{uuid.uuid4().hex[:10]}"
+
+
+def redis_with_db(url: str, db: int) -> str:
+    base = url.split("?", 1)[0]
+    scheme, rest = base.split("://", 1)
+    host = rest.split("/", 1)[0]
+    return f"{scheme}://{host}/{db}"
