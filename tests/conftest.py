@@ -19,7 +19,7 @@ from app.cli import run_migrations
 from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
-from tests.support.servers import Servers, redis_with_db, resolve_servers, test_database_name, with_database
+from tests.support.servers import Servers, redis_with_db, resolve_servers, new_database_name, with_database
 
 # A Redis database of its own, flushed at start, so the suite never reads another run's keys.
 TEST_REDIS_DB = 11
@@ -34,7 +34,7 @@ def servers() -> Servers:
 @pytest.fixture(scope="session")
 def database_url(servers: Servers) -> Iterator[str]:
     """A fresh database for this session, migrated with Alembic (never create_all), dropped at the end."""
-    name = test_database_name()
+    name = new_database_name()
     asyncio.run(_admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
     url = with_database(servers.admin_database_url, name)
     run_migrations(url)
@@ -104,7 +104,9 @@ async def clean_db(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         if not _TABLES:
             rows = await connection.execute(
-                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'")
+                text(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                )
             )
             _TABLES.extend(row[0] for row in rows)
         await connection.execute(text(f"TRUNCATE {', '.join(_TABLES)} RESTART IDENTITY CASCADE"))

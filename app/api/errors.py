@@ -8,6 +8,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import ConfigurationError
@@ -74,6 +76,17 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return _render(exc.status_code, code, message, [], dict(exc.headers or {}) or None)
 
 
+async def _backend_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    logger.error("backing service unreachable on %s %s: %r", request.method, request.url.path, exc)
+    return _render(
+        503,
+        "service_unavailable",
+        "A backing service (database or broker) is unreachable; try again shortly.",
+        [],
+        {"Retry-After": "5"},
+    )
+
+
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, ConfigurationError):
         logger.error("configuration error on %s %s: %s", request.method, request.url.path, exc)
@@ -87,4 +100,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
     app.add_exception_handler(RequestValidationError, _request_validation)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    # Lost connections surface as OSError from the drivers, or as SQLAlchemy's wrappers of them.
+    for unavailable in (OSError, OperationalError, InterfaceError, RedisConnectionError):
+        app.add_exception_handler(unavailable, _backend_unavailable)
     app.add_exception_handler(Exception, _unexpected)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, EmailStr, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.persistence.models import AutomationStatus, Role
 
@@ -45,8 +45,12 @@ class SpaceWithRoleOut(SpaceOut):
     role: Role
 
 
+# Self-hosted teams use internal domains (.internal, .test, .lan), so only the shape is checked.
+Email = Annotated[str, Field(min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")]
+
+
 class MemberCreate(Body):
-    email: EmailStr
+    email: Email
     role: Role = Role.member
 
 

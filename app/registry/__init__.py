@@ -1,0 +1,38 @@
+"""Registries: the names a definition may use, resolved to code.
+
+Importing `app.registry` registers the built-ins (the schedule, webhook and event triggers and the
+`transform_data` action); there is no separate loading step. Other modules register their own
+capabilities and actions when imported.
+"""
+
+from app.registry.base import InvalidEntry, Registry, RegistryConflict, RegistryError, UnknownEntry
+from app.registry.catalog import catalog
+from app.registry.models import (
+    DYNAMIC_OUTPUT,
+    ActionDefinition,
+    ArtifactSpec,
+    Capability,
+    DynamicOutput,
+    Handler,
+    TriggerDefinition,
+)
+from app.registry.registries import actions, capabilities, triggers
+
+__all__ = [
+    "DYNAMIC_OUTPUT",
+    "ActionDefinition",
+    "ArtifactSpec",
+    "Capability",
+    "DynamicOutput",
+    "Handler",
+    "InvalidEntry",
+    "Registry",
+    "RegistryConflict",
+    "RegistryError",
+    "TriggerDefinition",
+    "UnknownEntry",
+    "actions",
+    "capabilities",
+    "catalog",
+    "triggers",
+]

@@ -63,7 +63,9 @@ class TestList:
         owner = await factory.owner()
         kept = await owner.create_automation()
         gone = await owner.create_automation()
-        assert (await owner.request("POST", owner.space_path(f"/automations/{gone['id']}/archive"))).status_code == 200
+        assert (
+            await owner.request("POST", owner.space_path(f"/automations/{gone['id']}/archive"))
+        ).status_code == 200
         listed = (await owner.request("GET", owner.space_path("/automations"))).json()["items"]
         assert [a["id"] for a in listed] == [kept["id"]]
         archived = (
@@ -116,7 +118,9 @@ class TestUpdate:
         path = owner.space_path(f"/automations/{created['id']}")
         ok = await owner.request("PUT", path, json={"definition": minimal_definition(name="B"), "version": 1})
         assert ok.status_code == 200
-        stale = await owner.request("PUT", path, json={"definition": minimal_definition(name="C"), "version": 1})
+        stale = await owner.request(
+            "PUT", path, json={"definition": minimal_definition(name="C"), "version": 1}
+        )
         assert stale.status_code == 409
         assert stale.json()["error"]["code"] == "version_conflict"
         current = (await owner.request("GET", path)).json()
@@ -127,7 +131,9 @@ class TestUpdate:
         owner = await factory.owner()
         created = await owner.create_automation()
         response = await owner.request(
-            "PUT", owner.space_path(f"/automations/{created['id']}"), json={"definition": minimal_definition()}
+            "PUT",
+            owner.space_path(f"/automations/{created['id']}"),
+            json={"definition": minimal_definition()},
         )
         assert response.status_code == 428
         assert response.json()["error"]["code"] == "precondition_required"
@@ -150,7 +156,9 @@ class TestUpdate:
         path = owner.space_path(f"/automations/{created['id']}")
         responses = await asyncio.gather(
             *[
-                owner.request("PUT", path, json={"definition": minimal_definition(name=f"n{i}"), "version": 1})
+                owner.request(
+                    "PUT", path, json={"definition": minimal_definition(name=f"n{i}"), "version": 1}
+                )
                 for i in range(8)
             ]
         )
@@ -245,10 +253,14 @@ class TestVersions:
             await owner.request("PUT", path, json={"definition": minimal_definition(), "version": version})
         first = (await owner.request("GET", f"{path}/versions", params={"limit": 2})).json()
         second = (
-            await owner.request("GET", f"{path}/versions", params={"limit": 2, "cursor": first["next_cursor"]})
+            await owner.request(
+                "GET", f"{path}/versions", params={"limit": 2, "cursor": first["next_cursor"]}
+            )
         ).json()
         third = (
-            await owner.request("GET", f"{path}/versions", params={"limit": 2, "cursor": second["next_cursor"]})
+            await owner.request(
+                "GET", f"{path}/versions", params={"limit": 2, "cursor": second["next_cursor"]}
+            )
         ).json()
         assert [v["version"] for v in first["items"] + second["items"] + third["items"]] == [5, 4, 3, 2, 1]
         assert third["next_cursor"] is None

@@ -79,7 +79,9 @@ class Factory:
     async def member(self, owner: Caller, role: str = "member") -> Caller:
         """A new user added to the owner's space through the API, with the token it answers once."""
         email = f"{role}-{uuid.uuid4().hex[:8]}@example.test"
-        response = await owner.request("POST", owner.space_path("/members"), json={"email": email, "role": role})
+        response = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": email, "role": role}
+        )
         assert response.status_code == 201, response.text
         body = response.json()
         return Caller(self.client, body["token"], owner.space_id, body["user_id"])

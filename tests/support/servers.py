@@ -65,7 +65,7 @@ def with_database(url: str, name: str) -> str:
     return make_url(url).set(database=name).render_as_string(hide_password=False)
 
 
-def test_database_name() -> str:
+def new_database_name() -> str:
     return f"automations_test_{uuid.uuid4().hex[:10]}"
 
 

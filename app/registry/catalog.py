@@ -1,0 +1,68 @@
+"""The catalog: everything registered, as JSON, for `GET /api/v1/catalog` and the drafting LLM."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from app.registry import registries
+from app.registry.base import Registry
+from app.registry.models import ActionDefinition, Capability, TriggerDefinition
+
+
+def _capability(item: Capability) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "tier": item.tier,
+        "description": item.description,
+        "risk": item.risk,
+        "input_schema": copy.deepcopy(item.input_schema),
+        "output_schema": copy.deepcopy(item.output_schema),
+    }
+
+
+def _action(item: ActionDefinition) -> dict[str, Any]:
+    return {
+        "type": item.type,
+        "tier": item.tier,
+        "name": item.name,
+        "description": item.description,
+        "config_schema": copy.deepcopy(item.config_schema),
+        "dynamic_output": item.output_schema is None,
+        "output_schema": copy.deepcopy(item.output_schema),
+        "uses_capabilities": list(item.uses_capabilities),
+        "produces_artifacts": [
+            {"kind": spec.kind, "retention": spec.retention, "visibility": spec.visibility}
+            for spec in item.produces_artifacts
+        ],
+        "duration_class": item.duration_class,
+    }
+
+
+def _trigger(item: TriggerDefinition) -> dict[str, Any]:
+    return {
+        "type": item.type,
+        "tier": item.tier,
+        "description": item.description,
+        "config_schema": copy.deepcopy(item.config_schema),
+        "payload_schema": copy.deepcopy(item.payload_schema),
+    }
+
+
+def catalog(
+    *,
+    capabilities: Registry[Capability] = registries.capabilities,
+    actions: Registry[ActionDefinition] = registries.actions,
+    triggers: Registry[TriggerDefinition] = registries.triggers,
+) -> dict[str, Any]:
+    """Every capability, action and trigger with its JSON Schemas (never its handler), sorted by id.
+
+    The answer is a fresh JSON-serialisable structure: callers may change it freely.
+    `dynamic_output: true` marks an action whose steps declare their own `output_schema`
+    (its `output_schema` here is then null).
+    """
+    return {
+        "capabilities": [_capability(item) for item in sorted(capabilities, key=lambda item: item.id)],
+        "actions": [_action(item) for item in sorted(actions, key=lambda item: item.type)],
+        "triggers": [_trigger(item) for item in sorted(triggers, key=lambda item: item.type)],
+    }

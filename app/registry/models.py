@@ -1,0 +1,194 @@
+"""What can be registered: capabilities, actions, triggers, and the artifacts actions produce.
+
+Each definition checks itself when it is built, so an invalid one never reaches a registry: ids follow
+the naming rules, literal fields hold one of their values, and every JSON Schema is a valid,
+self-contained draft 2020-12 schema. Definitions run at import, which makes a bad one a start-up error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Literal, get_args
+
+from app.definitions.automation import ACTION_TYPE_PATTERN
+from app.definitions.json_schema import check_schema_document
+from app.registry.base import InvalidEntry
+
+Handler = Callable[..., Awaitable[Any]]
+"""An async handler. Typed loosely until the action context exists."""
+
+Tier = Literal["native", "mcp", "plugin"]
+Risk = Literal["read", "write"]
+DurationClass = Literal["fast", "medium", "long"]
+ArtifactKind = Literal["audio", "document", "image", "data"]
+Retention = Literal["transient", "default", "permanent"]
+Visibility = Literal["private", "space", "shared"]
+
+MAX_ID_LENGTH = 100
+_DOTTED = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+")
+_ACTION_TYPE = re.compile(ACTION_TYPE_PATTERN)
+# Where a capability comes from is its `tier`; the id a definition names must not depend on it.
+RESERVED_FIRST_SEGMENTS = frozenset(get_args(Tier))
+
+
+class DynamicOutput(Enum):
+    """Marker type of `DYNAMIC_OUTPUT`."""
+
+    DYNAMIC_OUTPUT = "dynamic"
+
+
+DYNAMIC_OUTPUT = DynamicOutput.DYNAMIC_OUTPUT
+"""An action whose step declares its own `output_schema` in its config (e.g. an agent task)."""
+
+
+def _check_id(owner: str, value: Any, pattern: re.Pattern[str], shape: str) -> None:
+    if not isinstance(value, str) or len(value) > MAX_ID_LENGTH or not pattern.fullmatch(value):
+        raise InvalidEntry(f"{owner} {value!r}: must be {shape}, at most {MAX_ID_LENGTH} characters")
+    if value.split(".", 1)[0] in RESERVED_FIRST_SEGMENTS:
+        raise InvalidEntry(
+            f"{owner} {value!r}: the first segment must not name where the code comes from "
+            f"({', '.join(sorted(RESERVED_FIRST_SEGMENTS))})"
+        )
+
+
+def check_capability_id(value: Any, owner: str = "capability") -> None:
+    """Refuse an id that is not lowercase dotted with two or more segments, or that starts with a tier."""
+    _check_id(owner, value, _DOTTED, "lowercase dotted words with at least two segments (e.g. http.request)")
+
+
+def _check_type(owner: str, value: Any) -> None:
+    _check_id(owner, value, _ACTION_TYPE, "lowercase words, optionally dotted (e.g. http_request)")
+
+
+def _check_choice(owner: str, name: str, value: Any, choices: Any) -> None:
+    allowed = get_args(choices)
+    if value not in allowed:
+        raise InvalidEntry(f"{owner}: {name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+def _check_text(owner: str, name: str, value: Any) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidEntry(f"{owner}: {name} must be a non-empty string")
+
+
+def _check_schema(owner: str, name: str, schema: Any) -> None:
+    if not isinstance(schema, dict):
+        raise InvalidEntry(f"{owner}: {name} must be a JSON Schema object")
+    try:
+        check_schema_document(schema)
+        json.dumps(schema, allow_nan=False)  # the catalog serves it as JSON
+    except (ValueError, TypeError) as exc:
+        raise InvalidEntry(f"{owner}: {name}: {exc}") from None
+
+
+def _check_handler(owner: str, handler: Any) -> None:
+    if not callable(handler):
+        raise InvalidEntry(f"{owner}: handler must be callable")
+
+
+def _check_tuple(owner: str, name: str, value: Any, item_type: type) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(item, item_type) for item in value):
+        raise InvalidEntry(f"{owner}: {name} must be a tuple of {item_type.__name__}")
+
+
+@dataclass(frozen=True)
+class Capability:
+    """One thing this instance can do, callable from a tight action or an agent's tool call."""
+
+    id: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    handler: Handler
+    risk: Risk = "write"
+    """A hint for the default permission mode inferred for the capability."""
+    tier: Tier = "native"
+
+    def __post_init__(self) -> None:
+        check_capability_id(self.id)
+        owner = f"capability {self.id!r}"
+        _check_text(owner, "description", self.description)
+        _check_schema(owner, "input_schema", self.input_schema)
+        _check_schema(owner, "output_schema", self.output_schema)
+        _check_handler(owner, self.handler)
+        _check_choice(owner, "risk", self.risk, Risk)
+        _check_choice(owner, "tier", self.tier, Tier)
+
+
+@dataclass(frozen=True)
+class ArtifactSpec:
+    """A kind of artifact an action produces, and how long and to whom it stays available."""
+
+    kind: ArtifactKind
+    retention: Retention = "default"
+    visibility: Visibility = "private"
+
+    def __post_init__(self) -> None:
+        _check_choice("artifact", "kind", self.kind, ArtifactKind)
+        _check_choice("artifact", "retention", self.retention, Retention)
+        _check_choice("artifact", "visibility", self.visibility, Visibility)
+
+
+@dataclass(frozen=True)
+class ActionDefinition:
+    """What a plan step names in `action`: its config, its output, and what it needs to run."""
+
+    type: str
+    name: str
+    description: str
+    config_schema: dict[str, Any]
+    output_contract: dict[str, Any] | DynamicOutput
+    handler: Handler
+    duration_class: DurationClass
+    """Routes the run to the queue of its slowest step: fast < 10 s, medium < 5 min, long beyond."""
+    uses_capabilities: tuple[str, ...] = ()
+    produces_artifacts: tuple[ArtifactSpec, ...] = ()
+    tier: Tier = "native"
+
+    def __post_init__(self) -> None:
+        _check_type("action", self.type)
+        owner = f"action {self.type!r}"
+        _check_text(owner, "name", self.name)
+        _check_text(owner, "description", self.description)
+        _check_schema(owner, "config_schema", self.config_schema)
+        if self.output_contract is DYNAMIC_OUTPUT:
+            # The step's own output_schema is the contract, so the config must be able to carry one.
+            if "output_schema" not in self.config_schema.get("properties", {}):
+                raise InvalidEntry(f"{owner}: a dynamic output needs an output_schema property in its config")
+        else:
+            _check_schema(owner, "output_contract", self.output_contract)
+        _check_handler(owner, self.handler)
+        _check_tuple(owner, "uses_capabilities", self.uses_capabilities, str)
+        for capability_id in self.uses_capabilities:
+            check_capability_id(capability_id, f"{owner}: uses capability")
+        _check_tuple(owner, "produces_artifacts", self.produces_artifacts, ArtifactSpec)
+        _check_choice(owner, "duration_class", self.duration_class, DurationClass)
+        _check_choice(owner, "tier", self.tier, Tier)
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        """The fixed output schema, or None when each step declares its own."""
+        return None if self.output_contract is DYNAMIC_OUTPUT else self.output_contract
+
+
+@dataclass(frozen=True)
+class TriggerDefinition:
+    """A way to fire an automation: the trigger's config and the payload a fire carries."""
+
+    type: str
+    description: str
+    config_schema: dict[str, Any]
+    payload_schema: dict[str, Any]
+    tier: Tier = "native"
+
+    def __post_init__(self) -> None:
+        _check_type("trigger", self.type)
+        owner = f"trigger {self.type!r}"
+        _check_text(owner, "description", self.description)
+        _check_schema(owner, "config_schema", self.config_schema)
+        _check_schema(owner, "payload_schema", self.payload_schema)
+        _check_choice(owner, "tier", self.tier, Tier)

@@ -1,0 +1,21 @@
+"""The process-wide registries, with the built-in definitions registered when this module loads.
+
+Modules that contribute capabilities or actions register them when they are imported; registration is
+idempotent, so importing them again (or registering an equal definition twice) changes nothing.
+"""
+
+from __future__ import annotations
+
+from app.registry.base import Registry
+from app.registry.builtin_actions import BUILTIN_ACTIONS
+from app.registry.builtin_triggers import BUILTIN_TRIGGERS
+from app.registry.models import ActionDefinition, Capability, TriggerDefinition
+
+capabilities: Registry[Capability] = Registry("capability", Capability, lambda item: item.id)
+actions: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambda item: item.type)
+triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, lambda item: item.type)
+
+for _action in BUILTIN_ACTIONS:
+    actions.register(_action)
+for _trigger in BUILTIN_TRIGGERS:
+    triggers.register(_trigger)

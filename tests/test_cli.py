@@ -1,0 +1,66 @@
+"""The `automations` command against the test servers, as a separate process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from httpx import AsyncClient
+
+from tests.support.servers import redis_with_db
+
+ROOT_ARGS = [sys.executable, "-m", "app.cli"]
+
+
+def _run(args: list[str], env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ROOT_ARGS, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+class TestCreateAdmin:
+    async def test_prints_ids_and_a_working_token(
+        self, client: AsyncClient, service_env: dict[str, str]
+    ) -> None:
+        result = _run(["create-admin", "--space", "Acme", "--email", "ops@acme.test"], service_env)
+        assert result.returncode == 0, result.stderr
+        made = json.loads(result.stdout)
+        assert set(made) == {"space_id", "user_id", "token"}
+        response = await client.get(
+            f"/api/v1/spaces/{made['space_id']}", headers={"Authorization": f"Bearer {made['token']}"}
+        )
+        assert response.status_code == 200
+        assert response.json()["role"] == "owner"
+        assert response.json()["name"] == "Acme"
+
+    def test_bad_email_is_a_usage_error(self, service_env: dict[str, str]) -> None:
+        result = _run(["create-admin", "--space", "Acme", "--email", "nope"], service_env)
+        assert result.returncode == 2
+        assert "not an email address" in result.stderr
+        assert "Traceback" not in result.stderr
+
+    def test_without_any_database_it_says_how_to_get_one(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        env = {"PATH": "/usr/bin:/bin", "AUTOMATIONS_HOME": str(tmp_path)}
+        result = _run(["create-admin", "--space", "A", "--email", "a@b.test"], env)
+        assert result.returncode == 1
+        assert "DATABASE_URL" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+class TestCheck:
+    def test_reports_every_queue_served(self, worker, service_env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+        result = _run(["check", "--timeout", "20"], service_env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        report = json.loads(result.stdout)
+        assert report["checks"] == {"database": "ok", "broker": "ok"}
+        assert set(report["queues"]) == {"runs.fast", "runs.medium", "runs.long", "system"}
+        assert all(value.startswith("served by") for value in report["queues"].values())
+
+    def test_fails_when_no_worker_listens(self, service_env: dict[str, str]) -> None:
+        # A Redis database no worker consumes: the broker answers, but nobody serves the queues.
+        env = {**service_env, "REDIS_URL": redis_with_db(service_env["REDIS_URL"], 12)}
+        result = _run(["check", "--timeout", "0.5"], env)
+        assert result.returncode == 1
+        report = json.loads(result.stdout)
+        assert all(value.startswith("no worker answered") for value in report["queues"].values())

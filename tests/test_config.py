@@ -1,0 +1,70 @@
+"""Settings: unsafe secrets refused outside development, URLs normalised, the stack file honoured."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.config import ConfigurationError, Settings
+
+
+@pytest.fixture(autouse=True)
+def _silent_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests describe the settings alone, whatever the machine's environment says."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("AUTOMATIONS_") or name in {"DATABASE_URL", "REDIS_URL", "PORT"}:
+            monkeypatch.delenv(name)
+
+
+class TestSecretKey:
+    @pytest.mark.parametrize("environment", ["production", "test"])
+    def test_missing_secret_is_refused_outside_development(self, environment: str) -> None:
+        with pytest.raises(ConfigurationError, match="AUTOMATIONS_SECRET_KEY"):
+            Settings(environment=environment, secret_key=None)
+
+    @pytest.mark.parametrize("weak", ["changeme", "secret", "short-but-not-default"])
+    def test_weak_secret_is_refused_in_production(self, weak: str) -> None:
+        with pytest.raises(ConfigurationError):
+            Settings(environment="production", secret_key=weak)
+
+    def test_long_random_secret_is_accepted(self) -> None:
+        settings = Settings(environment="production", secret_key="x" * 16 + "y" * 32)
+        assert settings.resolved_secret_key() == "x" * 16 + "y" * 32
+
+    def test_development_generates_and_keeps_a_key(self, tmp_path: Path) -> None:
+        settings = Settings(environment="development", home=tmp_path)
+        first = settings.resolved_secret_key()
+        assert len(first) >= 32
+        assert Settings(environment="development", home=tmp_path).resolved_secret_key() == first
+        assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+class TestUrls:
+    def test_plain_postgres_urls_use_asyncpg(self) -> None:
+        settings = Settings(database_url="postgresql://u@h:5432/d")
+        assert settings.resolved_database_url() == "postgresql+asyncpg://u@h:5432/d"
+
+    def test_stack_file_is_used_when_environment_is_silent(self, tmp_path: Path) -> None:
+        (tmp_path / "stack.json").write_text(
+            json.dumps(
+                {"database_url": "postgresql+asyncpg://p@/a?host=/x", "redis_url": "redis://127.0.0.1:7/0"}
+            )
+        )
+        settings = Settings(home=tmp_path)
+        assert settings.resolved_database_url() == "postgresql+asyncpg://p@/a?host=/x"
+        assert settings.resolved_redis_url() == "redis://127.0.0.1:7/0"
+
+    def test_environment_wins_over_stack_file(self, tmp_path: Path) -> None:
+        (tmp_path / "stack.json").write_text(json.dumps({"redis_url": "redis://127.0.0.1:7/0"}))
+        assert (
+            Settings(home=tmp_path, redis_url="redis://other:6379/1").resolved_redis_url()
+            == "redis://other:6379/1"
+        )
+
+    def test_nothing_configured_says_what_to_do(self, tmp_path: Path) -> None:
+        with pytest.raises(ConfigurationError, match="make run"):
+            Settings(home=tmp_path).resolved_database_url()
