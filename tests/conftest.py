@@ -19,7 +19,7 @@ from app.cli import run_migrations
 from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
-from tests.support.servers import Servers, redis_with_db, resolve_servers, new_database_name, with_database
+from tests.support.servers import Servers, new_database_name, redis_with_db, resolve_servers, with_database
 
 # A Redis database of its own, flushed at start, so the suite never reads another run's keys.
 TEST_REDIS_DB = 11
@@ -105,7 +105,8 @@ async def clean_db(engine: AsyncEngine) -> None:
         if not _TABLES:
             rows = await connection.execute(
                 text(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                    "SELECT tablename FROM pg_tables"
+                    " WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
                 )
             )
             _TABLES.extend(row[0] for row in rows)

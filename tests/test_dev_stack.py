@@ -1,4 +1,4 @@
-"""`automations dev` (what `make run` starts): embedded servers, migrations, api + worker + beat; Ctrl-C stops all."""
+"""`automations dev` (what `make run` starts): embedded servers, api, worker, beat; Ctrl-C stops all."""
 
 from __future__ import annotations
 

@@ -74,12 +74,16 @@ class TestTransaction:
     async def test_rollback_sends_nothing(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
         sessionmaker = create_sessionmaker(engine)
         sent: list[jobs.Job] = []
-        with pytest.raises(RuntimeError, match="boom"):
+
+        async def fail_after_enqueue() -> None:
             async with transaction(sessionmaker, sent.append) as session:
                 session.add(Space(name="never committed"))
                 await session.flush()
                 jobs.enqueue("system.ping", queue="system")
                 raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            await fail_after_enqueue()
         assert sent == []
         async with sessionmaker() as check:
             assert (await check.scalars(select(Space).where(Space.name == "never committed"))).all() == []

@@ -13,8 +13,9 @@ from tests.support.servers import Servers, new_database_name, with_database
 
 
 def _alembic(url: str, *args: str) -> None:
-    from alembic import command
     from alembic.config import Config
+
+    from alembic import command
 
     config = Config(str(ROOT / "alembic.ini"))
     config.attributes["configure_logger"] = False

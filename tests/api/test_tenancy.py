@@ -30,7 +30,7 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"email": "intruder@example.test", "role": "member"}
     if path.endswith("/members/{user_id}"):
         return {"role": "admin"}
-    if path.endswith("/automations") or path.endswith("/automations/{automation_id}"):
+    if path.endswith(("/automations", "/automations/{automation_id}")):
         return {"definition": minimal_definition(name="Intruder"), "version": 1}
     if path == "/api/v1/spaces/{space_id}":
         return {"name": "Taken over"}

@@ -1,4 +1,4 @@
-"""Which PostgreSQL and Redis the suite uses: the environment's, the local default ports', or embedded ones."""
+"""Which PostgreSQL and Redis the suite uses: from the environment, on the default ports, or embedded."""
 
 from __future__ import annotations
 
