@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from redis.asyncio import Redis
@@ -15,6 +16,8 @@ from app.persistence.health import database_answers
 logger = logging.getLogger(__name__)
 CHECK_TIMEOUT_SECONDS = 2.0
 BEAT_TICK_KEY = "automations:beat:last_tick"
+# A tick older than this is forgotten: `readyz` then shows no tick, a sign beat is not running.
+BEAT_TICK_TTL_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,13 @@ class Readiness:
 
 def _word(ok: bool) -> str:
     return "ok" if ok else "unreachable"
+
+
+async def record_beat_tick(redis: Redis, now: datetime) -> str:
+    """Remember when beat last ticked, so `readyz` and `automations check` can show it."""
+    stamp = now.isoformat()
+    await redis.set(BEAT_TICK_KEY, stamp, ex=BEAT_TICK_TTL_SECONDS)
+    return stamp
 
 
 async def check_readiness(engine: AsyncEngine, redis: Redis) -> Readiness:

@@ -1,4 +1,4 @@
-"""Thin Celery tasks: open the runtime, call a function, nothing else."""
+"""Thin Celery tasks: open the runtime, call a service, nothing else."""
 
 from __future__ import annotations
 
@@ -7,23 +7,14 @@ from datetime import UTC, datetime
 
 from celery import shared_task
 
-from app.services.health import BEAT_TICK_KEY
+from app.services.health import record_beat_tick
 from app.worker.runtime import run, runtime
-
-# Older than this, the tick is stale and `readyz` shows the last one it saw.
-BEAT_TICK_TTL_SECONDS = 3600
-
-
-async def _record_tick() -> str:
-    stamp = datetime.now(UTC).isoformat()
-    await runtime().redis.set(BEAT_TICK_KEY, stamp, ex=BEAT_TICK_TTL_SECONDS)
-    return stamp
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
     """Beat's periodic tick. Later work (due schedules, recovery, sweepers) hangs off it."""
-    return run(_record_tick())
+    return run(record_beat_tick(runtime().redis, datetime.now(UTC)))
 
 
 @shared_task(name="system.ping", ignore_result=False)  # type: ignore[untyped-decorator]
