@@ -119,6 +119,25 @@ class AutomationOut(Out):
     archived_at: datetime | None
 
 
+class ProblemOut(BaseModel):
+    path: str = Field(description="JSON pointer into the definition.")
+    code: str
+    message: str
+    severity: str
+
+
+class AutomationSavedOut(AutomationOut):
+    warnings: list[ProblemOut] = Field(
+        default_factory=list, description="Things worth a look that did not block saving."
+    )
+
+
+class ValidationOut(BaseModel):
+    valid: bool
+    errors: list[ProblemOut]
+    warnings: list[ProblemOut]
+
+
 class AutomationVersionOut(Out):
     automation_id: uuid.UUID
     version: int

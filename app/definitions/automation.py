@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.definitions.json_schema import SchemaDocument
 
@@ -135,15 +135,6 @@ class AutomationDefinition(_Strict):
         if not value.strip():
             raise ValueError("name must not be blank")
         return value
-
-    @model_validator(mode="after")
-    def _unique_step_ids(self) -> AutomationDefinition:
-        seen: set[str] = set()
-        for step in [*self.plan, *self.execution.on_failure]:
-            if step.step_id in seen:
-                raise ValueError(f"step_id {step.step_id!r} is used more than once")
-            seen.add(step.step_id)
-        return self
 
     def to_document(self) -> dict[str, Any]:
         """The JSON document as stored: defaults filled in, aliases used, decimals as numbers."""

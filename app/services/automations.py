@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import enum
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.definitions.automation import AutomationDefinition
 from app.errors import Conflict, ErrorDetail, NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.services.access import Permissions, SpaceAccess
-from app.services.definitions import parse_definition
+from app.engine.validation import Problem, validate_definition
+from app.services.definitions import check_definition
 
 DEFAULT_LISTED = [AutomationStatus.active, AutomationStatus.paused]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """An automation as just saved, with the validator's warnings (which never block a save)."""
+
+    automation: Automation
+    warnings: list[Problem]
 
 
 class StatusAction(enum.Enum):
@@ -41,10 +52,11 @@ _TRANSITIONS: dict[tuple[AutomationStatus, StatusAction], AutomationStatus] = {
 
 
 class AutomationService:
-    async def create(self, session: AsyncSession, access: SpaceAccess, document: Any) -> Automation:
+    async def create(self, session: AsyncSession, access: SpaceAccess, document: Any) -> Saved:
         """Save a new automation, paused, as version 1."""
         access.require(Permissions.write_automations)
-        definition = parse_definition(document)
+        checked = check_definition(document)
+        definition = checked.definition
         stored = definition.to_document()
         automation = await AutomationRepository(session).create(
             Automation(
@@ -59,7 +71,12 @@ class AutomationService:
             )
         )
         await self._record_version(session, automation, access, restored_from=None)
-        return automation
+        return Saved(automation, checked.warnings)
+
+    def validate(self, access: SpaceAccess, document: Any) -> list[Problem]:
+        """Every problem of a definition, without saving anything."""
+        access.require(Permissions.read)
+        return validate_definition(document)
 
     async def list(
         self,
@@ -90,19 +107,13 @@ class AutomationService:
         document: Any,
         *,
         expected_version: int | None,
-    ) -> Automation:
+    ) -> Saved:
         """Replace the definition if the caller saw the current version (None: any); store a new version."""
         access.require(Permissions.write_automations)
-        definition = parse_definition(document)
+        checked = check_definition(document)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
-        automation.definition = definition.to_document()
-        automation.name = definition.name
-        automation.description = definition.description or definition.goal
-        automation.version += 1
-        automation.updated_at = utcnow()
-        await session.flush()
-        await self._record_version(session, automation, access, restored_from=None)
-        return automation
+        await self._new_version(session, access, automation, checked.definition, restored_from=None)
+        return Saved(automation, checked.warnings)
 
     async def change_status(
         self,
@@ -172,7 +183,7 @@ class AutomationService:
         version: int,
         *,
         expected_version: int | None,
-    ) -> Automation:
+    ) -> Saved:
         """Make an old version current again, as a new version (history is never rewritten)."""
         access.require(Permissions.write_automations)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
@@ -180,15 +191,9 @@ class AutomationService:
         if old is None:
             raise NotFound(f"Version {version} not found.", code="version_not_found")
         # Re-validate: the definition language may have tightened since the old version was saved.
-        definition = parse_definition(old.definition)
-        automation.definition = definition.to_document()
-        automation.name = definition.name
-        automation.description = definition.description or definition.goal
-        automation.version += 1
-        automation.updated_at = utcnow()
-        await session.flush()
-        await self._record_version(session, automation, access, restored_from=version)
-        return automation
+        checked = check_definition(old.definition)
+        await self._new_version(session, access, automation, checked.definition, restored_from=version)
+        return Saved(automation, checked.warnings)
 
     async def _get(
         self, session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID, *, for_update: bool
@@ -224,6 +229,23 @@ class AutomationService:
                 code="version_conflict",
                 details=[ErrorDetail(path="/version", message=f"current version is {automation.version}")],
             )
+
+    async def _new_version(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        automation: Automation,
+        definition: AutomationDefinition,
+        *,
+        restored_from: int | None,
+    ) -> None:
+        automation.definition = definition.to_document()
+        automation.name = definition.name
+        automation.description = definition.description or definition.goal
+        automation.version += 1
+        automation.updated_at = utcnow()
+        await session.flush()
+        await self._record_version(session, automation, access, restored_from=restored_from)
 
     async def _record_version(
         self, session: AsyncSession, automation: Automation, access: SpaceAccess, *, restored_from: int | None

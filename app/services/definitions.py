@@ -2,36 +2,32 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from app.definitions.automation import AutomationDefinition
-from app.definitions.pointers import locate
+from app.engine.validation import Problem, errors, validate_definition, warnings
 from app.errors import ErrorDetail, ValidationFailed
 
 DEFINITION_POINTER = "/definition"
 
 
-def pydantic_details(exc: ValidationError, document: Any, *, prefix: str = "") -> list[ErrorDetail]:
-    """Every pydantic error as a detail whose path is a JSON pointer into `document`."""
-    return [
-        ErrorDetail(
-            path=prefix + locate(error["loc"], document),
-            message=error["msg"].removeprefix("Value error, "),
-            code=error["type"],
-        )
-        for error in exc.errors(include_url=False)
-    ]
+@dataclass(frozen=True)
+class CheckedDefinition:
+    """A definition that passed validation, and the warnings that do not block saving it."""
+
+    definition: AutomationDefinition
+    warnings: list[Problem]
 
 
-def parse_definition(document: Any, *, prefix: str = DEFINITION_POINTER) -> AutomationDefinition:
-    """Validate a definition document; 422 listing every problem (not just the first) otherwise."""
-    try:
-        return AutomationDefinition.model_validate(document)
-    except ValidationError as exc:
+def check_definition(document: Any, *, prefix: str = DEFINITION_POINTER) -> CheckedDefinition:
+    """Validate a definition; 422 listing every error (not just the first) otherwise."""
+    problems = validate_definition(document)
+    blocking = errors(problems)
+    if blocking:
         raise ValidationFailed(
             "The definition is not valid.",
             code="invalid_definition",
-            details=pydantic_details(exc, document, prefix=prefix),
-        ) from None
+            details=[ErrorDetail(path=prefix + p.path, message=p.message, code=p.code) for p in blocking],
+        )
+    return CheckedDefinition(AutomationDefinition.model_validate(document), warnings(problems))

@@ -61,6 +61,7 @@ class Caller:
         )
         assert response.status_code == 201, response.text
         body: dict[str, Any] = response.json()
+        assert isinstance(body.pop("warnings"), list), "saving answers the validator's warnings"
         return body
 
 

@@ -12,13 +12,16 @@ from app.api.deps import IfMatchDep, PageDep, SessionDep, SpaceDep, expected_ver
 from app.api.schemas import (
     AutomationCreate,
     AutomationOut,
+    AutomationSavedOut,
+    ProblemOut,
+    ValidationOut,
     AutomationUpdate,
     AutomationVersionOut,
     PageOut,
     VersionPrecondition,
 )
 from app.persistence.models import Automation, AutomationStatus
-from app.services.automations import StatusAction, automation_service
+from app.services.automations import Saved, StatusAction, automation_service
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 
@@ -28,13 +31,30 @@ def _out(response: Response, automation: Automation) -> AutomationOut:
     return AutomationOut.model_validate(automation)
 
 
+def _saved(response: Response, saved: Saved) -> AutomationSavedOut:
+    response.headers["ETag"] = f'"{saved.automation.version}"'
+    out = AutomationSavedOut.model_validate(saved.automation)
+    out.warnings = [ProblemOut(**problem.as_dict()) for problem in saved.warnings]
+    return out
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, summary="Create an automation (saved paused)")
 async def create_automation(
     body: AutomationCreate, session: SessionDep, access: SpaceDep, response: Response
-) -> AutomationOut:
-    automation = await automation_service.create(session, access, body.definition)
-    response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{automation.id}"
-    return _out(response, automation)
+) -> AutomationSavedOut:
+    saved = await automation_service.create(session, access, body.definition)
+    response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
+    return _saved(response, saved)
+
+
+@router.post("/validate", summary="Validate a definition without saving it")
+async def validate_automation(body: AutomationCreate, access: SpaceDep) -> ValidationOut:
+    problems = automation_service.validate(access, body.definition)
+    found = [ProblemOut(**problem.as_dict()) for problem in problems]
+    blocking = [p for p in found if p.severity == "error"]
+    return ValidationOut(
+        valid=not blocking, errors=blocking, warnings=[p for p in found if p.severity == "warning"]
+    )
 
 
 @router.get("", summary="List automations, newest first")
@@ -70,12 +90,12 @@ async def update_automation(
     access: SpaceDep,
     response: Response,
     if_match: IfMatchDep = None,
-) -> AutomationOut:
+) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version, required=True)
-    automation = await automation_service.update(
+    saved = await automation_service.update(
         session, access, automation_id, body.definition, expected_version=expected
     )
-    return _out(response, automation)
+    return _saved(response, saved)
 
 
 async def _set_status(
@@ -176,9 +196,7 @@ async def restore_version(
     response: Response,
     body: VersionPrecondition | None = None,
     if_match: IfMatchDep = None,
-) -> AutomationOut:
+) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version if body else None, required=False)
-    automation = await automation_service.restore(
-        session, access, automation_id, version, expected_version=expected
-    )
-    return _out(response, automation)
+    saved = await automation_service.restore(session, access, automation_id, version, expected_version=expected)
+    return _saved(response, saved)

@@ -1,0 +1,64 @@
+"""Inputs of a run: the payload, completed by the inputs schema's defaults, some resolved at fire time.
+
+Three defaults are tokens resolved when a run fires rather than literal values:
+`$last_fired_at` (the trigger's previous fire, ISO 8601), `$creator` (the automation's creator id) and
+`$space_default` (the space's configured default for an input of that name).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+RUNTIME_DEFAULTS = frozenset({"$last_fired_at", "$creator", "$space_default"})
+_TOKEN = re.compile(r"^\$[a-z_]+$")
+
+
+def is_runtime_token(value: Any) -> bool:
+    """A string shaped like a runtime default token (known or not)."""
+    return isinstance(value, str) and _TOKEN.match(value) is not None
+
+
+@dataclass(frozen=True)
+class FireContext:
+    """What the dispatcher knows when a run fires, for resolving runtime defaults."""
+
+    last_fired_at: str | None = None
+    creator: str | None = None
+    space_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+
+def resolve_inputs(schema: Mapping[str, Any], provided: Mapping[str, Any], fire: FireContext) -> dict[str, Any]:
+    """The provided inputs plus a value for every missing property that has a default.
+
+    A runtime token that resolves to nothing (no previous fire, no space default) leaves the input
+    missing, so the inputs schema decides whether that is acceptable.
+    """
+    resolved = dict(provided)
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return resolved
+    for name, spec in properties.items():
+        if name in resolved or not isinstance(spec, Mapping) or "default" not in spec:
+            continue
+        default = spec["default"]
+        if is_runtime_token(default):
+            value = _resolve_token(default, name, fire)
+            if value is not None:
+                resolved[name] = value
+        else:
+            resolved[name] = copy.deepcopy(default)
+    return resolved
+
+
+def _resolve_token(token: str, name: str, fire: FireContext) -> Any:
+    if token == "$last_fired_at":
+        return fire.last_fired_at
+    if token == "$creator":
+        return fire.creator
+    if token == "$space_default":
+        return copy.deepcopy(fire.space_defaults.get(name))
+    raise ValueError(f"unknown runtime default {token!r}")

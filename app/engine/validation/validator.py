@@ -1,0 +1,252 @@
+"""The deterministic validator: every problem of a definition, located by JSON pointer.
+
+Errors block saving; warnings do not. Shape comes first (the pydantic models that also publish the
+JSON Schema); the deeper checks run on whatever parts of the document have a usable shape, so one
+pass reports as much as it can.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from pydantic import ValidationError
+
+from app.definitions.automation import AutomationDefinition
+from app.definitions.json_schema import check_schema_document
+from app.definitions.pointers import join, locate
+from app.engine.filters import check_filter
+from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
+from app.engine.validation.problems import Problem
+from app.engine.validation.schedule import check_schedule
+from app.engine.validation.templates import check_one, is_template, template_leaves
+from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capability, Registry, TriggerDefinition
+from app.registry import actions as default_actions
+from app.registry import capabilities as default_capabilities
+from app.registry import triggers as default_triggers
+
+# Names every template may read besides bound step outputs.
+CONTEXT_NAMES = frozenset({"run", "inputs", "trigger"})
+MAX_SCHEMA_PROBLEMS_PER_CONFIG = 50
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The registries a definition is checked against (the process's own unless a test passes others)."""
+
+    actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
+    capabilities: Registry[Capability] = field(default_factory=lambda: default_capabilities)
+    triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
+
+
+def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
+    """Every problem of the definition, errors and warnings, in document order."""
+    vocabulary = vocabulary or Vocabulary()
+    problems = _shape(document)
+    if not isinstance(document, dict):
+        return problems
+    problems += _inputs(document.get("inputs"))
+    problems += _triggers(document.get("triggers"), vocabulary)
+    problems += _steps(document, vocabulary)
+    return problems
+
+
+def _shape(document: Any) -> list[Problem]:
+    try:
+        AutomationDefinition.model_validate(document)
+    except ValidationError as exc:
+        return [
+            Problem(locate(error["loc"], document), "schema", error["msg"].removeprefix("Value error, "))
+            for error in exc.errors(include_url=False)
+        ]
+    return []
+
+
+def _inputs(inputs: Any) -> list[Problem]:
+    if not isinstance(inputs, dict) or not isinstance(inputs.get("schema"), dict):
+        return []
+    schema = inputs["schema"]
+    try:
+        check_schema_document(schema)
+    except ValueError:
+        return []  # already reported by the shape pass
+    problems = []
+    properties = schema.get("properties")
+    for name, spec in properties.items() if isinstance(properties, dict) else ():
+        default = spec.get("default") if isinstance(spec, dict) else None
+        if is_runtime_token(default) and default not in RUNTIME_DEFAULTS:
+            problems.append(
+                Problem(
+                    join("inputs", "schema", "properties", name, "default"),
+                    "unknown_runtime_default",
+                    f"{default!r} is not a runtime default; use one of {', '.join(sorted(RUNTIME_DEFAULTS))}",
+                )
+            )
+    return problems
+
+
+def _triggers(triggers: Any, vocabulary: Vocabulary) -> list[Problem]:
+    problems: list[Problem] = []
+    for index, trigger in enumerate(triggers if isinstance(triggers, list) else []):
+        if not isinstance(trigger, dict) or not isinstance(trigger.get("type"), str):
+            continue
+        base: tuple[str | int, ...] = ("triggers", index, "config")
+        definition = vocabulary.triggers.get(trigger["type"])
+        if definition is None:
+            problems.append(
+                Problem(join("triggers", index, "type"), "unknown_trigger", f"no trigger type {trigger['type']!r}")
+            )
+            continue
+        config = trigger.get("config", {})
+        schema_problems = _against_schema(config, definition.config_schema, base, templates_allowed=False)
+        problems += schema_problems
+        if not isinstance(config, dict) or schema_problems:
+            continue
+        if trigger["type"] == "schedule":
+            problems += check_schedule(config, base)
+        elif trigger["type"] == "event" and config.get("filters") is not None:
+            problems += [
+                Problem(join(*base, "filters") + pointer, "invalid_filter", message)
+                for pointer, message in check_filter(config["filters"])
+            ]
+    return problems
+
+
+def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
+    plan = _list(document.get("plan"))
+    execution = document.get("execution")
+    on_failure = _list(execution.get("on_failure")) if isinstance(execution, dict) else []
+    located: list[tuple[tuple[str | int, ...], Any]] = [(("plan", i), step) for i, step in enumerate(plan)]
+    located += [(("execution", "on_failure", i), step) for i, step in enumerate(on_failure)]
+
+    problems: list[Problem] = []
+    step_ids: dict[str, str] = {}
+    bound_at: dict[str, int] = {}
+    for position, (base, step) in enumerate(located):
+        if not isinstance(step, dict):
+            continue
+        step_id, output_as = step.get("step_id"), step.get("output_as")
+        if isinstance(step_id, str):
+            if step_id in step_ids:
+                problems.append(
+                    Problem(join(*base, "step_id"), "duplicate_step_id", f"step_id {step_id!r} is already used")
+                )
+            step_ids.setdefault(step_id, join(*base))
+        if isinstance(output_as, str):
+            if output_as in CONTEXT_NAMES:
+                problems.append(
+                    Problem(join(*base, "output_as"), "reserved_name", f"{output_as!r} is a reserved context name")
+                )
+            elif output_as in bound_at:
+                problems.append(
+                    Problem(join(*base, "output_as"), "duplicate_output_as", f"{output_as!r} is already bound")
+                )
+            else:
+                bound_at[output_as] = position
+
+    plan_length = len(plan)
+    for position, (base, step) in enumerate(located):
+        if isinstance(step, dict):
+            in_plan = position < plan_length
+            problems += _step(step, base, vocabulary, bound_at, position if in_plan else plan_length)
+    return problems
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _step(
+    step: dict[str, Any],
+    base: tuple[str | int, ...],
+    vocabulary: Vocabulary,
+    bound_at: dict[str, int],
+    position: int,
+) -> list[Problem]:
+    problems: list[Problem] = []
+    config = step.get("config", {})
+    action_type = step.get("action")
+    action = vocabulary.actions.get(action_type) if isinstance(action_type, str) else None
+    if isinstance(action_type, str) and action is None:
+        problems.append(Problem(join(*base, "action"), "unknown_action", f"no action type {action_type!r}"))
+    if action is not None and isinstance(config, dict):
+        problems += _against_schema(config, action.config_schema, (*base, "config"), templates_allowed=True)
+        if action.output_contract is DYNAMIC_OUTPUT and "output_schema" not in config:
+            problems.append(
+                Problem(
+                    join(*base, "config"),
+                    "missing_output_schema",
+                    f"{action.type} returns what output_schema declares; without one its output is unchecked",
+                    "warning",
+                )
+            )
+    if isinstance(config, dict):
+        problems += _tools(config.get("tools"), (*base, "config", "tools"), vocabulary)
+
+    sources: list[tuple[tuple[str | int, ...], str, bool]] = [
+        (where, text, False) for where, text in template_leaves(config, (*base, "config"))
+    ]
+    when = step.get("when")
+    if isinstance(when, str) and when.strip():
+        sources.append(((*base, "when"), when, True))
+    for where, text, predicate in sources:
+        found, names = check_one(text, where, predicate=predicate)
+        problems += found
+        problems += _references(names, where, bound_at, position)
+    return problems
+
+
+def _references(
+    names: set[str], where: tuple[str | int, ...], bound_at: dict[str, int], position: int
+) -> list[Problem]:
+    problems = []
+    for name in sorted(names - CONTEXT_NAMES):
+        bound = bound_at.get(name)
+        if bound is None:
+            problems.append(
+                Problem(
+                    join(*where),
+                    "unknown_reference",
+                    f"{name!r} is not a context name (run, inputs, trigger) nor bound by any step's output_as",
+                )
+            )
+        elif bound >= position:
+            problems.append(
+                Problem(join(*where), "reference_before_binding", f"{name!r} is bound by a later step")
+            )
+    return problems
+
+
+def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:
+    if not isinstance(tools, list):
+        return []
+    known = [capability.id for capability in vocabulary.capabilities]
+    problems = []
+    for index, pattern in enumerate(tools):
+        if not isinstance(pattern, str) or is_template(pattern):
+            continue
+        if not any(fnmatch.fnmatchcase(capability_id, pattern) for capability_id in known):
+            problems.append(
+                Problem(
+                    join(*base, index),
+                    "unknown_capability",
+                    f"{pattern!r} matches no capability" if "*" in pattern else f"no capability {pattern!r}",
+                )
+            )
+    return problems
+
+
+def _against_schema(
+    value: Any, schema: dict[str, Any], base: tuple[str | int, ...], *, templates_allowed: bool
+) -> list[Problem]:
+    """Every JSON Schema error; with templates allowed, a template string stands for any value."""
+    problems = []
+    for error in Draft202012Validator(schema).iter_errors(value):
+        if templates_allowed and is_template(error.instance):
+            continue
+        problems.append(Problem(join(*base, *error.absolute_path), "invalid_config", error.message))
+        if len(problems) >= MAX_SCHEMA_PROBLEMS_PER_CONFIG:
+            break
+    return problems
