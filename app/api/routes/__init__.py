@@ -2,10 +2,11 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import automations, schemas, spaces, tokens
+from app.api.routes import automations, catalog, schemas, spaces, tokens
 
 api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(spaces.router)
 api_router.include_router(automations.router)
 api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
+api_router.include_router(catalog.router)

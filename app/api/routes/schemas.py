@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.definitions.export import definition_json_schema
+from app.engine.filters import FILTER_SCHEMA
 
 router = APIRouter(prefix="/schemas", tags=["schemas"])
 
@@ -14,3 +15,8 @@ router = APIRouter(prefix="/schemas", tags=["schemas"])
 @router.get("/definition", summary="JSON Schema (draft 2020-12) of an automation definition")
 async def definition_schema() -> dict[str, Any]:
     return definition_json_schema()
+
+
+@router.get("/filter", summary="JSON Schema (draft 2020-12) of the event filter grammar")
+async def filter_schema() -> dict[str, Any]:
+    return FILTER_SCHEMA

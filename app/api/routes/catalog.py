@@ -1,0 +1,17 @@
+"""What this instance can do: every capability, action and trigger with its schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.deps import CallerDep
+from app.services.catalog import catalog_service
+
+router = APIRouter(tags=["catalog"])
+
+
+@router.get("/catalog", summary="Every capability, action and trigger, with JSON Schemas and tier")
+async def get_catalog(caller: CallerDep) -> dict[str, Any]:
+    return catalog_service.catalog()
