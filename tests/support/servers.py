@@ -31,6 +31,8 @@ def _answers(host: str, port: int) -> bool:
 
 def resolve_servers() -> Servers:
     """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded."""
+    if os.environ.get("AUTOMATIONS_TEST_SERVERS") == "embedded":
+        return _embedded(None, None)
     database_url = os.environ.get("DATABASE_URL")
     redis_url = os.environ.get("REDIS_URL")
     if database_url and redis_url:
@@ -41,6 +43,11 @@ def resolve_servers() -> Servers:
         redis_url = "redis://127.0.0.1:6379/0"
     if database_url and redis_url:
         return Servers(_asyncpg(database_url), redis_url, "local")
+    return _embedded(database_url, redis_url)
+
+
+def _embedded(database_url: str | None, redis_url: str | None) -> Servers:
+    """Start whichever of the two servers is missing from the wheels, for this test session only."""
     from app.devstack import start_postgres, start_redis
 
     home = ROOT / ".automations" / "test-stack"
