@@ -68,7 +68,7 @@ def _build() -> dict[str, Any]:
         defs[_level_name(level)] = _document(level)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "urn:automations:filter:1",
+        "$id": "urn:automations:filter:1.0",
         "title": "Event filter",
         "description": "Keys are $and/$or/$not or dotted payload paths; all entries must match.",
         "$comment": (

@@ -1,0 +1,1 @@
+"""Performance harnesses, run as `python -m bench.<name>`; each reports ratios to a floor."""
