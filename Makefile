@@ -31,6 +31,15 @@ lint: install
 	$(BIN)/mypy app
 	$(BIN)/lint-imports
 
+## bench: the engine microbenchmarks (template render, filter evaluation) against their raw floors
+bench: install
+	$(BIN)/python -m bench.bench_templating
+	$(BIN)/python -m bench.bench_filters
+
+bench-smoke: install
+	$(BIN)/python -m bench.bench_templating --quick
+	$(BIN)/python -m bench.bench_filters --quick
+
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
