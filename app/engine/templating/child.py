@@ -10,18 +10,19 @@ protocol). It exits when its stdin closes, i.e. when the service process that ow
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import resource
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
 from types import FrameType
 from typing import Any, BinaryIO
 
+from app.engine.templating.errors import INVALID_CONTEXT, TemplateRuntimeError, error_to_wire
 from app.engine.templating.evaluator import CpuBudgetExceeded, Evaluator
-from app.engine.templating.protocol import encode_reply, read_message
+from app.engine.templating.protocol import encode_reply, read_frame
 
 # Spare CPU seconds per request on top of the per-template budgets, before RLIMIT_CPU kills us.
 _CPU_HEADROOM_SECONDS = 2
@@ -32,6 +33,7 @@ class _CpuTimer:
 
     def __init__(self) -> None:
         self._armed_for: float | None = None
+        self._next = 0.0
         signal.signal(signal.SIGPROF, self._expired)
 
     def _expired(self, signum: int, frame: FrameType | None) -> None:
@@ -40,18 +42,20 @@ class _CpuTimer:
             seconds, self._armed_for = self._armed_for, None
             raise CpuBudgetExceeded(seconds)
 
-    @contextmanager
-    def budget(self, seconds: float | None) -> Iterator[None]:
+    def budget(self, seconds: float | None) -> AbstractContextManager[object]:
+        """A context manager that interrupts its block after `seconds` of CPU time."""
         if seconds is None or self._armed_for is not None:  # no limit, or an outer budget governs
-            yield
-            return
-        self._armed_for = seconds
-        signal.setitimer(signal.ITIMER_PROF, seconds)
-        try:
-            yield
-        finally:
-            self._armed_for = None
-            signal.setitimer(signal.ITIMER_PROF, 0)
+            return nullcontext()
+        self._next = seconds
+        return self  # a plain object, not a generator: this runs twice per template
+
+    def __enter__(self) -> None:
+        self._armed_for = self._next
+        signal.setitimer(signal.ITIMER_PROF, self._next)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._armed_for = None
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _limit_memory(memory_bytes: int) -> None:
@@ -91,22 +95,33 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _answer(frame: bytes, evaluator: Evaluator, per_source_seconds: float) -> dict[str, Any]:
+    try:
+        request = json.loads(frame)
+    except (ValueError, RecursionError, MemoryError):  # e.g. a context nested deeper than we decode
+        error = TemplateRuntimeError("the template context could not be decoded", code=INVALID_CONTEXT)
+        return {"error": error_to_wire(error)}
+    if not isinstance(request, dict):
+        request = {}
+    sources = request.get("sources")
+    _allow_cpu(
+        _CPU_HEADROOM_SECONDS + per_source_seconds * (len(sources) if isinstance(sources, list) else 1)
+    )
+    return evaluator.handle(request)
+
+
 def serve(requests: BinaryIO, replies: BinaryIO, evaluator: Evaluator, per_source_seconds: float) -> int:
     """Answer requests until end of input; the exit status for the process."""
     replies.write(encode_reply({"ready": True}))
     replies.flush()
     while True:
         try:
-            request: Any = read_message(requests)
+            frame = read_frame(requests)
         except (ValueError, MemoryError):  # not our protocol: give up, the parent will replace us
             return 1
-        if not isinstance(request, dict):
-            return 0 if request is None else 1
-        sources = request.get("sources")
-        _allow_cpu(
-            _CPU_HEADROOM_SECONDS + per_source_seconds * (len(sources) if isinstance(sources, list) else 1)
-        )
-        reply = evaluator.handle(request)
+        if frame is None:
+            return 0
+        reply = _answer(frame, evaluator, per_source_seconds)
         replies.write(encode_reply(reply))
         replies.flush()
         if reply.get("retire"):

@@ -1,14 +1,18 @@
 """The errors of the template engine and the problems reported by the save-time check.
 
 Every refusal is a `TemplateError` subclass with a stable `code`, so callers can branch on the kind
-(syntax, security, limits, undefined names, evaluation) and show the message as is. Errors cross the
-pipe from the sandbox process as small dicts; `error_to_wire` / `error_from_wire` do that round trip.
+(syntax, security, limits, undefined names, evaluation) and show the message as is. They are
+`AppError`s (422) so one that reaches the API is rendered like any other bad input, with the JSON
+pointer of the failing field in `details`. Errors cross the pipe from the sandbox process as small
+dicts; `error_to_wire` / `error_from_wire` do that round trip.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from app.errors import AppError, ErrorDetail
 
 # Problem and error codes. The first five are the codes `check_template` reports.
 SYNTAX = "template_syntax"
@@ -32,14 +36,16 @@ ENGINE_UNAVAILABLE = "template_engine_unavailable"
 _MAX_MESSAGE_CHARS = 500
 
 
-class TemplateError(Exception):
+class TemplateError(AppError):
     """Base class of every error the template engine raises.
 
     `message` is the plain explanation, `code` a stable identifier, `line` the template line when
     known, and `pointer` the JSON pointer of the failing field when `render_value` rendered a config.
     """
 
-    default_code = "template_error"
+    status_code = 422
+    code = "template_error"
+    message = "The template was refused."
 
     def __init__(
         self,
@@ -49,13 +55,15 @@ class TemplateError(Exception):
         line: int | None = None,
         pointer: str | None = None,
     ) -> None:
-        self.message = message[:_MAX_MESSAGE_CHARS]
-        self.code = code or self.default_code
+        message = message[:_MAX_MESSAGE_CHARS]
+        details = [ErrorDetail(pointer or "/", message, code or self.code)] if pointer is not None else []
+        super().__init__(message, code=code, details=details)
         self.line = line
         self.pointer = pointer
-        super().__init__(self._describe())
+        if self.code == ENGINE_UNAVAILABLE:  # not the template's fault: the sandbox could not run
+            self.status_code = 503
 
-    def _describe(self) -> str:
+    def __str__(self) -> str:
         where = []
         if self.pointer is not None:
             where.append(f"at {self.pointer or '/'}")
@@ -80,31 +88,31 @@ class TemplateError(Exception):
 class TemplateSyntaxError(TemplateError):
     """The template does not parse, or uses a filter or test that does not exist."""
 
-    default_code = SYNTAX
+    code = SYNTAX
 
 
 class TemplateSecurityError(TemplateError):
     """The template tried something the sandbox forbids (private attributes, unsafe calls, bad output)."""
 
-    default_code = SECURITY
+    code = SECURITY
 
 
 class TemplateLimitError(TemplateError):
     """The template ran into a size, time, memory or nesting limit."""
 
-    default_code = "template_limit"
+    code = "template_limit"
 
 
 class TemplateUndefinedError(TemplateError):
     """The template read a variable or key that the context does not have."""
 
-    default_code = UNDEFINED
+    code = UNDEFINED
 
 
 class TemplateRuntimeError(TemplateError):
     """Evaluation failed on valid syntax: wrong types, division by zero, bad filter arguments."""
 
-    default_code = RUNTIME
+    code = RUNTIME
 
 
 def _rebuild(
@@ -171,6 +179,6 @@ def error_from_wire(data: dict[str, Any]) -> TemplateError:
     line = data.get("line")
     return cls(
         str(data.get("message", "template error")),
-        code=str(data.get("code") or cls.default_code),
+        code=str(data.get("code") or cls.code),
         line=line if isinstance(line, int) else None,
     )

@@ -11,15 +11,15 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, KeysView, ValuesView
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 import jinja2
 from jinja2 import Template, Undefined, meta, nodes
+from jinja2.exceptions import SecurityError
 from jinja2.parser import Parser
-from jinja2.sandbox import SecurityError
 
 from app.engine.templating.checks import find_problems
 from app.engine.templating.errors import (
@@ -176,9 +176,9 @@ class _Exporter:
         if isinstance(value, dict):
             self._count(2)
             return {self._key(key): self.export(item) for key, item in value.items()}
-        if isinstance(value, list | tuple | type({}.keys()) | type({}.values()) | type({}.items())):
+        if isinstance(value, list | tuple | KeysView | ValuesView | ItemsView):
             self._count(2)
-            return [self.export(item) for item in value]
+            return [self.export(element) for element in value]
         if isinstance(value, Undefined):
             str(value)  # raises the undefined error of StrictUndefined
         raise TemplateRuntimeError(
@@ -241,12 +241,14 @@ class Evaluator:
         check_source(source)
         if kind == "predicate" and not source.strip().startswith("{{"):
             parser = Parser(self.environment, source, state="variable")
-            expression = parser.parse_expression()
+            bare = parser.parse_expression()
             if not parser.stream.eos:
                 raise TemplateSyntaxError(
                     "unexpected text after the expression", line=parser.stream.current.lineno
                 )
-            return nodes.Template([nodes.Output([expression])], lineno=1), expression
+            tree = nodes.Template([nodes.Output([bare])], lineno=1)
+            tree.set_environment(self.environment)
+            return tree, bare
         tree = self.environment.parse(source)
         if kind == "text":
             return tree, None
@@ -264,10 +266,10 @@ class Evaluator:
                     raise problem_to_error(problems[0])
                 if expression is None:
                     return _Compiled(self.environment.from_string(tree), native=False)
-                expression.set_environment(self.environment)
                 line = expression.lineno
                 assign = nodes.Assign(nodes.Name(_RESULT, "store", lineno=line), expression, lineno=line)
                 template = nodes.Template([assign], lineno=line)
+                template.set_environment(self.environment)
                 return _Compiled(self.environment.from_string(template), native=True)
         except BaseException as exc:
             raise convert_error(exc, compiling=True) from None

@@ -13,7 +13,7 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, ItemsView, Iterable, KeysView, ValuesView
 from datetime import date, datetime, time
 from typing import Any
 
@@ -34,7 +34,6 @@ _DATE_LETTERS = frozenset("aAbBcdefGHIjmMpSuUVwWxXyYzZ%")
 _MAX_SORT_PATH_PARTS = 8
 _MAX_JSON_INDENT = 8
 _SLUG_SEPARATORS = re.compile(r"[^a-z0-9]+")
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 
 def _limit(what: str) -> TemplateLimitError:
@@ -46,7 +45,7 @@ def _json_default(value: Any) -> Any:
         return str(value)  # StrictUndefined raises its "is undefined" error here
     if isinstance(value, datetime | date | time):
         return value.isoformat()
-    if isinstance(value, _DICT_VIEWS):
+    if isinstance(value, KeysView | ValuesView | ItemsView):
         return list(value)
     raise TemplateRuntimeError(f"a value of type {type(value).__name__!r} cannot be rendered as JSON")
 
@@ -73,6 +72,11 @@ def to_text(value: Any) -> str:
         return str(value)
     if value is None:
         return ""
+    # Scalars directly: this runs once per item in `join` and per output in every render.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, Undefined):
         return str(value)  # raises for StrictUndefined
     return to_json(value)
@@ -100,7 +104,7 @@ def _str_arg(filter_name: str, name: str, value: Any) -> str:
 
 def _collection(filter_name: str, value: Any) -> Iterable[Any]:
     """The items a filter iterates: list and string items, object keys (in order)."""
-    if isinstance(value, str | list | tuple | dict | _DICT_VIEWS):
+    if isinstance(value, str | list | tuple | dict | KeysView | ValuesView | ItemsView):
         return value
     if isinstance(value, Undefined):
         str(value)  # raises for StrictUndefined
@@ -180,7 +184,7 @@ def _as_datetime(value: Any) -> datetime | date:
     raise TemplateRuntimeError(f"date: expected an ISO-8601 date or date-time, got {shown}")
 
 
-def date_filter(value: Any, format: Any = DEFAULT_DATE_FORMAT) -> str:  # noqa: A002 - Jinja keyword name
+def date_filter(value: Any, format: Any = DEFAULT_DATE_FORMAT) -> str:
     """Format an ISO-8601 date or date-time with strftime directives (no field widths)."""
     moment = _as_datetime(value)
     pattern = _str_arg("date", "format", format)
@@ -246,9 +250,9 @@ def _sort_path(attribute: Any) -> list[str | int]:
 
 def _lookup(item: Any, path: list[str | int]) -> Any:
     for part in path:
-        if isinstance(item, dict) and part in item:
-            item = item[part]
-        elif isinstance(item, list | tuple) and isinstance(part, int) and -len(item) <= part < len(item):
+        in_object = isinstance(item, dict) and part in item
+        in_list = isinstance(item, list | tuple) and isinstance(part, int) and -len(item) <= part < len(item)
+        if in_object or in_list:
             item = item[part]
         else:
             raise TemplateRuntimeError(f"sort: an item has no {part!r}")
@@ -283,25 +287,25 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+_FILTER_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "join": join,
+    "length": length,
+    "default": default,
+    "upper": upper,
+    "lower": lower,
+    "truncate": truncate,
+    "tojson": tojson,
+    "date": date_filter,
+    "replace": replace,
+    "trim": trim,
+    "slugify": slugify,
+    "first": first,
+    "last": last,
+    "sort": sort,
+    "reverse": reverse,
+}
 FILTERS: dict[str, Callable[..., Any]] = {
-    name: _runtime_only(func)
-    for name, func in {
-        "join": join,
-        "length": length,
-        "default": default,
-        "upper": upper,
-        "lower": lower,
-        "truncate": truncate,
-        "tojson": tojson,
-        "date": date_filter,
-        "replace": replace,
-        "trim": trim,
-        "slugify": slugify,
-        "first": first,
-        "last": last,
-        "sort": sort,
-        "reverse": reverse,
-    }.items()
+    name: _runtime_only(func) for name, func in _FILTER_FUNCTIONS.items()
 }
 
 TESTS: dict[str, Callable[..., bool]] = {

@@ -38,7 +38,7 @@ def _context_default(value: Any) -> Any:
 def encode_request(
     op: str, sources: list[str], context: Mapping[str, Any], *, predicate: bool = False
 ) -> bytes:
-    """A framed request. Datetimes and UUIDs in the context become ISO strings; other non-JSON data is refused."""
+    """A framed request. Datetimes and UUIDs become ISO strings; other non-JSON data is refused."""
     try:
         body = json.dumps(
             {"op": op, "predicate": predicate, "sources": sources, "context": dict(context)},
@@ -46,7 +46,7 @@ def encode_request(
             allow_nan=False,
             separators=(",", ":"),
         ).encode("ascii")
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise TemplateRuntimeError(
             f"the template context is not JSON data: {exc}", code=INVALID_CONTEXT
         ) from None
@@ -63,8 +63,8 @@ def encode_reply(reply: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def read_message(stream: BinaryIO, limit: int = MAX_CONTEXT_BYTES + 1024 * 1024) -> Any:
-    """Read one framed message from a blocking stream; None at end of stream."""
+def read_frame(stream: BinaryIO, limit: int = MAX_CONTEXT_BYTES + 1024 * 1024) -> bytes | None:
+    """Read one framed message body from a blocking stream; None at end of stream."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
         return None
@@ -72,6 +72,4 @@ def read_message(stream: BinaryIO, limit: int = MAX_CONTEXT_BYTES + 1024 * 1024)
     if size > limit:
         raise ValueError(f"message of {size} bytes is over the {limit} byte limit")
     body = stream.read(size)
-    if len(body) < size:
-        return None
-    return json.loads(body)
+    return body if len(body) == size else None

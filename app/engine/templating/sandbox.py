@@ -18,8 +18,9 @@ import types
 from typing import Any
 
 from jinja2 import StrictUndefined, Undefined
+from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context, LoopContext, Macro
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from app.engine.templating.errors import VALUE_TOO_LARGE, TemplateLimitError, TemplateSecurityError
 from app.engine.templating.filters import FILTERS, TESTS, to_text
@@ -85,9 +86,9 @@ def _too_large(what: str) -> TemplateLimitError:
 
 
 def _check_power(base: Any, exponent: Any) -> None:
-    if _is_int(base) and _is_int(exponent) and exponent > 0 and abs(base) > 1:
-        if abs(base).bit_length() * exponent > MAX_INT_BITS:
-            raise _too_large(f"the result of {base} ** {exponent}")
+    huge = _is_int(base) and _is_int(exponent) and exponent > 0 and abs(base) > 1
+    if huge and abs(base).bit_length() * exponent > MAX_INT_BITS:
+        raise _too_large(f"the result of {base} ** {exponent}")
 
 
 def _check_product(left: Any, right: Any) -> None:
@@ -96,15 +97,15 @@ def _check_product(left: Any, right: Any) -> None:
             raise _too_large("the product")
         return
     for sequence, times in ((left, right), (right, left)):
-        if isinstance(sequence, str | list | tuple) and _is_int(times) and times > 0:
-            if times > MAX_OUTPUT_BYTES or _size_hint(sequence) * times > MAX_OUTPUT_BYTES:
-                raise _too_large("the repeated string or list")
+        repeated = isinstance(sequence, str | list | tuple) and _is_int(times) and times > 0
+        if repeated and (times > MAX_OUTPUT_BYTES or _size_hint(sequence) * times > MAX_OUTPUT_BYTES):
+            raise _too_large("the repeated string or list")
 
 
 def _check_sum(left: Any, right: Any) -> None:
-    if isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple):
-        if _size_hint(left) + _size_hint(right) > MAX_OUTPUT_BYTES:
-            raise _too_large("the concatenation")
+    sequences = isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple)
+    if sequences and _size_hint(left) + _size_hint(right) > MAX_OUTPUT_BYTES:
+        raise _too_large("the concatenation")
 
 
 def _describe_callable(obj: Any) -> str:

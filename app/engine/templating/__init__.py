@@ -1,0 +1,43 @@
+"""The template engine: sandboxed Jinja templates for step configs, prompts and `when` predicates.
+
+User templates are parsed, compiled and rendered in separate sandbox processes with CPU, memory,
+size and time limits (see `pool.py` and `child.py`); this package's functions are the only way in.
+Contexts are JSON data. The user documentation of the language is `docs/templates.md`.
+"""
+
+from app.engine.templating.api import (
+    RUN_FIELDS,
+    check_template,
+    evaluate_predicate,
+    referenced_names,
+    render_template,
+    render_value,
+)
+from app.engine.templating.errors import (
+    TemplateError,
+    TemplateLimitError,
+    TemplateProblem,
+    TemplateRuntimeError,
+    TemplateSecurityError,
+    TemplateSyntaxError,
+    TemplateUndefinedError,
+)
+from app.engine.templating.filters import ALLOWED_FILTERS, ALLOWED_TESTS
+
+__all__ = [
+    "ALLOWED_FILTERS",
+    "ALLOWED_TESTS",
+    "RUN_FIELDS",
+    "TemplateError",
+    "TemplateLimitError",
+    "TemplateProblem",
+    "TemplateRuntimeError",
+    "TemplateSecurityError",
+    "TemplateSyntaxError",
+    "TemplateUndefinedError",
+    "check_template",
+    "evaluate_predicate",
+    "referenced_names",
+    "render_template",
+    "render_value",
+]
