@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-RUNTIME_DEFAULTS = frozenset({"$last_fired_at", "$creator", "$space_default"})
 _TOKEN = re.compile(r"^\$[a-z_]+$")
 
 
@@ -31,7 +30,9 @@ class FireContext:
     space_defaults: Mapping[str, Any] = field(default_factory=dict)
 
 
-def resolve_inputs(schema: Mapping[str, Any], provided: Mapping[str, Any], fire: FireContext) -> dict[str, Any]:
+def resolve_inputs(
+    schema: Mapping[str, Any], provided: Mapping[str, Any], fire: FireContext
+) -> dict[str, Any]:
     """The provided inputs plus a value for every missing property that has a default.
 
     A runtime token that resolves to nothing (no previous fire, no space default) leaves the input
@@ -54,11 +55,18 @@ def resolve_inputs(schema: Mapping[str, Any], provided: Mapping[str, Any], fire:
     return resolved
 
 
+_RESOLVERS: dict[str, Callable[[FireContext, str], Any]] = {
+    "$last_fired_at": lambda fire, _name: fire.last_fired_at,
+    "$creator": lambda fire, _name: fire.creator,
+    "$space_default": lambda fire, name: copy.deepcopy(fire.space_defaults.get(name)),
+}
+
+
+RUNTIME_DEFAULTS = frozenset(_RESOLVERS)
+
+
 def _resolve_token(token: str, name: str, fire: FireContext) -> Any:
-    if token == "$last_fired_at":
-        return fire.last_fired_at
-    if token == "$creator":
-        return fire.creator
-    if token == "$space_default":
-        return copy.deepcopy(fire.space_defaults.get(name))
-    raise ValueError(f"unknown runtime default {token!r}")
+    resolver = _RESOLVERS.get(token)
+    if resolver is None:
+        raise ValueError(f"unknown runtime default {token!r}")
+    return resolver(fire, name)

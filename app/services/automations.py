@@ -10,13 +10,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition
+from app.engine.validation import Problem, validate_definition
 from app.errors import Conflict, ErrorDetail, NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.services.access import Permissions, SpaceAccess
-from app.engine.validation import Problem, validate_definition
 from app.services.definitions import check_definition
 
 DEFAULT_LISTED = [AutomationStatus.active, AutomationStatus.paused]

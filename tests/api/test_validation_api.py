@@ -12,12 +12,22 @@ class TestSave:
     async def test_unsafe_template_is_refused_with_its_pointer(self, factory: Factory) -> None:
         owner = await factory.owner()
         definition = minimal_definition(
-            plan=[{"step_id": "a", "action": "transform_data", "config": {"output": "{{ run.__class__.__mro__ }}"}}]
+            plan=[
+                {
+                    "step_id": "a",
+                    "action": "transform_data",
+                    "config": {"output": "{{ run.__class__.__mro__ }}"},
+                }
+            ]
         )
-        response = await owner.request("POST", owner.space_path("/automations"), json={"definition": definition})
+        response = await owner.request(
+            "POST", owner.space_path("/automations"), json={"definition": definition}
+        )
         assert response.status_code == 422
         details = response.json()["error"]["details"]
-        assert {(d["path"], d["code"]) for d in details} == {("/definition/plan/0/config/output", "unsafe_access")}
+        assert {(d["path"], d["code"]) for d in details} == {
+            ("/definition/plan/0/config/output", "unsafe_access")
+        }
         assert (await owner.request("GET", owner.space_path("/automations"))).json()["items"] == []
 
     async def test_unknown_action_is_refused_on_update_and_nothing_changes(self, factory: Factory) -> None:
@@ -33,7 +43,9 @@ class TestSave:
     async def test_warnings_do_not_block_and_are_answered(self, factory: Factory) -> None:
         owner = await factory.owner()
         definition = minimal_definition(triggers=[{"type": "schedule", "config": {"cron": "*/5 * * * *"}}])
-        response = await owner.request("POST", owner.space_path("/automations"), json={"definition": definition})
+        response = await owner.request(
+            "POST", owner.space_path("/automations"), json={"definition": definition}
+        )
         assert response.status_code == 201
         assert [(w["path"], w["code"]) for w in response.json()["warnings"]] == [
             ("/triggers/0/config/cron", "schedule_frequent")
@@ -57,7 +69,9 @@ class TestValidateEndpoint:
             ("/triggers/0/config/timezone", "invalid_timezone"),
             ("/plan/0/config/output", "unknown_reference"),
         }
-        assert [(w["path"], w["code"]) for w in body["warnings"]] == [("/triggers/0/config/cron", "schedule_frequent")]
+        assert [(w["path"], w["code"]) for w in body["warnings"]] == [
+            ("/triggers/0/config/cron", "schedule_frequent")
+        ]
         assert (await owner.request("GET", owner.space_path("/automations"))).json()["items"] == []
 
     async def test_valid_definition(self, factory: Factory) -> None:

@@ -106,7 +106,11 @@ class TestSteps:
         step = {
             "step_id": "a",
             "action": "think",
-            "config": {"prompt": "p", "max_iterations": "{{ inputs.n }}", "output_schema": {"type": "object"}},
+            "config": {
+                "prompt": "p",
+                "max_iterations": "{{ inputs.n }}",
+                "output_schema": {"type": "object"},
+            },
         }
         assert check(_definition(plan=[step])) == []
 
@@ -121,7 +125,11 @@ class TestSteps:
 
     def test_on_failure_step_ids_collide_with_plan(self) -> None:
         found = check(
-            _definition(execution={"on_failure": [{"step_id": "a", "action": "transform_data", "config": {"output": 0}}]})
+            _definition(
+                execution={
+                    "on_failure": [{"step_id": "a", "action": "transform_data", "config": {"output": 0}}]
+                }
+            )
         )
         assert found == [("/execution/on_failure/0/step_id", "duplicate_step_id", "error")]
 
@@ -137,14 +145,22 @@ class TestSteps:
 class TestTools:
     @pytest.mark.parametrize("tools", [["http.request"], ["slack.*"], ["*.request", "slack.list_channels"]])
     def test_known_tools_and_matching_globs(self, tools: list[str]) -> None:
-        step = {"step_id": "a", "action": "think", "config": {"prompt": "p", "tools": tools, "output_schema": {}}}
+        step = {
+            "step_id": "a",
+            "action": "think",
+            "config": {"prompt": "p", "tools": tools, "output_schema": {}},
+        }
         assert check(_definition(plan=[step])) == []
 
     def test_unknown_tool_and_empty_glob(self) -> None:
         step = {
             "step_id": "a",
             "action": "think",
-            "config": {"prompt": "p", "tools": ["http.request", "github.*", "mail.send"], "output_schema": {}},
+            "config": {
+                "prompt": "p",
+                "tools": ["http.request", "github.*", "mail.send"],
+                "output_schema": {},
+            },
         }
         assert check(_definition(plan=[step])) == [
             ("/plan/0/config/tools/1", "unknown_capability", "error"),
@@ -158,7 +174,9 @@ class TestTemplates:
             {
                 "step_id": "a",
                 "action": "transform_data",
-                "config": {"output": {"x": ["ok", "{{ inputs.x | shout }}", "{{ run.__class__ }}", "{% if %}"]}},
+                "config": {
+                    "output": {"x": ["ok", "{{ inputs.x | shout }}", "{{ run.__class__ }}", "{% if %}"]}
+                },
             }
         ]
         assert check(_definition(plan=plan)) == [
@@ -168,13 +186,20 @@ class TestTemplates:
         ]
 
     def test_when_is_checked_as_an_expression(self) -> None:
-        plan = [{"step_id": "a", "action": "transform_data", "config": {"output": 1}, "when": "inputs.flag and"}]
+        plan = [
+            {"step_id": "a", "action": "transform_data", "config": {"output": 1}, "when": "inputs.flag and"}
+        ]
         assert check(_definition(plan=plan)) == [("/plan/0/when", "template_syntax", "error")]
 
     def test_references_before_binding_and_unknown_names(self) -> None:
         plan = [
             {"step_id": "a", "action": "transform_data", "config": {"output": "{{ later.x }}"}},
-            {"step_id": "b", "action": "transform_data", "config": {"output": "{{ nowhere }}"}, "output_as": "later"},
+            {
+                "step_id": "b",
+                "action": "transform_data",
+                "config": {"output": "{{ nowhere }}"},
+                "output_as": "later",
+            },
             {"step_id": "c", "action": "transform_data", "config": {"output": "{{ later.x }} {{ run.id }}"}},
         ]
         assert check(_definition(plan=plan)) == [
@@ -183,19 +208,29 @@ class TestTemplates:
         ]
 
     def test_a_step_cannot_read_its_own_output(self) -> None:
-        plan = [{"step_id": "a", "action": "transform_data", "config": {"output": "{{ me }}"}, "output_as": "me"}]
-        assert check(_definition(plan=plan)) == [("/plan/0/config/output", "reference_before_binding", "error")]
+        plan = [
+            {"step_id": "a", "action": "transform_data", "config": {"output": "{{ me }}"}, "output_as": "me"}
+        ]
+        assert check(_definition(plan=plan)) == [
+            ("/plan/0/config/output", "reference_before_binding", "error")
+        ]
 
     def test_loop_variables_are_not_references(self) -> None:
         plan = [
             {"step_id": "a", "action": "transform_data", "config": {"output": [1, 2]}, "output_as": "items"},
-            {"step_id": "b", "action": "transform_data", "config": {"output": "{% for i in items %}{{ i }}{% endfor %}"}},
+            {
+                "step_id": "b",
+                "action": "transform_data",
+                "config": {"output": "{% for i in items %}{{ i }}{% endfor %}"},
+            },
         ]
         assert check(_definition(plan=plan)) == []
 
     def test_on_failure_may_read_plan_outputs(self) -> None:
         plan = [{"step_id": "a", "action": "transform_data", "config": {"output": 1}, "output_as": "first"}]
-        on_failure = [{"step_id": "z", "action": "transform_data", "config": {"output": "{{ first }} {{ run.error }}"}}]
+        on_failure = [
+            {"step_id": "z", "action": "transform_data", "config": {"output": "{{ first }} {{ run.error }}"}}
+        ]
         assert check(_definition(plan=plan, execution={"on_failure": on_failure})) == []
 
 
@@ -212,7 +247,9 @@ class TestTriggers:
         assert self._schedule(cron=cron) == [("/triggers/0/config/cron", "invalid_cron", "error")]
 
     def test_seconds_field_is_too_frequent(self) -> None:
-        assert self._schedule(cron="*/10 * * * * *") == [("/triggers/0/config/cron", "schedule_too_frequent", "error")]
+        assert self._schedule(cron="*/10 * * * * *") == [
+            ("/triggers/0/config/cron", "schedule_too_frequent", "error")
+        ]
 
     @pytest.mark.parametrize("cron", ["* * * * *", "*/5 * * * *", "0,10 * * * *"])
     def test_under_fifteen_minutes_is_a_warning(self, cron: str) -> None:
@@ -221,21 +258,31 @@ class TestTriggers:
     @pytest.mark.parametrize("zone", ["Mars/Olympus", "../../etc/passwd", "", "utc "])
     def test_invalid_timezone(self, zone: str) -> None:
         found = self._schedule(cron="0 9 * * *", timezone=zone)
-        assert ("/triggers/0/config/timezone", "invalid_timezone", "error") in found or found[0][1] == "schema"
+        assert ("/triggers/0/config/timezone", "invalid_timezone", "error") in found or found[0][
+            1
+        ] == "schema"
 
     def test_event_filters_are_checked_with_pointers(self) -> None:
-        trigger = {"type": "event", "config": {"event_type": "drive.*", "filters": {"$and": [{"a": {"regex": "("}}]}}}
+        trigger = {
+            "type": "event",
+            "config": {"event_type": "drive.*", "filters": {"$and": [{"a": {"regex": "("}}]}},
+        }
         found = check(_definition(triggers=[trigger]))
         assert found == [("/triggers/0/config/filters/$and/0/a/regex", "invalid_filter", "error")]
 
     def test_event_with_good_filter(self) -> None:
-        trigger = {"type": "event", "config": {"event_type": "drive.file_added", "filters": {"size": {"gt": 10}}}}
+        trigger = {
+            "type": "event",
+            "config": {"event_type": "drive.file_added", "filters": {"size": {"gt": 10}}},
+        }
         assert check(_definition(triggers=[trigger])) == []
 
 
 class TestInputs:
     def test_unknown_runtime_default(self) -> None:
-        inputs = {"schema": {"type": "object", "properties": {"since": {"type": "string", "default": "$yesterday"}}}}
+        inputs = {
+            "schema": {"type": "object", "properties": {"since": {"type": "string", "default": "$yesterday"}}}
+        }
         assert check(_definition(inputs=inputs)) == [
             ("/inputs/schema/properties/since/default", "unknown_runtime_default", "error")
         ]
@@ -251,7 +298,9 @@ class TestInputs:
                 "given": {"default": "ignored"},
             },
         }
-        fire = FireContext(last_fired_at="2026-11-21T09:00:00+00:00", creator="u1", space_defaults={"channel": "C1"})
+        fire = FireContext(
+            last_fired_at="2026-11-21T09:00:00+00:00", creator="u1", space_defaults={"channel": "C1"}
+        )
         resolved = resolve_inputs(schema, {"given": "mine"}, fire)
         assert resolved == {
             "since": "2026-11-21T09:00:00+00:00",

@@ -13,11 +13,11 @@ from app.api.schemas import (
     AutomationCreate,
     AutomationOut,
     AutomationSavedOut,
-    ProblemOut,
-    ValidationOut,
     AutomationUpdate,
     AutomationVersionOut,
     PageOut,
+    ProblemOut,
+    ValidationOut,
     VersionPrecondition,
 )
 from app.persistence.models import Automation, AutomationStatus
@@ -198,5 +198,7 @@ async def restore_version(
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version if body else None, required=False)
-    saved = await automation_service.restore(session, access, automation_id, version, expected_version=expected)
+    saved = await automation_service.restore(
+        session, access, automation_id, version, expected_version=expected
+    )
     return _saved(response, saved)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from functools import cache
+from itertools import pairwise
 from zoneinfo import ZoneInfo, available_timezones
 
 from croniter import croniter
@@ -52,7 +53,7 @@ def shortest_interval(expression: str, timezone: str) -> timedelta | None:
         fires = [schedule.get_next(datetime) for _ in range(SAMPLED_FIRES)]
     except Exception:  # e.g. 30 February never fires: no interval to judge
         return None
-    return min((b - a for a, b in zip(fires, fires[1:], strict=False)), default=None)
+    return min((b - a for a, b in pairwise(fires)), default=None)
 
 
 def check_schedule(config: dict[str, object], base: tuple[str | int, ...]) -> list[Problem]:
@@ -62,7 +63,9 @@ def check_schedule(config: dict[str, object], base: tuple[str | int, ...]) -> li
     zone_ok = isinstance(timezone, str) and is_valid_timezone(timezone)
     if isinstance(timezone, str) and not zone_ok:
         problems.append(
-            Problem(join(*base, "timezone"), "invalid_timezone", f"{timezone!r} is not an IANA time zone name")
+            Problem(
+                join(*base, "timezone"), "invalid_timezone", f"{timezone!r} is not an IANA time zone name"
+            )
         )
     if not isinstance(cron, str):
         return problems
@@ -73,7 +76,9 @@ def check_schedule(config: dict[str, object], base: tuple[str | int, ...]) -> li
         return problems
     interval = shortest_interval(cron, timezone if zone_ok and isinstance(timezone, str) else "UTC")
     if interval is not None and interval < timedelta(minutes=1):
-        problems.append(Problem(join(*base, "cron"), "schedule_too_frequent", "fires more than once a minute"))
+        problems.append(
+            Problem(join(*base, "cron"), "schedule_too_frequent", "fires more than once a minute")
+        )
     elif interval is not None and interval < WARN_INTERVAL:
         minutes = int(interval.total_seconds() // 60)
         problems.append(

@@ -96,7 +96,9 @@ def _triggers(triggers: Any, vocabulary: Vocabulary) -> list[Problem]:
         definition = vocabulary.triggers.get(trigger["type"])
         if definition is None:
             problems.append(
-                Problem(join("triggers", index, "type"), "unknown_trigger", f"no trigger type {trigger['type']!r}")
+                Problem(
+                    join("triggers", index, "type"), "unknown_trigger", f"no trigger type {trigger['type']!r}"
+                )
             )
             continue
         config = trigger.get("config", {})
@@ -131,17 +133,23 @@ def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
         if isinstance(step_id, str):
             if step_id in step_ids:
                 problems.append(
-                    Problem(join(*base, "step_id"), "duplicate_step_id", f"step_id {step_id!r} is already used")
+                    Problem(
+                        join(*base, "step_id"), "duplicate_step_id", f"step_id {step_id!r} is already used"
+                    )
                 )
             step_ids.setdefault(step_id, join(*base))
         if isinstance(output_as, str):
             if output_as in CONTEXT_NAMES:
                 problems.append(
-                    Problem(join(*base, "output_as"), "reserved_name", f"{output_as!r} is a reserved context name")
+                    Problem(
+                        join(*base, "output_as"), "reserved_name", f"{output_as!r} is a reserved context name"
+                    )
                 )
             elif output_as in bound_at:
                 problems.append(
-                    Problem(join(*base, "output_as"), "duplicate_output_as", f"{output_as!r} is already bound")
+                    Problem(
+                        join(*base, "output_as"), "duplicate_output_as", f"{output_as!r} is already bound"
+                    )
                 )
             else:
                 bound_at[output_as] = position
@@ -209,7 +217,7 @@ def _references(
                 Problem(
                     join(*where),
                     "unknown_reference",
-                    f"{name!r} is not a context name (run, inputs, trigger) nor bound by any step's output_as",
+                    f"{name!r} is neither run, inputs, trigger nor bound by any step's output_as",
                 )
             )
         elif bound >= position:
