@@ -10,6 +10,11 @@ def escape(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
+def child(parent: str, token: str | int) -> str:
+    """The pointer of `token` below `parent`: child("/plan", 0) == "/plan/0"."""
+    return parent + "/" + escape(token)
+
+
 def join(*parts: str | int) -> str:
     """Build a pointer from path segments: join("plan", 0, "config") == "/plan/0/config"."""
     return "".join("/" + escape(part) for part in parts)

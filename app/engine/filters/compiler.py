@@ -10,6 +10,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.definitions.pointers import child as child_pointer
 from app.engine.filters.limits import (
     MAX_DEPTH,
     MAX_NODES,
@@ -18,7 +19,6 @@ from app.engine.filters.limits import (
     MAX_PROBLEMS,
     MAX_REGEXES,
     FilterError,
-    pointer,
 )
 from app.engine.filters.operators import OPERATORS, ValueTest
 
@@ -169,9 +169,9 @@ class _Compiler:
                 self.problem(at, f"keys must be strings, not {key!r}")
                 parts.append(None)
             elif key.startswith("$"):
-                parts.append(self.composition(key, value, pointer(at, key), depth))
+                parts.append(self.composition(key, value, child_pointer(at, key), depth))
             else:
-                parts.append(self.condition(key, value, pointer(at, key)))
+                parts.append(self.condition(key, value, child_pointer(at, key)))
         predicates = [part for part in parts if part is not None]
         return _all(predicates) if len(predicates) == len(parts) else None
 
@@ -186,7 +186,7 @@ class _Compiler:
         if not isinstance(value, list) or not value:
             self.problem(at, f"{key} takes a non-empty array of filters")
             return None
-        children = [self.document(item, pointer(at, index), depth + 1) for index, item in enumerate(value)]
+        children = [self.document(item, child_pointer(at, index), depth + 1) for index, item in enumerate(value)]
         predicates = [child for child in children if child is not None]
         return combine(predicates) if len(predicates) == len(children) else None
 
@@ -220,7 +220,7 @@ class _Compiler:
         exists: bool | None = None
         valid = True
         for name, operand in operators.items():
-            operand_at = pointer(at, name)
+            operand_at = child_pointer(at, name)
             if not self.count_node(operand_at):
                 return None
             if name == "exists":  # about the path itself, not the value found there

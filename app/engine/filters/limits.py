@@ -38,8 +38,3 @@ class FilterError(ValueError):
         self.message = message
         self.problems = problems or ((path, message),)
         super().__init__(f"{message} (at {path!r})" if path else message)
-
-
-def pointer(parent: str, token: str | int) -> str:
-    """The JSON pointer of `token` below `parent` (`~` and `/` escaped as RFC 6901 requires)."""
-    return f"{parent}/{str(token).replace('~', '~0').replace('/', '~1')}"

@@ -18,12 +18,12 @@ from typing import Any
 
 import re2
 
+from app.definitions.pointers import child as child_pointer
 from app.engine.filters.limits import (
     MAX_LIST_ITEMS,
     MAX_PATTERN_LENGTH,
     MAX_TEXT_LENGTH,
     REGEX_MAX_MEM,
-    pointer,
 )
 
 ValueTest = Callable[[Any], bool]
@@ -73,9 +73,7 @@ def _check_scalar_list(value: Any, at: str) -> Problems:
         return [(at, "must be an array of strings, numbers, booleans or nulls")]
     if len(value) > MAX_LIST_ITEMS:
         return [(at, f"must have at most {MAX_LIST_ITEMS} items")]
-    return [
-        problem for index, item in enumerate(value) for problem in _check_scalar(item, pointer(at, index))
-    ]
+    return [problem for index, item in enumerate(value) for problem in _check_scalar(item, child_pointer(at, index))]
 
 
 def _regex_options() -> Any:

@@ -12,6 +12,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from app.definitions.pointers import child
 from app.engine.templating.errors import (
     TOO_COMPLEX,
     TemplateError,
@@ -91,10 +92,6 @@ def evaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
     return bool(result)
 
 
-def _pointer(parent: str, key: object) -> str:
-    return f"{parent}/{str(key).replace('~', '~0').replace('/', '~1')}"
-
-
 def _collect(value: Any, pointer: str, sources: list[str], pointers: list[str]) -> None:
     if isinstance(value, str):
         try:
@@ -106,10 +103,10 @@ def _collect(value: Any, pointer: str, sources: list[str], pointers: list[str]) 
             pointers.append(pointer)
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            _collect(item, _pointer(pointer, key), sources, pointers)
+            _collect(item, child(pointer, str(key)), sources, pointers)
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            _collect(item, _pointer(pointer, index), sources, pointers)
+            _collect(item, child(pointer, index), sources, pointers)
 
 
 def _rebuild(value: Any, pointer: str, rendered: dict[str, Any]) -> Any:
@@ -122,9 +119,9 @@ def _rebuild(value: Any, pointer: str, rendered: dict[str, Any]) -> Any:
             raise error.located(pointer=pointer) from None
         return value
     if isinstance(value, Mapping):
-        return {key: _rebuild(item, _pointer(pointer, key), rendered) for key, item in value.items()}
+        return {key: _rebuild(item, child(pointer, str(key)), rendered) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        items = [_rebuild(item, _pointer(pointer, index), rendered) for index, item in enumerate(value)]
+        items = [_rebuild(item, child(pointer, index), rendered) for index, item in enumerate(value)]
         return type(value)(items) if isinstance(value, tuple) else items
     return value
 
