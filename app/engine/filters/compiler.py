@@ -186,7 +186,9 @@ class _Compiler:
         if not isinstance(value, list) or not value:
             self.problem(at, f"{key} takes a non-empty array of filters")
             return None
-        children = [self.document(item, child_pointer(at, index), depth + 1) for index, item in enumerate(value)]
+        children = [
+            self.document(item, child_pointer(at, index), depth + 1) for index, item in enumerate(value)
+        ]
         predicates = [child for child in children if child is not None]
         return combine(predicates) if len(predicates) == len(children) else None
 

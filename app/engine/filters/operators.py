@@ -73,7 +73,11 @@ def _check_scalar_list(value: Any, at: str) -> Problems:
         return [(at, "must be an array of strings, numbers, booleans or nulls")]
     if len(value) > MAX_LIST_ITEMS:
         return [(at, f"must have at most {MAX_LIST_ITEMS} items")]
-    return [problem for index, item in enumerate(value) for problem in _check_scalar(item, child_pointer(at, index))]
+    return [
+        problem
+        for index, item in enumerate(value)
+        for problem in _check_scalar(item, child_pointer(at, index))
+    ]
 
 
 def _regex_options() -> Any:
