@@ -184,12 +184,13 @@ def check(timeout: float) -> None:
         pending = {queue: celery.send_task("system.ping", queue=queue) for queue in ALL_QUEUES}
         for queue, result in pending.items():
             try:
-                queues[queue] = "served by " + result.get(timeout=timeout)["pong"]
+                answer = result.get(timeout=timeout)
+                queues[queue] = f"served by {answer['pong']} (database {answer['database']})"
             except CeleryTimeout:
                 queues[queue] = f"no worker answered within {timeout:g}s"
     report["queues"] = queues
     click.echo(json.dumps(report, indent=2))
-    if report["status"] != "ready" or any(not v.startswith("served") for v in queues.values()):
+    if report["status"] != "ready" or any(not v.endswith("(database ok)") for v in queues.values()):
         sys.exit(1)
 
 

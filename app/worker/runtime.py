@@ -8,13 +8,11 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from celery import current_app
 from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import get_settings
-from app.jobs import Job
-from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.db import create_engine
 
 T = TypeVar("T")
 
@@ -24,7 +22,6 @@ class WorkerRuntime:
     pid: int
     loop: asyncio.AbstractEventLoop
     engine: AsyncEngine
-    sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
 
 
@@ -38,14 +35,12 @@ def runtime() -> WorkerRuntime:
         settings = get_settings()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        engine = create_engine(
-            settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
-        )
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             loop=loop,
-            engine=engine,
-            sessionmaker=create_sessionmaker(engine),
+            engine=create_engine(
+                settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
+            ),
             redis=Redis.from_url(settings.resolved_redis_url()),
         )
     return _runtime
@@ -54,8 +49,3 @@ def runtime() -> WorkerRuntime:
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a task's coroutine on this process's loop."""
     return runtime().loop.run_until_complete(coroutine)
-
-
-def send_job(job: Job) -> None:
-    """Send a buffered job through the worker's own Celery app (after the task's commit)."""
-    current_app.send_task(job.name, args=job.args, kwargs=job.kwargs, queue=job.queue)

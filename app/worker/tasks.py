@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from celery import shared_task
 
-from app.services.health import record_beat_tick
+from app.services.health import database_status, record_beat_tick
 from app.worker.runtime import run, runtime
 
 
@@ -19,5 +19,9 @@ def tick() -> str:
 
 @shared_task(name="system.ping", ignore_result=False)  # type: ignore[untyped-decorator]
 def ping() -> dict[str, str]:
-    """Answer with the worker's host name: `automations check` uses it to see each queue is served."""
-    return {"pong": socket.gethostname()}
+    """Answer with the worker's host name and whether it reaches the database.
+
+    `automations check` sends one per queue: a worker that reaches Redis but not PostgreSQL is a
+    common misconfiguration, and it shows here rather than as stuck runs.
+    """
+    return {"pong": socket.gethostname(), "database": run(database_status(runtime().engine))}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support.factories import Factory, example, minimal_definition
+from tests.support.factories import EXAMPLES, Factory, example, minimal_definition
 
 
 class TestCreate:
@@ -27,7 +27,7 @@ class TestCreate:
 
     async def test_every_example_is_accepted(self, factory: Factory) -> None:
         owner = await factory.owner()
-        for name in ("daily_digest.json", "webhook_to_slack.json"):
+        for name in sorted(path.name for path in EXAMPLES.glob("*.json")):
             created = await owner.create_automation(example(name))
             assert created["definition"]["name"] == example(name)["name"]
 

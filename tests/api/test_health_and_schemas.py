@@ -7,7 +7,7 @@ from jsonschema import Draft202012Validator
 
 from app.config import Settings
 from app.main import create_app
-from tests.support.factories import example
+from tests.support.factories import EXAMPLES, example
 
 
 class TestHealth:
@@ -61,7 +61,7 @@ class TestSchemas:
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         Draft202012Validator.check_schema(schema)
         validator = Draft202012Validator(schema)
-        for name in ("daily_digest.json", "webhook_to_slack.json"):
+        for name in sorted(path.name for path in EXAMPLES.glob("*.json")):
             assert list(validator.iter_errors(example(name))) == []
         assert list(validator.iter_errors({"name": "x", "plan": [], "surprise": 1}))
 
