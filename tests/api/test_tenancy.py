@@ -19,7 +19,13 @@ def _space_routes(app) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
 
 
 def _fill(path: str, space_id: str, automation_id: str, user_id: str) -> str:
-    values = {"space_id": space_id, "automation_id": automation_id, "user_id": user_id, "version": "1"}
+    values = {
+        "space_id": space_id,
+        "automation_id": automation_id,
+        "user_id": user_id,
+        "version": "1",
+        "action": "archive",
+    }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
 

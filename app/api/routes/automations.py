@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response, status
 
@@ -98,70 +98,24 @@ async def update_automation(
     return _saved(response, saved)
 
 
-async def _set_status(
+@router.post(
+    "/{automation_id}/{action}",
+    summary="Change status: activate (triggers fire), pause (they stop), archive, unarchive (back to paused)",
+)
+async def change_status(
     automation_id: uuid.UUID,
-    action: StatusAction,
-    body: VersionPrecondition | None,
+    action: Literal["activate", "pause", "archive", "unarchive"],
     session: SessionDep,
     access: SpaceDep,
     response: Response,
-    if_match: str | None,
+    body: VersionPrecondition | None = None,
+    if_match: IfMatchDep = None,
 ) -> AutomationOut:
     expected = expected_version(if_match, body.version if body else None, required=False)
     automation = await automation_service.change_status(
-        session, access, automation_id, action, expected_version=expected
+        session, access, automation_id, StatusAction[action], expected_version=expected
     )
     return _out(response, automation)
-
-
-@router.post("/{automation_id}/activate", summary="Activate: its triggers fire")
-async def activate_automation(
-    automation_id: uuid.UUID,
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: VersionPrecondition | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    return await _set_status(automation_id, StatusAction.activate, body, session, access, response, if_match)
-
-
-@router.post("/{automation_id}/pause", summary="Pause: its triggers stop firing")
-async def pause_automation(
-    automation_id: uuid.UUID,
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: VersionPrecondition | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    return await _set_status(automation_id, StatusAction.pause, body, session, access, response, if_match)
-
-
-@router.post(
-    "/{automation_id}/archive", summary="Archive: hidden from default listings, cannot run or be edited"
-)
-async def archive_automation(
-    automation_id: uuid.UUID,
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: VersionPrecondition | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    return await _set_status(automation_id, StatusAction.archive, body, session, access, response, if_match)
-
-
-@router.post("/{automation_id}/unarchive", summary="Unarchive: back to paused")
-async def unarchive_automation(
-    automation_id: uuid.UUID,
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: VersionPrecondition | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    return await _set_status(automation_id, StatusAction.unarchive, body, session, access, response, if_match)
 
 
 @router.get("/{automation_id}/versions", summary="List versions, newest first")
