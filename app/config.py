@@ -51,9 +51,23 @@ class Settings(BaseSettings):
     page_size_default: int = Field(default=50, ge=1, le=500)
     page_size_max: int = Field(default=200, ge=1, le=1000)
 
-    # worker
+    # worker and run queue
     worker_concurrency: int | None = Field(default=None, ge=1, le=256)
     beat_tick_seconds: float = Field(default=5.0, gt=0)
+    max_concurrent_runs: int = Field(
+        default=0, ge=0, description="Runs pending or running at once; 0 = no cap."
+    )
+    run_lease_seconds: float = Field(
+        default=30.0, ge=1, description="A claim not renewed for this long is lost."
+    )
+    run_requeue_after_seconds: float = Field(
+        default=30.0,
+        ge=1,
+        description="A due pending run not claimed this long after its wake-up gets another.",
+    )
+    egress_allow: str = Field(
+        default="", description="CIDRs and host names outbound requests may reach anyway."
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -22,6 +22,7 @@ class Job:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     queue: str | None = None
+    countdown: float | None = None
 
 
 Sender = Callable[[Job], None]
@@ -45,12 +46,14 @@ def job_scope() -> Iterator[list[Job]]:
         _buffer.reset(token)
 
 
-def enqueue(name: str, *args: Any, queue: str | None = None, **kwargs: Any) -> None:
-    """Record a job to send once the current transaction commits."""
+def enqueue(
+    name: str, *args: Any, queue: str | None = None, countdown: float | None = None, **kwargs: Any
+) -> None:
+    """Record a job to send once the current transaction commits (`countdown`: seconds to hold it)."""
     jobs = _buffer.get()
     if jobs is None:
         raise NoJobScope(f"enqueue({name!r}) outside a job scope: it would never be sent")
-    jobs.append(Job(name=name, args=args, kwargs=kwargs, queue=queue))
+    jobs.append(Job(name=name, args=args, kwargs=kwargs, queue=queue, countdown=countdown))
 
 
 def pending() -> list[Job]:

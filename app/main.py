@@ -33,7 +33,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redis = Redis.from_url(redis_url)
 
         def send_job(job: Job) -> None:
-            celery.send_task(job.name, args=job.args, kwargs=job.kwargs, queue=job.queue)
+            celery.send_task(
+                job.name, args=job.args, kwargs=job.kwargs, queue=job.queue, countdown=job.countdown
+            )
 
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)

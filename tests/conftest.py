@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -71,6 +72,11 @@ def settings(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPat
         database_url=database_url,
         redis_url=redis_url,
         home=tmp_path_factory.mktemp("home"),
+        # Loopback servers stand in for the outside world; short leases make recovery quick to see.
+        egress_allow="127.0.0.1/32",
+        run_lease_seconds=4,
+        run_requeue_after_seconds=3,
+        beat_tick_seconds=1,
     )
 
 
@@ -84,6 +90,10 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_ENVIRONMENT="test",
         AUTOMATIONS_SECRET_KEY=settings.resolved_secret_key(),
         AUTOMATIONS_HOME=str(settings.home),
+        AUTOMATIONS_EGRESS_ALLOW=settings.egress_allow,
+        AUTOMATIONS_RUN_LEASE_SECONDS=str(settings.run_lease_seconds),
+        AUTOMATIONS_RUN_REQUEUE_AFTER_SECONDS=str(settings.run_requeue_after_seconds),
+        AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
     )
     return env
 
@@ -133,35 +143,64 @@ def factory(app, client: AsyncClient) -> Factory:  # type: ignore[no-untyped-def
     return Factory(app, client)
 
 
+class ServiceProcess:
+    """A real worker or beat process of the service, with its log."""
+
+    def __init__(self, name: str, args: list[str], env: dict[str, str], log_dir: Path) -> None:
+        self.log_path = log_dir / f"{name}.log"
+        self._log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", *args],
+            env=env,
+            cwd=ROOT,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log_tail(self, size: int = 4000) -> str:
+        return self.log_path.read_text(errors="replace")[-size:]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._log.close()
+
+
+def start_worker(settings: Settings, env: dict[str, str], name: str = "worker") -> ServiceProcess:
+    node = f"{name}-{os.getpid()}@{socket.gethostname()}"
+    worker = ServiceProcess(name, ["worker", "-c", "2", "-n", node], env, settings.home)
+    _wait_for_worker(settings, worker, node)
+    return worker
+
+
 @pytest.fixture(scope="session")
-def worker(service_env: dict[str, str], settings: Settings) -> Iterator[subprocess.Popen[bytes]]:
+def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceProcess]:
     """A real Celery worker process consuming every queue."""
-    log = open(settings.home / "worker.log", "wb")  # noqa: SIM115 (closed at teardown)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "worker", "-c", "2", "-n", f"test-{os.getpid()}@%h"],
-        env=service_env,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    _wait_for_worker(settings, process)
+    process = start_worker(settings, service_env)
     yield process
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    process.stop()
 
 
-def _wait_for_worker(settings: Settings, process: subprocess.Popen[bytes]) -> None:
+@pytest.fixture(scope="session")
+def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceProcess]:
+    """Celery beat, ticking every second: recovery and promotion happen on its ticks."""
+    process = ServiceProcess("beat", ["beat"], service_env, settings.home)
+    yield process
+    process.stop()
+
+
+def _wait_for_worker(settings: Settings, worker: ServiceProcess, node: str) -> None:
     from app.worker.celery_app import create_celery
 
     celery = create_celery(settings)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"worker exited early; see {settings.home / 'worker.log'}")
-        if celery.control.ping(timeout=0.5):
+        if worker.process.poll() is not None:
+            raise RuntimeError(f"worker exited early:\n{worker.log_tail()}")
+        if celery.control.ping(destination=[node], timeout=0.5):
             return
     raise RuntimeError("worker did not start in 60 s")

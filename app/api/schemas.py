@@ -145,3 +145,63 @@ class AutomationVersionOut(Out):
     created_by: uuid.UUID | None
     created_at: datetime
     restored_from: int | None
+
+
+class RunCreate(Body):
+    inputs: dict[str, Any] = Field(
+        default_factory=dict, description="Inputs; the inputs schema's defaults fill the rest."
+    )
+
+
+class RunOut(Out):
+    id: uuid.UUID
+    space_id: uuid.UUID
+    automation_id: uuid.UUID
+    automation_version: int
+    status: str
+    reason: str | None
+    queue: str
+    trigger_type: str
+    trigger_id: uuid.UUID | None
+    inputs: dict[str, Any]
+    attempt: int = Field(description="How many times a worker has claimed the run.")
+    cancel_requested: bool
+    retry_at: datetime | None
+    output: Any | None
+    error: dict[str, Any] | None
+    failed_step_id: str | None
+    cost_usd: float
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    url: str = ""
+
+
+class RunStepOut(Out):
+    phase: str
+    step_index: int
+    step_id: str
+    action: str
+    attempt: int
+    status: str
+    config: Any | None
+    output: Any | None
+    error: dict[str, Any] | None
+    started_at: datetime
+    finished_at: datetime | None
+    duration_ms: int | None
+
+
+class RunDetailOut(RunOut):
+    trigger_payload: dict[str, Any]
+    definition: dict[str, Any] = Field(description="The definition snapshot this run executes.")
+    steps: list[RunStepOut]
+
+
+class NotificationOut(Out):
+    id: uuid.UUID
+    run_id: uuid.UUID | None
+    level: str
+    title: str
+    body: str
+    created_at: datetime

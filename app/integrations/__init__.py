@@ -1,0 +1,1 @@
+"""The outside world: egress-guarded HTTP, and later LLM providers, MCP, SMTP, Slack."""

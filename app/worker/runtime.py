@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from collections.abc import Coroutine
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from celery import current_app
 from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.config import get_settings
-from app.persistence.db import create_engine
+from app.config import Settings, get_settings
+from app.jobs import Job
+from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.transaction import transaction
 
 T = TypeVar("T")
 
@@ -20,9 +25,16 @@ T = TypeVar("T")
 @dataclass
 class WorkerRuntime:
     pid: int
+    name: str
+    settings: Settings
     loop: asyncio.AbstractEventLoop
     engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
+        return transaction(self.sessionmaker, send_job)
 
 
 _runtime: WorkerRuntime | None = None
@@ -35,12 +47,16 @@ def runtime() -> WorkerRuntime:
         settings = get_settings()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        engine = create_engine(
+            settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
+        )
         _runtime = WorkerRuntime(
             pid=os.getpid(),
+            name=f"{socket.gethostname()}:{os.getpid()}",
+            settings=settings,
             loop=loop,
-            engine=create_engine(
-                settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
-            ),
+            engine=engine,
+            sessionmaker=create_sessionmaker(engine),
             redis=Redis.from_url(settings.resolved_redis_url()),
         )
     return _runtime
@@ -49,3 +65,10 @@ def runtime() -> WorkerRuntime:
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a task's coroutine on this process's loop."""
     return runtime().loop.run_until_complete(coroutine)
+
+
+def send_job(job: Job) -> None:
+    """Send a buffered job through the worker's Celery app (after the task's commit)."""
+    current_app.send_task(
+        job.name, args=job.args, kwargs=job.kwargs, queue=job.queue, countdown=job.countdown
+    )

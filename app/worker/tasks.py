@@ -3,18 +3,57 @@
 from __future__ import annotations
 
 import socket
-from datetime import UTC, datetime
+import uuid
+from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app.security.egress import EgressAllowList
+from app.services.dispatch import DispatchLimits
+from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
-from app.worker.runtime import run, runtime
+from app.services.recovery import recovery_service
+from app.worker.ports import ports_for
+from app.worker.runtime import WorkerRuntime, run, runtime
+
+
+def _limits(worker: WorkerRuntime) -> DispatchLimits:
+    return DispatchLimits(max_concurrent_runs=worker.settings.max_concurrent_runs)
+
+
+async def _tick() -> str:
+    worker = runtime()
+    async with worker.unit_of_work() as session:
+        await recovery_service.recover(
+            session,
+            datetime.now(UTC),
+            requeue_after=timedelta(seconds=worker.settings.run_requeue_after_seconds),
+            limits=_limits(worker),
+        )
+    return await record_beat_tick(worker.redis, datetime.now(UTC))
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
-    """Beat's periodic tick. Later work (due schedules, recovery, sweepers) hangs off it."""
-    return run(record_beat_tick(runtime().redis, datetime.now(UTC)))
+    """Beat's periodic tick: recover stale leases and lost wake-ups, promote queued runs."""
+    return run(_tick())
+
+
+async def _execute(run_id: str) -> str:
+    worker = runtime()
+    settings = ExecutionSettings(
+        worker=worker.name,
+        lease=timedelta(seconds=worker.settings.run_lease_seconds),
+        limits=_limits(worker),
+    )
+    ports = ports_for(worker, EgressAllowList.parse(worker.settings.egress_allow))
+    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, ports)
+
+
+@shared_task(name="runs.execute")  # type: ignore[untyped-decorator]
+def execute_run(run_id: str) -> str:
+    """Wake-up for one run. The claim in the database decides whether this delivery does anything."""
+    return run(_execute(run_id))
 
 
 @shared_task(name="system.ping", ignore_result=False)  # type: ignore[untyped-decorator]

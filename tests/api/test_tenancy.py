@@ -18,13 +18,14 @@ def _space_routes(app) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     )
 
 
-def _fill(path: str, space_id: str, automation_id: str, user_id: str) -> str:
+def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: str) -> str:
     values = {
         "space_id": space_id,
         "automation_id": automation_id,
         "user_id": user_id,
         "version": "1",
         "action": "archive",
+        "run_id": run_id,
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -48,16 +49,20 @@ class TestIsolation:
         alice = await factory.owner("Alice's")
         bob = await factory.owner("Bob's")
         automation = await alice.create_automation()
+        run = (await alice.request("POST", alice.space_path(f"/automations/{automation['id']}/runs"))).json()
         routes = _space_routes(app)
         assert len(routes) >= 15, routes
         for method, template in routes:
-            path = _fill(template, alice.space_id, automation["id"], alice.user_id)
+            path = _fill(template, alice.space_id, automation["id"], alice.user_id, run["id"])
             response = await bob.request(method, path, json=_body_for(method, template))
             assert response.status_code == 404, (method, template, response.status_code, response.text)
             assert response.json()["error"]["code"] == "space_not_found"
         # and nothing changed on Alice's side
         mine = await alice.request("GET", alice.space_path(f"/automations/{automation['id']}"))
         assert mine.json() == automation
+        runs = (await alice.request("GET", alice.space_path("/runs"))).json()["items"]
+        assert [r["id"] for r in runs] == [run["id"]], "no run was started by the intruder"
+        assert runs[0]["cancel_requested"] is False
         members = (await alice.request("GET", alice.space_path("/members"))).json()["items"]
         assert [m["user_id"] for m in members] == [alice.user_id]
 

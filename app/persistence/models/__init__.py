@@ -1,15 +1,21 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.runs import RUN_STATUSES, DomainEvent, Notification, Run, RunStep
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
 
 __all__ = [
+    "RUN_STATUSES",
     "ApiToken",
     "Automation",
     "AutomationStatus",
     "AutomationVersion",
+    "DomainEvent",
     "Membership",
+    "Notification",
     "Role",
+    "Run",
+    "RunStep",
     "Space",
     "User",
 ]

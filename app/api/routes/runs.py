@@ -1,0 +1,119 @@
+"""Runs: run now, list, inspect, cancel, the queue; and the space's notifications."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Header, Query, Request, Response, status
+
+from app.api.body import JsonBodyRoute
+from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
+from app.persistence.models import Run
+from app.services.dispatch import DispatchLimits
+from app.services.notifications import notification_service
+from app.services.runs import run_service
+
+router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
+
+RunStatus = Literal[
+    "queued", "pending", "running", "succeeded", "failed", "cancelled", "timed_out", "dropped"
+]
+
+
+def _limits(request: Request) -> DispatchLimits:
+    return DispatchLimits(max_concurrent_runs=request.app.state.settings.max_concurrent_runs)
+
+
+def _run_out(run: Run) -> RunOut:
+    out = RunOut.model_validate(run)
+    out.url = f"/api/v1/spaces/{run.space_id}/runs/{run.id}"
+    return out
+
+
+@router.post(
+    "/automations/{automation_id}/runs",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats)",
+)
+async def run_now(
+    automation_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    request: Request,
+    response: Response,
+    body: RunCreate | None = None,
+    idempotency_key: Annotated[
+        str | None, Header(alias="Idempotency-Key", min_length=1, max_length=255)
+    ] = None,
+) -> RunOut:
+    result = await run_service.run_now(
+        session,
+        access,
+        automation_id,
+        inputs=body.inputs if body else {},
+        idempotency_key=idempotency_key,
+        limits=_limits(request),
+    )
+    out = _run_out(result.run)
+    response.headers["Location"] = out.url
+    if not result.created:
+        response.status_code = status.HTTP_200_OK
+    return out
+
+
+@router.get("/runs", summary="List runs, newest first")
+async def list_runs(
+    session: SessionDep,
+    access: SpaceDep,
+    page: PageDep,
+    automation_id: uuid.UUID | None = None,
+    status_filter: Annotated[
+        list[RunStatus] | None, Query(alias="status", description="Repeat to combine.")
+    ] = None,
+) -> PageOut[RunOut]:
+    result = await run_service.list(
+        session,
+        access,
+        automation_id=automation_id,
+        statuses=list(status_filter) if status_filter else None,
+        limit=page.limit,
+        cursor=page.cursor,
+    )
+    return PageOut(items=[_run_out(run) for run in result.items], next_cursor=result.next_cursor)
+
+
+@router.get("/runs/{run_id}", summary="A run with its step attempts, timings, errors and inputs")
+async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailOut:
+    detail = await run_service.get(session, access, run_id)
+    summary = _run_out(detail.run)
+    return RunDetailOut(
+        **summary.model_dump(),
+        trigger_payload=detail.run.trigger_payload,
+        definition=detail.run.definition,
+        steps=[RunStepOut.model_validate(step) for step in detail.steps],
+    )
+
+
+@router.post(
+    "/runs/{run_id}/cancel", summary="Cancel: at once when queued or pending, at the next step when running"
+)
+async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, request: Request) -> RunOut:
+    return _run_out(await run_service.cancel(session, access, run_id, _limits(request)))
+
+
+@router.get("/queue", summary="Queued runs of the space, in promotion order")
+async def list_queue(session: SessionDep, access: SpaceDep, page: PageDep) -> PageOut[RunOut]:
+    result = await run_service.queue(session, access, limit=page.limit, cursor=page.cursor)
+    return PageOut(items=[_run_out(run) for run in result.items], next_cursor=result.next_cursor)
+
+
+@router.get("/notifications", summary="In-app notifications, newest first")
+async def list_notifications(
+    session: SessionDep, access: SpaceDep, page: PageDep
+) -> PageOut[NotificationOut]:
+    result = await notification_service.list(session, access, limit=page.limit, cursor=page.cursor)
+    return PageOut(
+        items=[NotificationOut.model_validate(n) for n in result.items], next_cursor=result.next_cursor
+    )

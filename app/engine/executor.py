@@ -1,0 +1,298 @@
+"""The executor: a loop with bookkeeping that walks a plan step by step.
+
+It does no I/O of its own. The journal (persistence of step attempts, cancellation and lease checks)
+and the action context (side effects) are handed to it, so the same loop runs in a worker and in a test.
+A resumed run starts at the first step without a recorded success; a succeeded step never runs again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal, Protocol
+
+from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
+from app.engine.context import ActionContext
+from app.engine.schema_check import schema_problems
+from app.engine.steps import RetryPolicy, StepError
+from app.engine.templating import TemplateError, evaluate_predicate, render_value
+from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Registry
+
+Phase = Literal["plan", "on_failure"]
+MAX_OUTPUT_BYTES = 1024 * 1024
+# Waits up to this long happen in the worker; longer ones go back to the broker.
+INLINE_RETRY_SECONDS = 5.0
+WAIT_SLICE_SECONDS = 0.25
+
+
+class ClaimLost(Exception):
+    """The run is no longer this worker's (its lease expired and another claim took it)."""
+
+
+class Journal(Protocol):
+    """Where the executor records what happens; every call is durable when it returns."""
+
+    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> Any: ...
+
+    async def finish_step(
+        self,
+        record: Any,
+        *,
+        status: str,
+        config: Any = None,
+        output: Any = None,
+        error: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None: ...
+
+    async def stop_reason(self) -> str | None:
+        """ "cancelled" or "lease_lost" when the run must stop, else None."""
+        ...
+
+
+@dataclass
+class Resume:
+    """What earlier claims of this run already did, reloaded from its step records."""
+
+    outputs: dict[str, Any] = field(default_factory=dict)
+    done: set[tuple[str, int]] = field(default_factory=set)
+    failed_attempts: dict[tuple[str, int], int] = field(default_factory=dict)
+    plan_error: dict[str, Any] | None = None
+    failed_step_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How this claim of the run ended."""
+
+    status: Literal["succeeded", "failed", "timed_out", "cancelled", "retry_later", "lease_lost"]
+    output: Any = None
+    error: dict[str, Any] | None = None
+    failed_step_id: str | None = None
+    retry_in_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class _StepResult:
+    kind: Literal["ok", "skipped", "failed", "stop"]
+    output: Any = None
+    error: dict[str, Any] | None = None
+    outcome: Outcome | None = None
+
+
+ContextFactory = Callable[[str, dict[str, Any], float], ActionContext]
+
+
+class Executor:
+    """Walks one run's plan (and on_failure steps) for one claim."""
+
+    def __init__(
+        self,
+        *,
+        actions: Registry[ActionDefinition],
+        journal: Journal,
+        context_factory: ContextFactory,
+        now: Callable[[], datetime],
+        inline_retry_seconds: float = INLINE_RETRY_SECONDS,
+    ) -> None:
+        self.actions = actions
+        self.journal = journal
+        self.context_factory = context_factory
+        self.now = now
+        self.inline_retry_seconds = inline_retry_seconds
+
+    async def run(
+        self, definition: AutomationDefinition, variables: dict[str, Any], resume: Resume, deadline: datetime
+    ) -> Outcome:
+        try:
+            return await self._run(definition, variables, resume, deadline)
+        except ClaimLost:
+            return Outcome("lease_lost")
+
+    async def _run(
+        self, definition: AutomationDefinition, variables: dict[str, Any], resume: Resume, deadline: datetime
+    ) -> Outcome:
+        scope = {**variables, **resume.outputs}
+        outputs = dict(resume.outputs)
+        policy = definition.execution
+        if resume.plan_error is None:
+            for index, step in enumerate(definition.plan):
+                if ("plan", index) in resume.done:
+                    continue
+                result = await self._step("plan", index, step, scope, resume, deadline, policy)
+                if result.kind == "stop":
+                    assert result.outcome is not None
+                    return result.outcome
+                if result.kind == "failed":
+                    assert result.error is not None
+                    resume.plan_error, resume.failed_step_id = result.error, step.step_id
+                    await self.journal.plan_failed(step.step_id, result.error)
+                    break
+                if result.kind == "ok" and step.output_as:
+                    scope[step.output_as] = outputs[step.output_as] = result.output
+            else:
+                return Outcome("succeeded", output=outputs)
+        return await self._on_failure(definition, scope, resume, deadline)
+
+    async def _on_failure(
+        self, definition: AutomationDefinition, scope: dict[str, Any], resume: Resume, deadline: datetime
+    ) -> Outcome:
+        run_vars = {
+            **scope.get("run", {}),
+            "error": resume.plan_error,
+            "failed_step_id": resume.failed_step_id,
+        }
+        scope = {**scope, "run": run_vars}
+        for index, step in enumerate(definition.execution.on_failure):
+            if ("on_failure", index) in resume.done:
+                continue
+            result = await self._step(
+                "on_failure", index, step, scope, resume, deadline, definition.execution
+            )
+            if result.kind == "stop":
+                assert result.outcome is not None
+                return result.outcome
+            if result.kind == "failed":
+                break  # the run has failed already; a failing handler does not hide the first error
+            if result.kind == "ok" and step.output_as:
+                scope[step.output_as] = result.output
+        return Outcome("failed", error=resume.plan_error, failed_step_id=resume.failed_step_id)
+
+    async def _step(
+        self,
+        phase: Phase,
+        index: int,
+        step: Step,
+        scope: dict[str, Any],
+        resume: Resume,
+        deadline: datetime,
+        execution: ExecutionPolicy,
+    ) -> _StepResult:
+        retry = RetryPolicy(
+            max_retries=step.max_retries if step.max_retries is not None else execution.max_retries,
+            backoff=execution.retry_backoff,
+        )
+        attempt = resume.failed_attempts.get((phase, index), 0) + 1
+        while True:
+            stop = await self._stop_or_timeout(deadline)
+            if stop is not None:
+                return _StepResult("stop", outcome=stop)
+            record = await self.journal.begin_step(phase, index, step, attempt)
+            try:
+                result = await self._attempt(step, scope, record, deadline)
+            except _DeadlineReached:
+                await self.journal.finish_step(
+                    record,
+                    status="failed",
+                    error={"code": "run_timeout", "message": "the run's time ran out"},
+                )
+                return _StepResult("stop", outcome=Outcome("timed_out", error={"code": "run_timeout"}))
+            if result.kind != "failed":
+                return result
+            assert result.error is not None
+            if not (result.error.get("retryable", True) and retry.allows(attempt)):
+                return result
+            delay = retry.delay(attempt)
+            if delay > self.inline_retry_seconds:
+                return _StepResult("stop", outcome=Outcome("retry_later", retry_in_seconds=delay))
+            stop = await self._wait(delay, deadline)
+            if stop is not None:
+                return _StepResult("stop", outcome=stop)
+            attempt += 1
+
+    async def _attempt(
+        self, step: Step, scope: dict[str, Any], record: Any, deadline: datetime
+    ) -> _StepResult:
+        config: Any = None
+        try:
+            if step.when is not None and not evaluate_predicate(step.when, scope):
+                await self.journal.finish_step(record, status="skipped")
+                return _StepResult("skipped")
+            action = self.actions.get(step.action)
+            if action is None:
+                raise StepError("unknown_action", f"no action {step.action!r}", retryable=False)
+            config = render_value(step.config, scope)
+            _check(action.config_schema, config, "invalid_config", retryable=False)
+            remaining = (deadline - self.now()).total_seconds()
+            limit = min(float(step.timeout_seconds), remaining) if step.timeout_seconds else remaining
+            ctx = self.context_factory(step.step_id, scope.get("run", {}), limit)
+            started = time.monotonic()
+            try:
+                output = await asyncio.wait_for(action.handler(ctx, config), limit)
+            except TimeoutError:
+                if limit >= remaining:
+                    raise _DeadlineReached from None
+                raise StepError(
+                    "step_timeout", f"no result within {limit:g} s (after {time.monotonic() - started:.1f} s)"
+                ) from None
+            _check_output(action, config, output)
+        except TemplateError as exc:
+            return await self._failed(
+                record, config, {"code": exc.code, "message": exc.message, "retryable": False}
+            )
+        except StepError as exc:
+            return await self._failed(record, config, {**exc.as_dict(), "retryable": exc.retryable})
+        except _DeadlineReached:
+            raise
+        except Exception as exc:  # a handler's own failure: the message only, never a traceback
+            message = f"{type(exc).__name__}: {str(exc)[:500]}"
+            return await self._failed(
+                record, config, {"code": "action_error", "message": message, "retryable": True}
+            )
+        await self.journal.finish_step(record, status="succeeded", config=config, output=output)
+        return _StepResult("ok", output=output)
+
+    async def _failed(self, record: Any, config: Any, error: dict[str, Any]) -> _StepResult:
+        await self.journal.finish_step(record, status="failed", config=config, error=error)
+        return _StepResult("failed", error=error)
+
+    async def _stop_or_timeout(self, deadline: datetime) -> Outcome | None:
+        reason = await self.journal.stop_reason()
+        if reason == "cancelled":
+            return Outcome("cancelled")
+        if reason == "lease_lost":
+            return Outcome("lease_lost")
+        if self.now() >= deadline:
+            return Outcome("timed_out", error={"code": "run_timeout", "message": "the run's time ran out"})
+        return None
+
+    async def _wait(self, seconds: float, deadline: datetime) -> Outcome | None:
+        """Sleep in slices, so a cancel or the deadline interrupts the wait."""
+        until = self.now() + timedelta(seconds=seconds)
+        while self.now() < until:
+            stop = await self._stop_or_timeout(deadline)
+            if stop is not None:
+                return stop
+            await asyncio.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
+        return None
+
+
+class _DeadlineReached(Exception):
+    """The run's own timeout ended the step (not the step's timeout)."""
+
+
+def _check(schema: dict[str, Any], value: Any, code: str, *, retryable: bool) -> None:
+    problems = schema_problems(schema, value)
+    if problems:
+        raise StepError(code, problems[0], retryable=retryable, details=problems)
+
+
+def _check_output(action: ActionDefinition, config: Any, output: Any) -> None:
+    schema = (
+        config.get("output_schema") if action.output_contract is DYNAMIC_OUTPUT else action.output_contract
+    )
+    if isinstance(schema, dict):
+        _check(schema, output, "invalid_output", retryable=True)
+    try:
+        size = len(json.dumps(output, ensure_ascii=False, allow_nan=False).encode("utf-8"))
+    except (TypeError, ValueError) as exc:
+        raise StepError("invalid_output", f"output is not JSON data: {exc}", retryable=False) from None
+    if size > MAX_OUTPUT_BYTES:
+        raise StepError(
+            "output_too_large", f"output is {size} bytes, over {MAX_OUTPUT_BYTES}", retryable=False
+        )

@@ -1,0 +1,147 @@
+"""Runs and their step attempts: the persisted run queue and its history."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, func, text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.persistence.base import Base, IdMixin
+
+RUN_STATUSES = (
+    "queued",
+    "pending",
+    "running",
+    "succeeded",
+    "failed",
+    "cancelled",
+    "timed_out",
+    "dropped",
+)
+STEP_STATUSES = ("running", "succeeded", "failed", "skipped")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Run(IdMixin, Base):
+    __tablename__ = "runs"
+    __table_args__ = (
+        CheckConstraint(_one_of("status", RUN_STATUSES), name="status"),
+        Index("ix_runs_space_created", "space_id", "created_at", "id"),
+        Index("ix_runs_automation_status", "automation_id", "status"),
+        # The queue in promotion order, and the rows recovery looks at: both stay small.
+        Index("ix_runs_queued", "created_at", postgresql_where=text("status = 'queued'")),
+        Index(
+            "ix_runs_live",
+            "status",
+            "lease_expires_at",
+            postgresql_where=text("status IN ('pending', 'running')"),
+        ),
+        Index(
+            "uq_runs_idempotency",
+            "automation_id",
+            "idempotency_key",
+            unique=True,
+            postgresql_where=text("idempotency_key IS NOT NULL"),
+        ),
+    )
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    automation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("automations.id", ondelete="CASCADE"))
+    automation_version: Mapped[int] = mapped_column(Integer)
+    definition: Mapped[dict[str, Any]] = mapped_column(JSONB, comment="Snapshot the run executes.")
+    status: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(
+        Text, comment="Why it was dropped, queued, failed or cancelled."
+    )
+    queue: Mapped[str] = mapped_column(String(32))
+    trigger_type: Mapped[str] = mapped_column(String(16))
+    trigger_id: Mapped[uuid.UUID | None]
+    trigger_payload: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    inputs: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    idempotency_key: Mapped[str | None] = mapped_column(String(255))
+    request_hash: Mapped[str | None] = mapped_column(String(64))
+    chain_depth: Mapped[int] = mapped_column(Integer, default=0)
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+
+    attempt: Mapped[int] = mapped_column(Integer, default=0, comment="Claims so far; the fencing token.")
+    claimed_by: Mapped[str | None] = mapped_column(String(255))
+    lease_expires_at: Mapped[datetime | None]
+    retry_at: Mapped[datetime | None] = mapped_column(
+        comment="A pending run waits for its backoff until then."
+    )
+    enqueued_at: Mapped[datetime | None]
+    cancel_requested: Mapped[bool] = mapped_column(default=False)
+    deadline_at: Mapped[datetime | None]
+
+    output: Mapped[Any | None] = mapped_column(JSONB)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    failed_step_id: Mapped[str | None] = mapped_column(String(64))
+    cost_usd: Mapped[Decimal] = mapped_column(Numeric(12, 6), default=Decimal(0))
+
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class RunStep(IdMixin, Base):
+    __tablename__ = "run_steps"
+    __table_args__ = (
+        CheckConstraint(_one_of("status", STEP_STATUSES), name="status"),
+        Index("uq_run_steps_attempt", "run_id", "phase", "step_index", "attempt", unique=True),
+    )
+
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(16), comment="plan or on_failure")
+    step_index: Mapped[int] = mapped_column(Integer)
+    step_id: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(100))
+    attempt: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    config: Mapped[Any | None] = mapped_column(JSONB, comment="Rendered config, redacted.")
+    output: Mapped[Any | None] = mapped_column(JSONB, comment="For display: redacted, at most 10 KB.")
+    output_full: Mapped[Any | None] = mapped_column(
+        JSONB, comment="For later steps and resume, at most 1 MB."
+    )
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    started_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    finished_at: Mapped[datetime | None]
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+
+
+class DomainEvent(IdMixin, Base):
+    __tablename__ = "domain_events"
+    __table_args__ = (
+        Index("ix_domain_events_space_created", "space_id", "created_at"),
+        Index("ix_domain_events_undispatched", "created_at", postgresql_where=text("dispatched_at IS NULL")),
+    )
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    event_type: Mapped[str] = mapped_column(String(200))
+    source_id: Mapped[str | None] = mapped_column(String(255))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    chain_depth: Mapped[int] = mapped_column(Integer, default=0)
+    consumed_by: Mapped[list[Any]] = mapped_column(JSONB, default=list)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    dispatched_at: Mapped[datetime | None]
+    expires_at: Mapped[datetime]
+
+
+class Notification(IdMixin, Base):
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_space_created", "space_id", "created_at", "id"),)
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    level: Mapped[str] = mapped_column(String(16))
+    title: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    read_at: Mapped[datetime | None]

@@ -1,0 +1,163 @@
+"""Queries over runs: the persisted queue. Claims and lease renewals are single conditional updates."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, and_, func, or_, select, update
+
+from app.persistence.models import Run, RunStep
+from app.persistence.repositories.base import RepositoryBase
+
+ACTIVE = ("pending", "running")
+TERMINAL = ("succeeded", "failed", "cancelled", "timed_out", "dropped")
+# Serialises fires against the global cap (taken only when a cap is set): an arbitrary constant key.
+GLOBAL_CAP_LOCK_KEY = 7_340_021
+
+
+class RunRepository(RepositoryBase[Run]):
+    model = Run
+
+    def space_statement(self, space_id: uuid.UUID) -> Select[Run]:
+        return select(Run).where(Run.space_id == space_id)
+
+    async def get_in_space(
+        self, space_id: uuid.UUID, run_id: uuid.UUID, *, for_update: bool = False
+    ) -> Run | None:
+        statement = self.space_statement(space_id).where(Run.id == run_id)
+        if for_update:
+            statement = statement.with_for_update()
+        return await self.get_one_or_none(statement)
+
+    async def by_idempotency_key(self, automation_id: uuid.UUID, key: str) -> Run | None:
+        return await self.get_one_or_none(
+            select(Run).where(Run.automation_id == automation_id, Run.idempotency_key == key)
+        )
+
+    async def forget_idempotency_keys_before(
+        self, automation_id: uuid.UUID, key: str, cutoff: datetime
+    ) -> None:
+        """A key older than its window no longer deduplicates: free it for a new run."""
+        await self.session.execute(
+            update(Run)
+            .where(Run.automation_id == automation_id, Run.idempotency_key == key, Run.created_at < cutoff)
+            .values(idempotency_key=None)
+        )
+
+    async def count_in(self, statuses: Sequence[str], automation_id: uuid.UUID | None = None) -> int:
+        statement = select(func.count()).select_from(Run).where(Run.status.in_(statuses))
+        if automation_id is not None:
+            statement = statement.where(Run.automation_id == automation_id)
+        return int((await self.session.execute(statement)).scalar_one())
+
+    async def lock_global_cap(self) -> None:
+        await self.session.execute(select(func.pg_advisory_xact_lock(GLOBAL_CAP_LOCK_KEY)))
+
+    async def queued_in_order(self, limit: int) -> Sequence[Run]:
+        """Oldest queued runs first, skipping rows another promoter holds."""
+        statement = (
+            select(Run)
+            .where(Run.status == "queued")
+            .order_by(Run.created_at, Run.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return (await self.session.scalars(statement)).all()
+
+    async def claim(self, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime) -> Run | None:
+        """Take a pending run (or one whose lease expired) for `worker`; None if someone else has it."""
+        statement = (
+            update(Run)
+            .where(
+                Run.id == run_id,
+                or_(
+                    and_(Run.status == "pending", or_(Run.retry_at.is_(None), Run.retry_at <= now)),
+                    and_(Run.status == "running", Run.lease_expires_at < now),
+                ),
+            )
+            .values(
+                status="running",
+                claimed_by=worker,
+                lease_expires_at=now + lease,
+                attempt=Run.attempt + 1,
+                retry_at=None,
+                started_at=func.coalesce(Run.started_at, now),
+            )
+            .returning(Run)
+        )
+        return (
+            await self.session.scalars(statement, execution_options={"populate_existing": True})
+        ).one_or_none()
+
+    async def renew_lease(self, run_id: uuid.UUID, attempt: int, lease: timedelta, now: datetime) -> bool:
+        result = await self.session.execute(
+            update(Run)
+            .where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
+            .values(lease_expires_at=now + lease)
+            .returning(Run.cancel_requested)
+        )
+        row = result.one_or_none()
+        return row is not None
+
+    async def held(self, run_id: uuid.UUID, attempt: int) -> Run | None:
+        """The run if this claim (attempt) still holds it."""
+        return await self.get_one_or_none(
+            select(Run).where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
+        )
+
+    async def finish(self, run_id: uuid.UUID, attempt: int, values: dict[str, Any]) -> Run | None:
+        """Move a claimed run on (terminal, or back to pending); None if the claim was lost."""
+        statement = (
+            update(Run)
+            .where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
+            .values(claimed_by=None, lease_expires_at=None, **values)
+            .returning(Run)
+        )
+        return (
+            await self.session.scalars(statement, execution_options={"populate_existing": True})
+        ).one_or_none()
+
+    async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
+        statement = (
+            select(Run)
+            .where(Run.status == "running", Run.lease_expires_at < now)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return (await self.session.scalars(statement)).all()
+
+    async def stranded_pending(self, now: datetime, enqueued_before: datetime, limit: int) -> Sequence[Run]:
+        """Pending runs due now whose wake-up was sent a while ago and never claimed (lost message)."""
+        statement = (
+            select(Run)
+            .where(
+                Run.status == "pending",
+                or_(Run.retry_at.is_(None), Run.retry_at <= now),
+                or_(Run.enqueued_at.is_(None), Run.enqueued_at < enqueued_before),
+            )
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return (await self.session.scalars(statement)).all()
+
+    async def average_cost(self, automation_id: uuid.UUID, last: int = 20) -> float | None:
+        recent = (
+            select(Run.cost_usd)
+            .where(Run.automation_id == automation_id, Run.status == "succeeded")
+            .order_by(Run.created_at.desc())
+            .limit(last)
+            .subquery()
+        )
+        value = (await self.session.execute(select(func.avg(recent.c.cost_usd)))).scalar_one_or_none()
+        return float(value) if value is not None else None
+
+
+class RunStepRepository(RepositoryBase[RunStep]):
+    model = RunStep
+
+    async def for_run(self, run_id: uuid.UUID) -> Sequence[RunStep]:
+        statement = select(RunStep).where(RunStep.run_id == run_id).order_by(RunStep.started_at, RunStep.id)
+        return (await self.session.scalars(statement)).all()

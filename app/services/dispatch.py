@@ -1,0 +1,240 @@
+"""The dispatcher: the one path every kind of fire takes, from trigger payload to a queued or pending run.
+
+resolve inputs → validate them → idempotency → concurrency policy → global cap → budget pre-check →
+snapshot the definition → route to a queue by duration class → enqueue after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import jobs
+from app.definitions.automation import AutomationDefinition
+from app.definitions.pointers import join
+from app.engine.inputs import FireContext, resolve_inputs
+from app.errors import Conflict, ErrorDetail, ValidationFailed
+from app.persistence.base import utcnow
+from app.persistence.models import Automation, AutomationStatus, Run
+from app.persistence.repositories.automations import AutomationRepository
+from app.persistence.repositories.runs import ACTIVE, RunRepository
+from app.registry import actions
+
+IDEMPOTENCY_WINDOW = timedelta(hours=24)
+EXECUTE_TASK = "runs.execute"
+_QUEUE_OF_CLASS = {"fast": "runs.fast", "medium": "runs.medium", "long": "runs.long"}
+_CLASS_RANK = {"fast": 0, "medium": 1, "long": 2}
+
+
+@dataclass(frozen=True)
+class DispatchLimits:
+    """Operator settings the dispatcher honours."""
+
+    max_concurrent_runs: int = 0
+
+
+@dataclass(frozen=True)
+class FireRequest:
+    """One fire of an automation, whatever triggered it."""
+
+    trigger_type: Literal["manual", "schedule", "webhook", "event"]
+    payload: dict[str, Any] = field(default_factory=dict)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    trigger_id: uuid.UUID | None = None
+    idempotency_key: str | None = None
+    actor_id: uuid.UUID | None = None
+    chain_depth: int = 0
+    last_fired_at: str | None = None
+    # An API caller hears about bad inputs (422, nothing created); a trigger's fire is recorded as dropped.
+    refuse_bad_inputs: bool = True
+
+    def request_hash(self) -> str:
+        body = json.dumps({"inputs": self.inputs, "payload": self.payload}, sort_keys=True, default=str)
+        return hashlib.sha256(body.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class FireResult:
+    run: Run
+    created: bool
+
+
+def queue_for(definition: AutomationDefinition) -> str:
+    """The queue of the slowest step's duration class (unknown actions count as medium)."""
+    slowest = "fast"
+    for step in [*definition.plan, *definition.execution.on_failure]:
+        action = actions.get(step.action)
+        duration = action.duration_class if action is not None else "medium"
+        if _CLASS_RANK[duration] > _CLASS_RANK[slowest]:
+            slowest = duration
+    return _QUEUE_OF_CLASS[slowest]
+
+
+class Dispatcher:
+    async def fire(
+        self, session: AsyncSession, automation: Automation, request: FireRequest, limits: DispatchLimits
+    ) -> FireResult:
+        """Create the run this fire asks for (or return the one its idempotency key already made)."""
+        if automation.status is AutomationStatus.archived:
+            raise Conflict("An archived automation cannot run.", code="automation_archived")
+        definition = AutomationDefinition.model_validate(automation.definition)
+        runs = RunRepository(session)
+        policy = definition.execution.concurrency
+        if request.idempotency_key or policy != "allow_parallel":
+            # Serialise fires of this automation: the key check and the policy count cannot race.
+            await AutomationRepository(session).get_in_space(
+                automation.space_id, automation.id, for_update=True
+            )
+
+        inputs, problems = self._inputs(definition, automation, request)
+        if problems and request.refuse_bad_inputs:
+            raise ValidationFailed(
+                "The inputs do not match the automation's inputs schema.",
+                code="invalid_inputs",
+                details=problems,
+            )
+
+        request_hash = request.request_hash()
+        if request.idempotency_key:
+            existing = await self._existing(runs, automation.id, request.idempotency_key, request_hash)
+            if existing is not None:
+                return FireResult(existing, created=False)
+
+        now = utcnow()
+        status, reason = "pending", None
+        if problems:
+            status, reason = (
+                "dropped",
+                "invalid_inputs: " + "; ".join(f"{d.path} {d.message}" for d in problems),
+            )
+        elif automation.status is not AutomationStatus.active and request.trigger_type != "manual":
+            status, reason = "dropped", "automation_paused"
+        else:
+            status, reason = await self._admission(runs, automation, definition, limits)
+
+        run = Run(
+            id=uuid.uuid4(),
+            space_id=automation.space_id,
+            automation_id=automation.id,
+            automation_version=automation.version,
+            definition=automation.definition,
+            status=status,
+            reason=reason,
+            queue=queue_for(definition),
+            trigger_type=request.trigger_type,
+            trigger_id=request.trigger_id,
+            trigger_payload=request.payload,
+            inputs=inputs,
+            idempotency_key=request.idempotency_key,
+            request_hash=request_hash,
+            chain_depth=request.chain_depth,
+            created_by=request.actor_id,
+            created_at=now,
+            finished_at=now if status == "dropped" else None,
+            enqueued_at=now if status == "pending" else None,
+        )
+        await runs.create(run)
+        if status == "pending":
+            jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+        return FireResult(run, created=True)
+
+    def _inputs(
+        self, definition: AutomationDefinition, automation: Automation, request: FireRequest
+    ) -> tuple[dict[str, Any], list[ErrorDetail]]:
+        schema = definition.inputs.schema_
+        fire = FireContext(
+            last_fired_at=request.last_fired_at,
+            creator=str(automation.created_by) if automation.created_by else None,
+        )
+        inputs = resolve_inputs(schema, request.inputs, fire)
+        problems = [
+            ErrorDetail(
+                path=join("inputs", *error.absolute_path), message=error.message, code="invalid_input"
+            )
+            for error in Draft202012Validator(schema).iter_errors(inputs)
+        ]
+        return inputs, problems[:50]
+
+    async def _existing(
+        self, runs: RunRepository, automation_id: uuid.UUID, key: str, request_hash: str
+    ) -> Run | None:
+        await runs.forget_idempotency_keys_before(automation_id, key, utcnow() - IDEMPOTENCY_WINDOW)
+        existing = await runs.by_idempotency_key(automation_id, key)
+        if existing is not None and existing.request_hash != request_hash:
+            raise ValidationFailed(
+                "This Idempotency-Key was used with a different request.",
+                code="idempotency_key_reused",
+                details=[
+                    ErrorDetail(
+                        path="/header/idempotency-key", message="reuse a key only to repeat a request"
+                    )
+                ],
+            )
+        return existing
+
+    async def _admission(
+        self,
+        runs: RunRepository,
+        automation: Automation,
+        definition: AutomationDefinition,
+        limits: DispatchLimits,
+    ) -> tuple[str, str | None]:
+        """pending, queued (policy or global cap) or dropped (policy or budget), with the reason."""
+        policy = definition.execution.concurrency
+        if policy != "allow_parallel":
+            in_flight = await runs.count_in([*ACTIVE, "queued"], automation.id)
+            if in_flight and policy == "drop_if_running":
+                return "dropped", "already_running"
+            if in_flight:
+                return "queued", "waiting_for_previous_run"
+        cap = definition.execution.budget_cap_usd
+        if cap is not None:
+            estimate = await runs.average_cost(automation.id)
+            if estimate is not None and estimate > cap:
+                return (
+                    "dropped",
+                    f"budget_exceeded: recent runs average ${estimate:.4f}, over the cap ${cap:.4f}",
+                )
+        if limits.max_concurrent_runs > 0:
+            await runs.lock_global_cap()
+            if await runs.count_in(ACTIVE) >= limits.max_concurrent_runs:
+                return "queued", "global_concurrency_cap"
+        return "pending", None
+
+
+class Promoter:
+    """Moves queued runs to pending, oldest first, when their automation and the global cap allow."""
+
+    async def promote(self, session: AsyncSession, limits: DispatchLimits, *, batch: int = 100) -> list[Run]:
+        runs = RunRepository(session)
+        cap = limits.max_concurrent_runs
+        if cap > 0:
+            await runs.lock_global_cap()
+        active = await runs.count_in(ACTIVE) if cap > 0 else 0
+        promoted: list[Run] = []
+        busy: set[uuid.UUID] = set()
+        for run in await runs.queued_in_order(batch):
+            if cap > 0 and active >= cap:
+                break
+            serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
+            if serial and (run.automation_id in busy or await runs.count_in(ACTIVE, run.automation_id)):
+                busy.add(run.automation_id)
+                continue
+            run.status, run.reason, run.enqueued_at = "pending", None, utcnow()
+            jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+            promoted.append(run)
+            busy.add(run.automation_id)
+            active += 1
+        await session.flush()
+        return promoted
+
+
+dispatcher = Dispatcher()
+promoter = Promoter()

@@ -1,0 +1,120 @@
+"""Runs as users see them: run now, list, inspect, cancel, and the queue."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import Conflict, NotFound
+from app.persistence.base import utcnow
+from app.persistence.models import Run, RunStep
+from app.persistence.pagination import Page, paginate
+from app.persistence.repositories.runs import RunRepository, RunStepRepository
+from app.services.access import Permissions, SpaceAccess
+from app.services.automations import automation_service
+from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
+from app.services.execution import publish_terminal
+
+RUN_STATUS_FILTERS = (
+    "queued",
+    "pending",
+    "running",
+    "succeeded",
+    "failed",
+    "cancelled",
+    "timed_out",
+    "dropped",
+)
+
+
+@dataclass(frozen=True)
+class RunDetail:
+    run: Run
+    steps: Sequence[RunStep]
+
+
+class RunService:
+    async def run_now(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        automation_id: uuid.UUID,
+        *,
+        inputs: dict[str, Any],
+        idempotency_key: str | None,
+        limits: DispatchLimits,
+    ) -> FireResult:
+        """Fire an automation by hand (paused ones too, to try them before activating)."""
+        access.require(Permissions.write_automations)
+        automation = await automation_service.get(session, access, automation_id)
+        request = FireRequest(
+            trigger_type="manual", inputs=inputs, idempotency_key=idempotency_key, actor_id=access.user_id
+        )
+        return await dispatcher.fire(session, automation, request, limits)
+
+    async def list(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        *,
+        automation_id: uuid.UUID | None,
+        statuses: list[str] | None,
+        limit: int,
+        cursor: str | None,
+    ) -> Page[Run]:
+        statement = RunRepository(session).space_statement(access.space_id)
+        if automation_id is not None:
+            statement = statement.where(Run.automation_id == automation_id)
+        if statuses:
+            statement = statement.where(Run.status.in_(statuses))
+        return await paginate(
+            session, statement, order_by=[Run.created_at, Run.id], limit=limit, cursor=cursor
+        )
+
+    async def queue(
+        self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
+    ) -> Page[Run]:
+        """Queued runs of the space in promotion order (oldest first)."""
+        statement = RunRepository(session).space_statement(access.space_id).where(Run.status == "queued")
+        return await paginate(
+            session,
+            statement,
+            order_by=[Run.created_at, Run.id],
+            limit=limit,
+            cursor=cursor,
+            descending=False,
+        )
+
+    async def get(self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID) -> RunDetail:
+        run = await RunRepository(session).get_in_space(access.space_id, run_id)
+        if run is None:
+            raise NotFound("Run not found.", code="run_not_found")
+        return RunDetail(run, await RunStepRepository(session).for_run(run.id))
+
+    async def cancel(
+        self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID, limits: DispatchLimits
+    ) -> Run:
+        """Queued or pending: cancelled now. Running: stops at the next step boundary or wait."""
+        access.require(Permissions.write_automations)
+        run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=True)
+        if run is None:
+            raise NotFound("Run not found.", code="run_not_found")
+        if run.status in ("queued", "pending"):
+            run.status, run.reason, run.finished_at = "cancelled", "cancelled by request", utcnow()
+            run.cancel_requested = True
+            await session.flush()
+            await publish_terminal(session, run)
+            await promoter.promote(session, limits)
+        elif run.status == "running":
+            run.cancel_requested = True
+            await session.flush()
+        else:
+            raise Conflict(f"The run has already finished ({run.status}).", code="run_finished")
+        return run
+
+
+run_service = RunService()

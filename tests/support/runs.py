@@ -1,0 +1,71 @@
+"""Helpers for run tests: automations built around a loopback server, and waiting for a run's end."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tests.support.factories import Caller
+
+TERMINAL = {"succeeded", "failed", "cancelled", "timed_out", "dropped"}
+
+
+def http_step(step_id: str, url: str, **extra: Any) -> dict[str, Any]:
+    return {"step_id": step_id, "action": "http_request", "config": {"method": "POST", "url": url}, **extra}
+
+
+def definition(*steps: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    document: dict[str, Any] = {"schema_version": "1.0", "name": "Pipeline test", "plan": list(steps)}
+    document.update(changes)
+    return document
+
+
+async def start(
+    caller: Caller, document: dict[str, Any], inputs: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Create and activate an automation, then run it now; answers (automation id, run)."""
+    automation = await caller.create_automation(document)
+    await caller.request("POST", caller.space_path(f"/automations/{automation['id']}/activate"))
+    run = await fire(caller, automation["id"], inputs)
+    return automation["id"], run
+
+
+async def fire(
+    caller: Caller, automation_id: str, inputs: dict[str, Any] | None = None, **kwargs: Any
+) -> dict[str, Any]:
+    response = await caller.request(
+        "POST",
+        caller.space_path(f"/automations/{automation_id}/runs"),
+        json={"inputs": inputs or {}},
+        **kwargs,
+    )
+    assert response.status_code in (200, 202), response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def get_run(caller: Caller, run_id: str) -> dict[str, Any]:
+    response = await caller.request("GET", caller.space_path(f"/runs/{run_id}"))
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def wait_for(
+    caller: Caller, run_id: str, statuses: set[str] | None = None, timeout: float = 60
+) -> dict[str, Any]:
+    """Poll the API until the run reaches one of `statuses` (terminal ones by default)."""
+    wanted = statuses or TERMINAL
+    deadline = time.monotonic() + timeout
+    run = await get_run(caller, run_id)
+    while run["status"] not in wanted:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"run stayed {run['status']} for {timeout} s: {run}")
+        await asyncio.sleep(0.2)
+        run = await get_run(caller, run_id)
+    return run
+
+
+def attempts(run: dict[str, Any], step_id: str) -> list[dict[str, Any]]:
+    return [step for step in run["steps"] if step["step_id"] == step_id]
