@@ -69,6 +69,13 @@ class Settings(BaseSettings):
         default="", description="CIDRs and host names outbound requests may reach anyway."
     )
 
+    # triggers
+    webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")
+    webhook_rate_window_seconds: float = Field(default=60.0, gt=0)
+    max_chain_depth: int = Field(
+        default=10, ge=1, le=100, description="Event chains longer than this are refused."
+    )
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:

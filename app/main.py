@@ -12,6 +12,7 @@ from app.api.errors import install_error_handlers
 from app.api.routes import api_router
 from app.api.routes.health import router as health_router
 from app.config import Settings, get_settings
+from app.integrations.rate_limit import RateLimiter
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.worker.celery_app import create_celery
@@ -40,11 +41,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         app.state.redis = redis
+        # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
+        limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        app.state.rate_limiter = RateLimiter(limiter_redis)
         app.state.send_job = send_job
         try:
             yield
         finally:
             await redis.aclose()
+            await limiter_redis.aclose()
             await engine.dispose()
 
     app = FastAPI(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from httpx import ASGITransport, AsyncClient
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.cli import run_migrations
@@ -110,8 +111,24 @@ _TABLES: list[str] = []
 
 @pytest.fixture
 async def clean_db(engine: AsyncEngine) -> None:
-    """Each test starts from empty tables (truncation: workers in other processes see the same data)."""
+    """Each test starts from empty tables (truncation: workers in other processes see the same data).
+
+    The worker and beat keep working between tests (a tick, a late step record), so the truncation
+    can meet their locks; it retries rather than fail the next test.
+    """
+    for attempt in range(10):
+        try:
+            await _truncate(engine)
+            return
+        except DBAPIError:
+            if attempt == 9:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def _truncate(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
+        await connection.execute(text("SET LOCAL lock_timeout = '2s'"))
         if not _TABLES:
             rows = await connection.execute(
                 text(

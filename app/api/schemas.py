@@ -106,6 +106,21 @@ class VersionPrecondition(Body):
     version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
 
 
+class TriggerOut(Out):
+    id: uuid.UUID
+    type: str
+    position: int = Field(description="Index among the definition's triggers of the same type.")
+    name: str | None
+    enabled: bool
+    event_type: str | None
+    next_fire_at: datetime | None
+    last_fired_at: datetime | None
+    token_prefix: str | None = Field(description="Start of the webhook token, to tell tokens apart.")
+    token: str | None = Field(
+        default=None, description="A new webhook token; shown once, only when it is made."
+    )
+
+
 class AutomationOut(Out):
     id: uuid.UUID
     space_id: uuid.UUID
@@ -117,6 +132,7 @@ class AutomationOut(Out):
     created_at: datetime
     updated_at: datetime
     archived_at: datetime | None
+    triggers: list[TriggerOut]
 
 
 class ProblemOut(BaseModel):
@@ -205,3 +221,31 @@ class NotificationOut(Out):
     title: str
     body: str
     created_at: datetime
+
+
+EventType = Annotated[
+    str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$")
+]
+
+
+class EventCreate(Body):
+    event_type: EventType
+    payload: dict[str, Any] = Field(default_factory=dict)
+    source_id: str | None = Field(default=None, max_length=255)
+
+
+class EventOut(Out):
+    id: uuid.UUID
+    event_type: str
+    source_id: str | None
+    payload: dict[str, Any]
+    chain_depth: int
+    consumed_by: list[Any] = Field(description="The triggers it fired: {trigger_id, run_id, status}.")
+    created_at: datetime
+    dispatched_at: datetime | None
+
+
+class FireOut(BaseModel):
+    run_id: uuid.UUID
+    status: str
+    url: str

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
 import enum
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,6 +19,7 @@ from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.definitions import check_definition
+from app.services.triggers import NewToken, trigger_service
 
 DEFAULT_LISTED = [AutomationStatus.active, AutomationStatus.paused]
 
@@ -28,6 +30,7 @@ class Saved:
 
     automation: Automation
     warnings: list[Problem]
+    tokens: list[NewToken] = field(default_factory=list)
 
 
 class StatusAction(enum.Enum):
@@ -71,7 +74,9 @@ class AutomationService:
             )
         )
         await self._record_version(session, automation, access, restored_from=None)
-        return Saved(automation, checked.warnings)
+        tokens = await trigger_service.sync(session, automation, definition)
+        await session.refresh(automation, attribute_names=["triggers"])
+        return Saved(automation, checked.warnings, tokens)
 
     def validate(self, access: SpaceAccess, document: Any) -> list[Problem]:
         """Every problem of a definition, without saving anything."""
@@ -112,8 +117,8 @@ class AutomationService:
         access.require(Permissions.write_automations)
         checked = check_definition(document)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
-        await self._new_version(session, access, automation, checked.definition, restored_from=None)
-        return Saved(automation, checked.warnings)
+        tokens = await self._new_version(session, access, automation, checked.definition, restored_from=None)
+        return Saved(automation, checked.warnings, tokens)
 
     async def change_status(
         self,
@@ -146,6 +151,7 @@ class AutomationService:
             automation.archived_at = utcnow() if target is AutomationStatus.archived else None
             automation.updated_at = utcnow()
             await session.flush()
+            await trigger_service.status_changed(session, automation)
         return automation
 
     async def list_versions(
@@ -192,8 +198,10 @@ class AutomationService:
             raise NotFound(f"Version {version} not found.", code="version_not_found")
         # Re-validate: the definition language may have tightened since the old version was saved.
         checked = check_definition(old.definition)
-        await self._new_version(session, access, automation, checked.definition, restored_from=version)
-        return Saved(automation, checked.warnings)
+        tokens = await self._new_version(
+            session, access, automation, checked.definition, restored_from=version
+        )
+        return Saved(automation, checked.warnings, tokens)
 
     async def _get(
         self, session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID, *, for_update: bool
@@ -238,7 +246,7 @@ class AutomationService:
         definition: AutomationDefinition,
         *,
         restored_from: int | None,
-    ) -> None:
+    ) -> builtins.list[NewToken]:
         automation.definition = definition.to_document()
         automation.name = definition.name
         automation.description = definition.description or definition.goal
@@ -246,6 +254,9 @@ class AutomationService:
         automation.updated_at = utcnow()
         await session.flush()
         await self._record_version(session, automation, access, restored_from=restored_from)
+        tokens = await trigger_service.sync(session, automation, definition)
+        await session.refresh(automation, attribute_names=["triggers"])
+        return tokens
 
     async def _record_version(
         self, session: AsyncSession, automation: Automation, access: SpaceAccess, *, restored_from: int | None

@@ -54,6 +54,8 @@ class FireRequest:
     last_fired_at: str | None = None
     # An API caller hears about bad inputs (422, nothing created); a trigger's fire is recorded as dropped.
     refuse_bad_inputs: bool = True
+    # Set when the caller already knows the fire must not run (e.g. an event chain too deep): a dropped run.
+    refuse_reason: str | None = None
 
     def request_hash(self) -> str:
         body = json.dumps({"inputs": self.inputs, "payload": self.payload}, sort_keys=True, default=str)
@@ -109,7 +111,9 @@ class Dispatcher:
 
         now = utcnow()
         status, reason = "pending", None
-        if problems:
+        if request.refuse_reason:
+            status, reason = "dropped", request.refuse_reason
+        elif problems:
             status, reason = (
                 "dropped",
                 "invalid_inputs: " + "; ".join(f"{d.path} {d.message}" for d in problems),

@@ -1,20 +1,83 @@
-"""`publish`: the only way anything emits a domain event (a row, committed with the change that caused it)."""
+"""The event bus: `publish` records an event in the caller's transaction; `dispatch` matches it once.
+
+Matching touches only event triggers of active automations in the event's space whose `event_type`
+is the event's own or one of its `prefix.*` forms, and evaluates filters compiled once per trigger
+version. Each match fires through the dispatcher; chains carry their depth and stop at the limit.
+"""
 
 from __future__ import annotations
 
+import logging
 import uuid
-from datetime import timedelta
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import jobs
+from app.engine.filters import compile_filter
+from app.errors import NotFound
 from app.persistence.base import utcnow
-from app.persistence.models import DomainEvent
+from app.persistence.models import AutomationTrigger, DomainEvent
+from app.persistence.pagination import Page, paginate
+from app.persistence.repositories.events import EventRepository
+from app.persistence.repositories.triggers import TriggerRepository
+from app.services.access import Permissions, SpaceAccess
+from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 
+logger = logging.getLogger(__name__)
 EVENT_RETENTION = timedelta(days=7)
+DISPATCH_TASK = "events.dispatch"
+FILTER_CACHE_SIZE = 4096
+
+Predicate = Callable[[Any], bool]
+
+
+def listening_types(event_type: str) -> list[str]:
+    """The trigger event types that hear `event_type`: itself and every `prefix.*` above it."""
+    parts = event_type.split(".")
+    return [event_type, *(".".join(parts[:i]) + ".*" for i in range(len(parts) - 1, 0, -1))]
+
+
+class FilterCache:
+    """Compiled filters by (trigger id, version); a trigger edit changes its version, so stale entries die."""
+
+    def __init__(self, size: int = FILTER_CACHE_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[uuid.UUID, datetime], Predicate] = OrderedDict()
+
+    def get(self, trigger: AutomationTrigger) -> Predicate:
+        key = (trigger.id, trigger.updated_at)
+        predicate = self._entries.get(key)
+        if predicate is None:
+            filters = trigger.config.get("filters")
+            predicate = compile_filter(filters) if filters else _always
+            self._entries[key] = predicate
+            if len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(key)
+        return predicate
+
+
+def _always(_: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class DispatchReport:
+    matched: int
+    fired: int
+    refused: int
 
 
 class EventService:
+    def __init__(self) -> None:
+        self.filters = FilterCache()
+
     async def publish(
         self,
         session: AsyncSession,
@@ -25,7 +88,7 @@ class EventService:
         *,
         chain_depth: int = 0,
     ) -> DomainEvent:
-        """Record an event in the caller's transaction; it is matched to triggers once committed."""
+        """Record an event in the caller's transaction; its dispatch is enqueued for after the commit."""
         now = utcnow()
         event = DomainEvent(
             id=uuid.uuid4(),
@@ -38,9 +101,92 @@ class EventService:
             created_at=now,
             expires_at=now + EVENT_RETENTION,
         )
-        session.add(event)
-        await session.flush()
+        await EventRepository(session).create(event)
+        jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
         return event
+
+    async def publish_from(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        event_type: str,
+        payload: dict[str, Any],
+        source_id: str | None,
+    ) -> DomainEvent:
+        """An event from outside (a connector calling the API) into the caller's space."""
+        access.require(Permissions.write_automations)
+        return await self.publish(session, access.space_id, event_type, payload, source_id)
+
+    async def list(
+        self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
+    ) -> Page[DomainEvent]:
+        statement = EventRepository(session).space_statement(access.space_id)
+        return await paginate(
+            session, statement, order_by=[DomainEvent.created_at, DomainEvent.id], limit=limit, cursor=cursor
+        )
+
+    async def get(self, session: AsyncSession, access: SpaceAccess, event_id: uuid.UUID) -> DomainEvent:
+        event = await EventRepository(session).get_one_or_none(
+            EventRepository(session).space_statement(access.space_id).where(DomainEvent.id == event_id)
+        )
+        if event is None:
+            raise NotFound("Event not found.", code="event_not_found")
+        return event
+
+    async def dispatch(
+        self, session: AsyncSession, event_id: uuid.UUID, *, limits: DispatchLimits, max_chain_depth: int
+    ) -> DispatchReport | None:
+        """Match one event to triggers and fire each match; None if it was dispatched already."""
+        event = await EventRepository(session).lock_undispatched(event_id)
+        if event is None:
+            return None
+        candidates = await TriggerRepository(session).event_candidates(
+            event.space_id, listening_types(event.event_type)
+        )
+        consumed: list[dict[str, Any]] = []
+        fired = refused = matched = 0
+        for trigger in candidates:
+            if not self.filters.get(trigger)(event.payload):
+                continue
+            matched += 1
+            request = FireRequest(
+                trigger_type="event",
+                trigger_id=trigger.id,
+                payload={
+                    "event_id": str(event.id),
+                    "event_type": event.event_type,
+                    "source_id": event.source_id,
+                    "payload": event.payload,
+                    "occurred_at": event.created_at.isoformat(),
+                },
+                # One run per (event, trigger), even if the event is dispatched twice.
+                idempotency_key=f"event:{event.id}:{trigger.id}",
+                chain_depth=event.chain_depth + 1,
+                last_fired_at=trigger.last_fired_at.isoformat() if trigger.last_fired_at else None,
+                refuse_bad_inputs=False,
+                refuse_reason="chain_depth_exceeded" if event.chain_depth >= max_chain_depth else None,
+            )
+            result = await dispatcher.fire(session, trigger.automation, request, limits)
+            trigger.last_fired_at = event.created_at
+            if result.run.status == "dropped":
+                refused += 1
+            else:
+                fired += 1
+            consumed.append(
+                {"trigger_id": str(trigger.id), "run_id": str(result.run.id), "status": result.run.status}
+            )
+        event.consumed_by, event.dispatched_at = consumed, utcnow()
+        await session.flush()
+        return DispatchReport(matched=matched, fired=fired, refused=refused)
+
+    async def sweep(self, session: AsyncSession, now: datetime, *, stale_after: timedelta) -> tuple[int, int]:
+        """Re-enqueue events left undispatched (a crash between commit and enqueue); drop expired ones."""
+        repository = EventRepository(session)
+        stale = await repository.undispatched_before(now - stale_after, limit=500)
+        for event in stale:
+            jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
+        deleted = await repository.delete_expired(now)
+        return len(stale), deleted
 
 
 event_service = EventService()

@@ -25,7 +25,7 @@ def create_celery(settings: Settings) -> Celery:
     celery.conf.update(
         task_queues=[Queue(name) for name in ALL_QUEUES],  # type: ignore[no-untyped-call]
         task_default_queue=SYSTEM_QUEUE,
-        task_routes={"system.*": {"queue": SYSTEM_QUEUE}},
+        task_routes={"system.*": {"queue": SYSTEM_QUEUE}, "events.*": {"queue": SYSTEM_QUEUE}},
         task_acks_late=True,
         task_ignore_result=True,
         worker_prefetch_multiplier=1,

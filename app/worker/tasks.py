@@ -10,11 +10,16 @@ from celery import shared_task
 
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits
+from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
 from app.services.recovery import recovery_service
+from app.services.schedules import schedule_service
 from app.worker.ports import ports_for
 from app.worker.runtime import WorkerRuntime, run, runtime
+
+# An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
+EVENT_STALE_AFTER = timedelta(seconds=10)
 
 
 def _limits(worker: WorkerRuntime) -> DispatchLimits:
@@ -23,20 +28,42 @@ def _limits(worker: WorkerRuntime) -> DispatchLimits:
 
 async def _tick() -> str:
     worker = runtime()
+    now = datetime.now(UTC)
+    async with worker.unit_of_work() as session:
+        await schedule_service.tick(session, now, _limits(worker))
+    async with worker.unit_of_work() as session:
+        await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:
         await recovery_service.recover(
             session,
-            datetime.now(UTC),
+            now,
             requeue_after=timedelta(seconds=worker.settings.run_requeue_after_seconds),
             limits=_limits(worker),
         )
-    return await record_beat_tick(worker.redis, datetime.now(UTC))
+    return await record_beat_tick(worker.redis, now)
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
-    """Beat's periodic tick: recover stale leases and lost wake-ups, promote queued runs."""
+    """Beat's periodic tick: due schedules, undispatched events, stale leases and lost wake-ups."""
     return run(_tick())
+
+
+async def _dispatch_event(event_id: str) -> None:
+    worker = runtime()
+    async with worker.unit_of_work() as session:
+        await event_service.dispatch(
+            session,
+            uuid.UUID(event_id),
+            limits=_limits(worker),
+            max_chain_depth=worker.settings.max_chain_depth,
+        )
+
+
+@shared_task(name="events.dispatch")  # type: ignore[untyped-decorator]
+def dispatch_event(event_id: str) -> None:
+    """Match one committed event to triggers and fire the matches."""
+    run(_dispatch_event(event_id))
 
 
 async def _execute(run_id: str) -> str:

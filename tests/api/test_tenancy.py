@@ -26,6 +26,8 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "version": "1",
         "action": "archive",
         "run_id": run_id,
+        "event_id": str(uuid.uuid4()),
+        "trigger_id": str(uuid.uuid4()),
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -41,6 +43,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"definition": minimal_definition(name="Intruder"), "version": 1}
     if path == "/api/v1/spaces/{space_id}":
         return {"name": "Taken over"}
+    if path.endswith("/events"):
+        return {"event_type": "intruder.event", "payload": {}}
     return None
 
 

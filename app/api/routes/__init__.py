@@ -2,13 +2,16 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import automations, catalog, runs, schemas, spaces, tokens
+from app.api.routes import automations, catalog, events, runs, schemas, spaces, tokens, triggers, webhooks
 
 api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(spaces.router)
 # Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
 api_router.include_router(runs.router)
+api_router.include_router(triggers.router)
 api_router.include_router(automations.router)
+api_router.include_router(events.router)
+api_router.include_router(webhooks.router)
 api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)

@@ -35,6 +35,9 @@ def _saved(response: Response, saved: Saved) -> AutomationSavedOut:
     response.headers["ETag"] = f'"{saved.automation.version}"'
     out = AutomationSavedOut.model_validate(saved.automation)
     out.warnings = [ProblemOut(**problem.as_dict()) for problem in saved.warnings]
+    tokens = {new.trigger_id: new.token for new in saved.tokens}
+    for trigger in out.triggers:
+        trigger.token = tokens.get(trigger.id)
     return out
 
 

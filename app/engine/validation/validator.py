@@ -19,6 +19,7 @@ from app.definitions.json_schema import check_schema_document
 from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
+from app.engine.mapping import check_mapping
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
@@ -108,6 +109,11 @@ def _triggers(triggers: Any, vocabulary: Vocabulary) -> list[Problem]:
             continue
         if trigger["type"] == "schedule":
             problems += check_schedule(config, base)
+        elif trigger["type"] == "webhook":
+            problems += [
+                Problem(join(*base) + pointer, "invalid_jsonpath", message)
+                for pointer, message in check_mapping(config.get("input_mapping", {}))
+            ]
         elif trigger["type"] == "event" and config.get("filters") is not None:
             problems += [
                 Problem(join(*base, "filters") + pointer, "invalid_filter", message)

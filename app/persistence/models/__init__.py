@@ -3,12 +3,14 @@
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, Notification, Run, RunStep
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
+from app.persistence.models.triggers import AutomationTrigger
 
 __all__ = [
     "RUN_STATUSES",
     "ApiToken",
     "Automation",
     "AutomationStatus",
+    "AutomationTrigger",
     "AutomationVersion",
     "DomainEvent",
     "Membership",

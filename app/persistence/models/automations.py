@@ -9,9 +9,10 @@ from typing import Any
 
 from sqlalchemy import Enum, ForeignKey, Index, Integer, String, func
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.persistence.base import Base, IdMixin, TimestampMixin
+from app.persistence.models.triggers import AutomationTrigger
 
 
 class AutomationStatus(enum.StrEnum):
@@ -37,6 +38,13 @@ class Automation(IdMixin, TimestampMixin, Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     definition: Mapped[dict[str, Any]] = mapped_column(JSONB)
     archived_at: Mapped[datetime | None]
+
+    triggers: Mapped[list[AutomationTrigger]] = relationship(
+        lazy="raise",
+        order_by="(AutomationTrigger.type, AutomationTrigger.position)",
+        cascade="all, delete-orphan",
+        back_populates="automation",
+    )
 
 
 class AutomationVersion(Base):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from sqlalchemy import Select, select
+from sqlalchemy.orm import selectinload
 
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion
 from app.persistence.repositories.base import RepositoryBase
@@ -14,8 +15,12 @@ class AutomationRepository(RepositoryBase[Automation]):
     model = Automation
 
     def space_statement(self, space_id: uuid.UUID) -> Select[Automation]:
-        """Every query starts here, so none can forget the space."""
-        return select(Automation).where(Automation.space_id == space_id)
+        """Every query starts here, so none can forget the space (triggers come along)."""
+        return (
+            select(Automation)
+            .options(selectinload(Automation.triggers))
+            .where(Automation.space_id == space_id)
+        )
 
     def listing_statement(
         self, space_id: uuid.UUID, statuses: list[AutomationStatus] | None
@@ -24,6 +29,23 @@ class AutomationRepository(RepositoryBase[Automation]):
         if statuses:
             statement = statement.where(Automation.status.in_(statuses))
         return statement
+
+    async def get_by_id(self, automation_id: uuid.UUID) -> Automation | None:
+        """For callers authenticated by something other than a space member (a webhook token)."""
+        return await self.get_one_or_none(
+            select(Automation)
+            .options(selectinload(Automation.triggers))
+            .where(Automation.id == automation_id)
+        )
+
+    async def get_many(self, automation_ids: set[uuid.UUID]) -> list[Automation]:
+        if not automation_ids:
+            return []
+        return await self.get_all(
+            select(Automation)
+            .options(selectinload(Automation.triggers))
+            .where(Automation.id.in_(automation_ids))
+        )
 
     async def get_in_space(
         self, space_id: uuid.UUID, automation_id: uuid.UUID, *, for_update: bool = False

@@ -1,0 +1,51 @@
+"""The webhook endpoint external systems call: authenticated by a trigger's own bearer token."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request, Response, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.api.body import JsonBodyRoute
+from app.api.deps import SessionDep
+from app.api.schemas import FireOut
+from app.services.dispatch import DispatchLimits
+from app.services.webhooks import webhook_service
+
+router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)
+_trigger_bearer = HTTPBearer(auto_error=False, description="The webhook trigger's token (not an API token).")
+
+
+@router.post(
+    "/{automation_id}/fire",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Fire a webhook trigger (202 with the new run; 200 when the idempotency key repeats)",
+)
+async def fire(
+    automation_id: uuid.UUID,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
+    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+) -> FireOut:
+    settings = request.app.state.settings
+    body = await request.json() if await request.body() else {}
+    result = await webhook_service.fire(
+        session,
+        automation_id,
+        credentials.credentials if credentials else None,
+        body,
+        idempotency_key=idempotency_key,
+        limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs),
+        limiter=request.app.state.rate_limiter,
+        rate_limit=settings.webhook_rate_limit,
+        rate_window_seconds=settings.webhook_rate_window_seconds,
+    )
+    url = f"/api/v1/spaces/{result.run.space_id}/runs/{result.run.id}"
+    response.headers["Location"] = url
+    if not result.created:
+        response.status_code = status.HTTP_200_OK
+    return FireOut(run_id=result.run.id, status=result.run.status, url=url)

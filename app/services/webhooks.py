@@ -1,0 +1,109 @@
+"""Webhook fires: an external system POSTs JSON with a trigger's bearer token and gets a run."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.engine.mapping import compile_mapping
+from app.errors import AppError, Conflict, ErrorDetail, Unauthorized, ValidationFailed
+from app.persistence.base import utcnow
+from app.persistence.models import AutomationStatus
+from app.persistence.repositories.automations import AutomationRepository
+from app.persistence.repositories.triggers import TriggerRepository
+from app.security.tokens import hash_token, token_matches
+from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+
+class Limiter(Protocol):
+    async def allow(self, key: str, *, limit: int, window_seconds: float) -> Any: ...
+
+
+class TooManyRequests(AppError):
+    status_code = 429
+    code = "rate_limited"
+    message = "Too many fires for this trigger; slow down."
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def idempotency_key_of(header: str | None, body: Any) -> str | None:
+    """The `Idempotency-Key` header, else an `idempotency_key` string in the body."""
+    key = header
+    if key is None and isinstance(body, dict) and isinstance(body.get("idempotency_key"), str):
+        key = body["idempotency_key"]
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise ValidationFailed(
+            f"An idempotency key has 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters.",
+            code="invalid_idempotency_key",
+            details=[ErrorDetail(path="/header/idempotency-key", message="1 to 255 characters")],
+        )
+    return key
+
+
+class WebhookService:
+    async def fire(
+        self,
+        session: AsyncSession,
+        automation_id: uuid.UUID,
+        token: str | None,
+        body: Any,
+        *,
+        idempotency_key: str | None,
+        limits: DispatchLimits,
+        limiter: Limiter,
+        rate_limit: int,
+        rate_window_seconds: float,
+    ) -> FireResult:
+        """Authenticate the token, rate-limit, map the body to inputs, and fire through the dispatcher."""
+        if not token:
+            raise Unauthorized("A webhook trigger's bearer token is required.")
+        row = await TriggerRepository(session).by_secret_hash(hash_token(token))
+        if (
+            row is None
+            or row.secret_hash is None
+            or row.automation_id != automation_id
+            or not token_matches(token, row.secret_hash)
+        ):
+            raise Unauthorized("The webhook token is not valid for this automation.", code="invalid_token")
+        automation = await AutomationRepository(session).get_by_id(automation_id)
+        assert automation is not None  # the trigger row cascades with its automation
+        if automation.status is not AutomationStatus.active:
+            raise Conflict(
+                f"The automation is {automation.status.value}; activate it to accept fires.",
+                code=f"automation_{automation.status.value}",
+            )
+        if not row.enabled:
+            raise Conflict("This webhook trigger is disabled in the definition.", code="trigger_disabled")
+        decision = await limiter.allow(
+            f"webhook:{row.id}", limit=rate_limit, window_seconds=rate_window_seconds
+        )
+        if not decision.allowed:
+            raise TooManyRequests(headers={"Retry-After": str(max(1, round(decision.retry_after_seconds)))})
+        key = idempotency_key_of(idempotency_key, body)
+        # A MappingError is itself a 422 naming the input whose path failed.
+        inputs = compile_mapping(row.config.get("input_mapping", {})).apply(body)
+        payload = body if isinstance(body, dict) else {"body": body}
+        request = FireRequest(
+            trigger_type="webhook",
+            trigger_id=row.id,
+            payload=payload,
+            inputs=inputs,
+            idempotency_key=key,
+            last_fired_at=_iso(row.last_fired_at),
+        )
+        result = await dispatcher.fire(session, automation, request, limits)
+        if result.created:
+            row.last_fired_at = utcnow()
+            await session.flush()
+        return result
+
+
+webhook_service = WebhookService()

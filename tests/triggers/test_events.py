@@ -1,0 +1,171 @@
+"""Event triggers: filtered matching, no cross-space matches, chains, cycles stopped, nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import psutil
+import redis
+from sqlalchemy import select
+
+from app.config import Settings
+from app.persistence.models import Run
+from tests.support.factories import Caller, Factory
+from tests.support.runs import wait_for
+
+
+def _listener(
+    event_type: str, filters: dict[str, Any] | None = None, name: str = "listener"
+) -> dict[str, Any]:
+    config: dict[str, Any] = {"event_type": event_type}
+    if filters is not None:
+        config["filters"] = filters
+    return {
+        "schema_version": "1.0",
+        "name": name,
+        "triggers": [{"type": "event", "config": config}],
+        "plan": [
+            {
+                "step_id": "seen",
+                "action": "transform_data",
+                "config": {"output": "{{ trigger.payload }}"},
+                "output_as": "seen",
+            }
+        ],
+    }
+
+
+async def _active(owner: Caller, definition: dict[str, Any]) -> str:
+    automation = await owner.create_automation(definition)
+    await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+    return str(automation["id"])
+
+
+async def _publish(owner: Caller, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    response = await owner.request(
+        "POST",
+        owner.space_path("/events"),
+        json={"event_type": event_type, "payload": payload, "source_id": "test"},
+    )
+    assert response.status_code == 202, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def _event(owner: Caller, event_id: str, timeout: float = 30) -> dict[str, Any]:
+    for _ in range(int(timeout / 0.2)):
+        event: dict[str, Any] = (await owner.request("GET", owner.space_path(f"/events/{event_id}"))).json()
+        if event["dispatched_at"]:
+            return event
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"event {event_id} was not dispatched")
+
+
+async def _runs_of(app: Any, automation_id: str) -> list[Run]:
+    async with app.state.sessionmaker() as session:
+        statement = select(Run).where(Run.automation_id == automation_id).order_by(Run.created_at)
+        return list((await session.scalars(statement)).all())
+
+
+class TestMatching:
+    async def test_filters_decide_which_triggers_fire(self, app, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        images = await _active(owner, _listener("drive.file_added", {"mime": {"starts_with": "image/"}}))
+        everything = await _active(owner, _listener("drive.*"))
+        other_type = await _active(owner, _listener("mail.received"))
+        event = await _event(
+            owner, (await _publish(owner, "drive.file_added", {"mime": "image/png", "size": 3}))["id"]
+        )
+        fired = {entry["trigger_id"] for entry in event["consumed_by"]}
+        assert len(fired) == 2
+        assert len(await _runs_of(app, images)) == 1
+        assert len(await _runs_of(app, everything)) == 1
+        assert await _runs_of(app, other_type) == []
+        text = await _event(owner, (await _publish(owner, "drive.file_added", {"mime": "text/plain"}))["id"])
+        assert len(text["consumed_by"]) == 1, "only the unfiltered prefix trigger"
+        (run,) = await _runs_of(app, images)
+        done = await wait_for(owner, str(run.id))
+        assert done["output"]["seen"] == {"mime": "image/png", "size": 3}
+
+    async def test_no_cross_space_matches(self, app, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
+        alice = await factory.owner()
+        bob = await factory.owner()
+        bobs = await _active(bob, _listener("drive.file_added"))
+        event = await _event(alice, (await _publish(alice, "drive.file_added", {}))["id"])
+        assert event["consumed_by"] == []
+        assert await _runs_of(app, bobs) == []
+
+    async def test_paused_automations_do_not_hear_events(self, app, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        paused = (await owner.create_automation(_listener("drive.file_added")))["id"]
+        event = await _event(owner, (await _publish(owner, "drive.file_added", {}))["id"])
+        assert event["consumed_by"] == []
+        assert await _runs_of(app, paused) == []
+
+
+class TestChains:
+    async def test_a_then_b_then_c(self, app, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        a = await _active(owner, _listener("orders.created", name="A"))
+        b_definition = _listener("automation.run.succeeded", {"automation_id": a}, name="B")
+        b = await _active(owner, b_definition)
+        c = await _active(owner, _listener("automation.run.succeeded", {"automation_id": b}, name="C"))
+        await _publish(owner, "orders.created", {"order": 1})
+        for automation_id, depth in ((a, 1), (b, 2), (c, 3)):
+            for _ in range(150):
+                runs = await _runs_of(app, automation_id)
+                if runs:
+                    break
+                await asyncio.sleep(0.2)
+            (run,) = runs
+            assert run.chain_depth == depth
+            assert (await wait_for(owner, str(run.id)))["status"] == "succeeded"
+
+    async def test_a_cycle_stops_at_depth_10(self, app, factory: Factory, stack, settings: Settings) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        loop = await _active(owner, _listener("automation.run.*", name="Loop"))
+        await _publish(owner, "kick.off", {})  # not heard: nothing runs
+        await owner.request(
+            "POST", owner.space_path(f"/automations/{loop}/runs")
+        )  # depth 0, then it hears itself
+        for _ in range(300):
+            runs = await _runs_of(app, loop)
+            if any(r.reason == "chain_depth_exceeded" for r in runs):
+                break
+            await asyncio.sleep(0.2)
+        runs = await _runs_of(app, loop)
+        dropped = [r for r in runs if r.status == "dropped"]
+        assert len(dropped) == 1
+        assert dropped[0].reason == "chain_depth_exceeded"
+        assert max(r.chain_depth for r in runs if r.status != "dropped") == settings.max_chain_depth
+        await asyncio.sleep(2)
+        assert len(await _runs_of(app, loop)) == len(runs), "the chain has stopped"
+
+
+class TestNothingLost:
+    async def test_event_published_while_workers_are_down(
+        self, app, factory: Factory, stack, settings: Settings
+    ) -> None:  # type: ignore[no-untyped-def]
+        worker, _ = stack
+        owner = await factory.owner()
+        listener = await _active(owner, _listener("drive.file_added", name=f"late-{uuid.uuid4().hex[:4]}"))
+        processes = [
+            psutil.Process(worker.process.pid),
+            *psutil.Process(worker.process.pid).children(recursive=True),
+        ]
+        for process in processes:
+            process.suspend()
+        try:
+            published = await _publish(owner, "drive.file_added", {"n": 1})
+            client = redis.Redis.from_url(settings.resolved_redis_url())
+            client.flushdb()  # and its dispatch message is lost too
+            client.close()
+        finally:
+            for process in processes:
+                process.resume()
+        event = await _event(owner, published["id"], timeout=60)
+        assert len(event["consumed_by"]) == 1
+        (run,) = await _runs_of(app, listener)
+        assert (await wait_for(owner, str(run.id)))["status"] == "succeeded"

@@ -1,0 +1,152 @@
+"""Schedule triggers driven by an injected clock: one fire per slot, no bursts, pause and edit behave."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+
+from app.persistence.models import AutomationTrigger, Run
+from app.persistence.transaction import transaction
+from app.services.dispatch import DispatchLimits
+from app.services.schedules import schedule_service
+from tests.support.factories import Caller, Factory
+
+DAILY = {
+    "schema_version": "1.0",
+    "name": "Morning",
+    "triggers": [{"type": "schedule", "config": {"cron": "0 9 * * *", "timezone": "Europe/Berlin"}}],
+    "plan": [
+        {"step_id": "a", "action": "transform_data", "config": {"output": "{{ trigger.scheduled_for }}"}}
+    ],
+}
+
+
+async def _tick(app: Any, now: datetime) -> Any:
+    async with transaction(app.state.sessionmaker, lambda job: None) as session:
+        return await schedule_service.tick(session, now, DispatchLimits())
+
+
+async def _trigger(app: Any, automation_id: str) -> AutomationTrigger:
+    async with app.state.sessionmaker() as session:
+        return (
+            await session.scalars(
+                select(AutomationTrigger).where(AutomationTrigger.automation_id == automation_id)
+            )
+        ).one()
+
+
+async def _set_next(app: Any, automation_id: str, when: datetime | None) -> None:
+    async with app.state.sessionmaker() as session:
+        await session.execute(
+            update(AutomationTrigger)
+            .where(AutomationTrigger.automation_id == automation_id)
+            .values(next_fire_at=when)
+        )
+        await session.commit()
+
+
+async def _runs(app: Any, automation_id: str) -> list[Run]:
+    async with app.state.sessionmaker() as session:
+        return list(
+            (
+                await session.scalars(
+                    select(Run).where(Run.automation_id == automation_id).order_by(Run.created_at)
+                )
+            ).all()
+        )
+
+
+async def _active(owner: Caller, definition: dict[str, Any] = DAILY) -> str:
+    automation = await owner.create_automation(copy.deepcopy(definition))
+    await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+    return str(automation["id"])
+
+
+class TestScheduleTick:
+    async def test_activation_sets_the_next_local_slot(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation = await owner.create_automation(copy.deepcopy(DAILY))
+        assert automation["triggers"][0]["next_fire_at"] is None, "paused: no schedule"
+        activated = (
+            await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+        ).json()
+        next_fire = datetime.fromisoformat(activated["triggers"][0]["next_fire_at"])
+        local = next_fire.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin"))
+        assert (local.hour, local.minute) == (9, 0)
+        assert next_fire > datetime.now(UTC)
+
+    async def test_due_trigger_fires_once_with_its_payload(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner)
+        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)  # 09:00 in Berlin (CET)
+        await _set_next(app, automation_id, slot)
+        report = await _tick(app, slot + timedelta(seconds=2))
+        assert report.fired >= 1
+        again = await _tick(app, slot + timedelta(seconds=3))
+        assert again.fired == 0
+        (run,) = await _runs(app, automation_id)
+        assert run.trigger_type == "schedule"
+        assert run.trigger_payload["scheduled_for"] == slot.isoformat()
+        assert run.trigger_payload["last_fired_at"] is None
+        trigger = await _trigger(app, automation_id)
+        assert trigger.next_fire_at == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+        assert trigger.last_fired_at is not None
+
+    async def test_missed_slots_fire_once_for_the_latest(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner)
+        await _set_next(app, automation_id, datetime(2026, 11, 20, 8, 0, tzinfo=UTC))
+        await _tick(app, datetime(2026, 11, 23, 12, 0, tzinfo=UTC))  # three days of downtime
+        (run,) = await _runs(app, automation_id)
+        assert run.trigger_payload["scheduled_for"] == datetime(2026, 11, 23, 8, 0, tzinfo=UTC).isoformat()
+
+    async def test_catch_up_none_skips_missed_slots(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        definition = copy.deepcopy(DAILY)
+        definition["triggers"][0]["config"]["catch_up"] = "none"
+        automation_id = await _active(owner, definition)
+        await _set_next(app, automation_id, datetime(2026, 11, 20, 8, 0, tzinfo=UTC))
+        await _tick(app, datetime(2026, 11, 23, 12, 0, tzinfo=UTC))
+        assert await _runs(app, automation_id) == []
+        trigger = await _trigger(app, automation_id)
+        assert trigger.next_fire_at == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+
+    async def test_two_concurrent_ticks_fire_each_slot_once(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        ids = [await _active(owner) for _ in range(5)]
+        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+        for automation_id in ids:
+            await _set_next(app, automation_id, slot)
+        await asyncio.gather(_tick(app, slot + timedelta(seconds=1)), _tick(app, slot + timedelta(seconds=1)))
+        for automation_id in ids:
+            assert len(await _runs(app, automation_id)) == 1
+
+    async def test_pause_stops_and_activate_restarts_from_now(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner)
+        await owner.request("POST", owner.space_path(f"/automations/{automation_id}/pause"))
+        assert (await _trigger(app, automation_id)).next_fire_at is None
+        await _tick(app, datetime(2030, 1, 1, tzinfo=UTC))
+        assert await _runs(app, automation_id) == []
+        await owner.request("POST", owner.space_path(f"/automations/{automation_id}/activate"))
+        assert (await _trigger(app, automation_id)).next_fire_at > datetime.now(UTC)
+
+    async def test_editing_the_cron_recomputes_next_fire(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner)
+        before = (await _trigger(app, automation_id)).next_fire_at
+        changed = copy.deepcopy(DAILY)
+        changed["triggers"][0]["config"]["cron"] = "30 18 * * *"
+        await owner.request(
+            "PUT",
+            owner.space_path(f"/automations/{automation_id}"),
+            json={"definition": changed, "version": 1},
+        )
+        after = (await _trigger(app, automation_id)).next_fire_at
+        assert after is not None
+        assert after != before
+        assert after.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 18

@@ -1,0 +1,240 @@
+"""Webhook fires: trigger tokens, input mapping, idempotency, rate limits, and every bad request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from typing import Any
+
+from httpx import ASGITransport, AsyncClient
+
+from app.config import Settings
+from app.main import create_app
+from tests.support.factories import Caller, Factory
+from tests.support.runs import wait_for
+
+MAPPED = {
+    "schema_version": "1.0",
+    "name": "CI webhook",
+    "inputs": {
+        "schema": {
+            "type": "object",
+            "required": ["repository", "status"],
+            "properties": {"repository": {"type": "string"}, "status": {"enum": ["passed", "failed"]}},
+        }
+    },
+    "triggers": [
+        {
+            "type": "webhook",
+            "config": {"input_mapping": {"repository": "$.repository.full_name", "status": "$.build.status"}},
+        }
+    ],
+    "plan": [
+        {
+            "step_id": "echo",
+            "action": "transform_data",
+            "config": {"output": "{{ inputs.repository }} {{ inputs.status }} {{ trigger.build.url }}"},
+            "output_as": "echo",
+        }
+    ],
+}
+BODY = {"repository": {"full_name": "acme/api"}, "build": {"status": "failed", "url": "https://ci/1"}}
+
+
+async def _webhook_automation(owner: Caller, *, activate: bool = True) -> tuple[str, str, str]:
+    response = await owner.request("POST", owner.space_path("/automations"), json={"definition": MAPPED})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    (trigger,) = created["triggers"]
+    assert trigger["type"] == "webhook"
+    assert trigger["token"].startswith("awh_")
+    if activate:
+        await owner.request("POST", owner.space_path(f"/automations/{created['id']}/activate"))
+    return created["id"], trigger["id"], trigger["token"]
+
+
+async def _fire(client: AsyncClient, automation_id: str, token: str | None, body: Any = BODY, **kwargs: Any):  # type: ignore[no-untyped-def]
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    headers.update(kwargs.pop("headers", {}))
+    return await client.post(
+        f"/api/v1/automations/{automation_id}/fire", json=body, headers=headers, **kwargs
+    )
+
+
+async def _run_count(owner: Caller, automation_id: str) -> int:
+    runs = await owner.request("GET", owner.space_path("/runs"), params={"automation_id": automation_id})
+    return len(runs.json()["items"])
+
+
+class TestFire:
+    async def test_fire_maps_the_body_and_runs(self, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        response = await _fire(owner.client, automation_id, token)
+        assert response.status_code == 202, response.text
+        answer = response.json()
+        assert set(answer) == {"run_id", "status", "url"}
+        assert answer["status"] == "pending"
+        run = await wait_for(owner, answer["run_id"])
+        assert run["status"] == "succeeded"
+        assert run["trigger_type"] == "webhook"
+        assert run["inputs"] == {"repository": "acme/api", "status": "failed"}
+        assert run["output"]["echo"] == "acme/api failed https://ci/1"
+
+    async def test_token_is_shown_once_and_stored_hashed(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        again = (await owner.request("GET", owner.space_path(f"/automations/{automation_id}"))).json()
+        assert again["triggers"][0]["token"] is None
+        assert again["triggers"][0]["token_prefix"] == token[:12]
+        assert token not in json.dumps(again)
+
+    async def test_editing_the_mapping_keeps_the_token(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        changed = json.loads(json.dumps(MAPPED))
+        changed["triggers"][0]["config"]["input_mapping"]["repository"] = "$.repository.name"
+        response = await owner.request(
+            "PUT",
+            owner.space_path(f"/automations/{automation_id}"),
+            json={"definition": changed, "version": 1},
+        )
+        assert response.json()["triggers"][0]["id"] == trigger_id
+        assert response.json()["triggers"][0]["token"] is None
+        body = {"repository": {"name": "api"}, "build": {"status": "passed"}}
+        assert (await _fire(owner.client, automation_id, token, body)).status_code == 202
+
+
+class TestAuthentication:
+    async def test_missing_wrong_and_foreign_tokens_are_401(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, _token = await _webhook_automation(owner)
+        _, _, other_token = await _webhook_automation(owner)
+        for bad in (None, "awh_wrong", owner.token, other_token):
+            response = await _fire(owner.client, automation_id, bad)
+            assert response.status_code == 401, bad
+            assert response.json()["error"]["code"] in {"unauthorized", "invalid_token"}
+        assert await _run_count(owner, automation_id) == 0
+
+    async def test_revoked_and_rotated_tokens(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        base = owner.space_path(f"/automations/{automation_id}/triggers/{trigger_id}")
+        assert (await owner.request("POST", f"{base}/revoke")).status_code == 200
+        assert (await _fire(owner.client, automation_id, token)).status_code == 401
+        rotated = (await owner.request("POST", f"{base}/rotate")).json()
+        assert rotated["token"].startswith("awh_")
+        assert rotated["token"] != token
+        assert (await _fire(owner.client, automation_id, token)).status_code == 401
+        assert (await _fire(owner.client, automation_id, rotated["token"])).status_code == 202
+        again = (await owner.request("POST", f"{base}/rotate")).json()["token"]
+        assert (await _fire(owner.client, automation_id, rotated["token"])).status_code == 401
+        assert (await _fire(owner.client, automation_id, again)).status_code == 202
+
+    async def test_rotate_in_another_space_is_404(self, factory: Factory) -> None:
+        alice = await factory.owner()
+        bob = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(alice)
+        response = await bob.request(
+            "POST", bob.space_path(f"/automations/{automation_id}/triggers/{trigger_id}/rotate")
+        )
+        assert response.status_code == 404
+        assert (await _fire(alice.client, automation_id, token)).status_code == 202
+
+    async def test_paused_automation_is_409(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner, activate=False)
+        response = await _fire(owner.client, automation_id, token)
+        assert response.status_code == 409
+        assert response.json()["error"]["code"] == "automation_paused"
+        assert await _run_count(owner, automation_id) == 0
+
+
+class TestBadBodies:
+    async def test_each_bad_body_is_4xx_and_creates_nothing(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        url = f"/api/v1/automations/{automation_id}/fire"
+        auth = {"Authorization": f"Bearer {token}"}
+        cases = [
+            (
+                await owner.client.post(
+                    url, content=b"{nope", headers={**auth, "Content-Type": "application/json"}
+                ),
+                400,
+            ),
+            (
+                await owner.client.post(url, content=b"a=b", headers={**auth, "Content-Type": "text/plain"}),
+                415,
+            ),
+            (await owner.client.post(url, json={"x": "y" * (1024 * 1024)}, headers=auth), 413),
+            (await _fire(owner.client, automation_id, token, {"repository": {"full_name": "a"}}), 422),
+            (
+                await _fire(
+                    owner.client,
+                    automation_id,
+                    token,
+                    {"repository": {"full_name": 5}, "build": {"status": "passed"}},
+                ),
+                422,
+            ),
+            (await _fire(owner.client, automation_id, token, [1, 2, 3]), 422),
+        ]
+        for response, expected in cases:
+            assert response.status_code == expected, response.text
+            assert "error" in response.json()
+        missing = cases[3][0].json()["error"]
+        assert missing["code"] == "invalid_inputs"
+        assert missing["details"][0]["path"] == "/inputs"
+        assert await _run_count(owner, automation_id) == 0
+
+
+class TestIdempotency:
+    async def test_50_concurrent_fires_with_one_key_make_one_run(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        key = {"Idempotency-Key": f"delivery-{uuid.uuid4()}"}
+        responses = await asyncio.gather(
+            *[_fire(owner.client, automation_id, token, headers=key) for _ in range(50)]
+        )
+        codes = sorted(r.status_code for r in responses)
+        assert codes.count(202) == 1
+        assert codes.count(200) == 49
+        assert len({r.json()["run_id"] for r in responses}) == 1
+        assert await _run_count(owner, automation_id) == 1
+
+    async def test_key_in_the_body_and_reuse_with_another_body(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        body = {**BODY, "idempotency_key": "in-body-1"}
+        first = await _fire(owner.client, automation_id, token, body)
+        second = await _fire(owner.client, automation_id, token, body)
+        assert (first.status_code, second.status_code) == (202, 200)
+        assert first.json()["run_id"] == second.json()["run_id"]
+        other = {**body, "build": {"status": "passed"}}
+        reused = await _fire(owner.client, automation_id, token, other)
+        assert reused.status_code == 422
+        assert reused.json()["error"]["code"] == "idempotency_key_reused"
+        assert await _run_count(owner, automation_id) == 1
+
+
+class TestRateLimit:
+    async def test_fires_over_the_limit_are_429_with_retry_after(
+        self, settings: Settings, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        limited = create_app(
+            settings.model_copy(update={"webhook_rate_limit": 3, "webhook_rate_window_seconds": 30})
+        )
+        async with (
+            limited.router.lifespan_context(limited),
+            AsyncClient(transport=ASGITransport(app=limited), base_url="http://testserver") as client,
+        ):
+            codes = [(await _fire(client, automation_id, token)).status_code for _ in range(5)]
+            refused = await _fire(client, automation_id, token)
+        assert codes == [202, 202, 202, 429, 429]
+        assert int(refused.headers["retry-after"]) >= 1
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert await _run_count(owner, automation_id) == 3
