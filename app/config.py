@@ -11,7 +11,7 @@ import json
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +42,11 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("REDIS_URL", "AUTOMATIONS_REDIS_URL")
     )
     database_pool_size: int = Field(default=10, ge=1, le=200)
+    redis_key_prefix: str = Field(
+        default="",
+        max_length=64,
+        description="Prefix of every Celery key in Redis, to share one Redis safely.",
+    )
 
     # api
     api_host: str = "127.0.0.1"
@@ -68,6 +73,20 @@ class Settings(BaseSettings):
     egress_allow: str = Field(
         default="", description="CIDRs and host names outbound requests may reach anyway."
     )
+
+    # LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY)
+    llm_allowed_models: list[str] = Field(
+        default_factory=list,
+        description="Models a definition may name (litellm names, e.g. openai/gpt-4o-mini); empty = none.",
+    )
+    llm_models: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description=(
+            "Extra models: name -> {api_base, api_key_env, input_cost_per_token, output_cost_per_token,"
+            " max_tokens}. JSON in AUTOMATIONS_LLM_MODELS."
+        ),
+    )
+    llm_default_max_tokens: int = Field(default=1024, ge=1, le=200_000)
 
     # triggers
     webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")

@@ -12,9 +12,13 @@ from app.api.errors import install_error_handlers
 from app.api.routes import api_router
 from app.api.routes.health import router as health_router
 from app.config import Settings, get_settings
+from app.engine.validation import Vocabulary
+from app.integrations.llm import LiteLlm
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
+from app.security.egress import EgressAllowList
+from app.services.dispatch import DispatchLimits, pricer
 from app.worker.celery_app import create_celery
 
 
@@ -45,6 +49,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
         app.state.rate_limiter = RateLimiter(limiter_redis)
         app.state.send_job = send_job
+        allow = EgressAllowList.parse(settings.egress_allow)
+        llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
+        app.state.limits = DispatchLimits(
+            max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)
+        )
         try:
             yield
         finally:
@@ -59,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.vocabulary = Vocabulary(allowed_models=frozenset(settings.llm_allowed_models))
     install_error_handlers(app)
     app.include_router(health_router)
     app.include_router(api_router)

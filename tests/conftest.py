@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -21,9 +25,10 @@ from app.cli import run_migrations
 from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
+from tests.support.fake_llm import FakeLlm
 from tests.support.servers import Servers, new_database_name, redis_with_db, resolve_servers, with_database
 
-# A Redis database of its own, flushed at start, so the suite never reads another run's keys.
+# A Redis database of its own; each session also prefixes its keys (see `settings`).
 TEST_REDIS_DB = 11
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,28 +61,50 @@ async def _admin_sql(url: str, statement: str) -> None:
 
 @pytest.fixture(scope="session")
 def redis_url(servers: Servers) -> str:
-    import redis
+    return redis_with_db(servers.redis_url, TEST_REDIS_DB)
 
-    url = redis_with_db(servers.redis_url, TEST_REDIS_DB)
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-    return url
+
+TEST_MODEL = "openai/test-model"
+TEST_MODEL_KEY_ENV = "TEST_LLM_API_KEY"
+# Prices of the test model, per token: the ledger must equal usage times these exactly.
+INPUT_PRICE, OUTPUT_PRICE = 0.000001, 0.000002
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+def fake_llm() -> Iterator[FakeLlm]:
+    """A loopback server speaking OpenAI chat completions, scripted per test."""
+    os.environ[TEST_MODEL_KEY_ENV] = "sk-test-not-a-real-key"
+    server = FakeLlm().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(
+    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory, fake_llm: FakeLlm
+) -> Settings:
     return Settings(
         environment="test",
         secret_key="test-secret-key-that-is-long-enough-0123456789",
         database_url=database_url,
         redis_url=redis_url,
         home=tmp_path_factory.mktemp("home"),
+        # Queues of their own: another test session on the same Redis never takes this one's messages.
+        redis_key_prefix=f"test-{uuid.uuid4().hex[:8]}:",
         # Loopback servers stand in for the outside world; short leases make recovery quick to see.
         egress_allow="127.0.0.1/32",
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,
+        llm_allowed_models=[TEST_MODEL],
+        llm_models={
+            TEST_MODEL: {
+                "api_base": fake_llm.base_url,
+                "api_key_env": TEST_MODEL_KEY_ENV,
+                "input_cost_per_token": INPUT_PRICE,
+                "output_cost_per_token": OUTPUT_PRICE,
+            }
+        },
     )
 
 
@@ -95,6 +122,9 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_RUN_LEASE_SECONDS=str(settings.run_lease_seconds),
         AUTOMATIONS_RUN_REQUEUE_AFTER_SECONDS=str(settings.run_requeue_after_seconds),
         AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
+        AUTOMATIONS_REDIS_KEY_PREFIX=settings.redis_key_prefix,
+        AUTOMATIONS_LLM_ALLOWED_MODELS=json.dumps(settings.llm_allowed_models),
+        AUTOMATIONS_LLM_MODELS=json.dumps(settings.llm_models),
     )
     return env
 
@@ -166,12 +196,14 @@ class ServiceProcess:
     def __init__(self, name: str, args: list[str], env: dict[str, str], log_dir: Path) -> None:
         self.log_path = log_dir / f"{name}.log"
         self._log = self.log_path.open("ab")
+        # A process group of its own, so stopping it also stops the pool children it forked.
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", *args],
             env=env,
             cwd=ROOT,
             stdout=self._log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def log_tail(self, size: int = 4000) -> str:
@@ -184,6 +216,8 @@ class ServiceProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # any pool child left behind
         self._log.close()
 
 

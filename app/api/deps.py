@@ -11,6 +11,7 @@ from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
 from app.persistence.transaction import transaction
 from app.services.access import Caller, SpaceAccess
@@ -105,3 +106,11 @@ def expected_version(if_match: str | None, body_version: int | None, *, required
     if version is None and required and (if_match is None or if_match.strip() != "*"):
         raise PreconditionRequired()
     return version
+
+
+def get_vocabulary(request: Request) -> Vocabulary:
+    """The registries plus this deployment's allowed LLM models, for validating definitions."""
+    return request.app.state.vocabulary  # type: ignore[no-any-return]
+
+
+VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

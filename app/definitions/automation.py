@@ -112,7 +112,24 @@ class ExecutionPolicy(_Strict):
     max_retries: int = Field(default=0, ge=0, le=MAX_RETRIES)
     retry_backoff: Literal["none", "linear", "exponential"] = "exponential"
     concurrency: Literal["drop_if_running", "queue", "allow_parallel"] = "allow_parallel"
-    budget_cap_usd: float | None = Field(default=None, ge=0, le=100_000)
+    budget_cap_usd: float | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Per run: LLM spend above this fails the run (budget_exceeded).",
+    )
+    max_llm_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000_000,
+        description="Per run: LLM input + output tokens above this fail the run.",
+    )
+    cost_cap_daily_usd: float | None = Field(
+        default=None,
+        ge=0,
+        le=1_000_000,
+        description="Per automation and UTC day: once reached, fires are dropped.",
+    )
     on_failure: list[Step] = Field(default_factory=list, max_length=MAX_ON_FAILURE_STEPS)
 
 

@@ -99,14 +99,15 @@ def default_rules(registry: Registry[Capability]) -> list[NamedRule]:
 class CapabilityPipeline:
     """Rules applied in order around every capability call."""
 
-    def __init__(self, rules: Sequence[NamedRule]) -> None:
+    def __init__(self, rules: Sequence[NamedRule], registry: Registry[Capability]) -> None:
         self.rules = list(rules)
+        self.registry = registry
 
     def with_rule(self, rule: NamedRule, *, before: str) -> CapabilityPipeline:
         """A copy with `rule` inserted before the rule named `before`."""
         names = [r.name for r in self.rules]
         position = names.index(before)
-        return CapabilityPipeline([*self.rules[:position], rule, *self.rules[position:]])
+        return CapabilityPipeline([*self.rules[:position], rule, *self.rules[position:]], self.registry)
 
     async def invoke(self, call: CapabilityCall) -> Any:
         async def step(index: int) -> Any:

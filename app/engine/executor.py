@@ -85,7 +85,7 @@ class _StepResult:
     outcome: Outcome | None = None
 
 
-ContextFactory = Callable[[str, dict[str, Any], float], ActionContext]
+ContextFactory = Callable[[Step, dict[str, Any], float], ActionContext]
 
 
 class Executor:
@@ -220,7 +220,7 @@ class Executor:
             _check(action.config_schema, config, "invalid_config", retryable=False)
             remaining = (deadline - self.now()).total_seconds()
             limit = min(float(step.timeout_seconds), remaining) if step.timeout_seconds else remaining
-            ctx = self.context_factory(step.step_id, scope.get("run", {}), limit)
+            ctx = self.context_factory(step, scope.get("run", {}), limit)
             started = time.monotonic()
             try:
                 output = await asyncio.wait_for(action.handler(ctx, config), limit)

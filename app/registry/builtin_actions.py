@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.registry.builtin_agent import AGENT_TASK, LLM_COMPLETE_ACTION
 from app.registry.builtin_capabilities import HTTP_REQUEST, NOTIFY_SEND
 from app.registry.models import ActionDefinition
 
@@ -89,4 +90,10 @@ NOTIFICATION_ACTION = ActionDefinition(
     uses_capabilities=("notify.send",),
 )
 
-BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (TRANSFORM_DATA, HTTP_REQUEST_ACTION, NOTIFICATION_ACTION)
+BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (
+    TRANSFORM_DATA,
+    HTTP_REQUEST_ACTION,
+    NOTIFICATION_ACTION,
+    AGENT_TASK,
+    LLM_COMPLETE_ACTION,
+)

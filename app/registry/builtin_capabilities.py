@@ -10,6 +10,7 @@ import contextlib
 import json
 from typing import Any
 
+from app.registry.builtin_agent import LLM_COMPLETE
 from app.registry.models import Capability
 
 HEADERS_SCHEMA: dict[str, Any] = {
@@ -104,4 +105,4 @@ NOTIFY_SEND = Capability(
     risk="write",
 )
 
-BUILTIN_CAPABILITIES: tuple[Capability, ...] = (HTTP_REQUEST, NOTIFY_SEND)
+BUILTIN_CAPABILITIES: tuple[Capability, ...] = (HTTP_REQUEST, NOTIFY_SEND, LLM_COMPLETE)

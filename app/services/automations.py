@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition
-from app.engine.validation import Problem, validate_definition
+from app.engine.validation import Problem, Vocabulary, validate_definition
 from app.errors import Conflict, ErrorDetail, NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion
@@ -55,10 +55,12 @@ _TRANSITIONS: dict[tuple[AutomationStatus, StatusAction], AutomationStatus] = {
 
 
 class AutomationService:
-    async def create(self, session: AsyncSession, access: SpaceAccess, document: Any) -> Saved:
+    async def create(
+        self, session: AsyncSession, access: SpaceAccess, document: Any, vocabulary: Vocabulary | None = None
+    ) -> Saved:
         """Save a new automation, paused, as version 1."""
         access.require(Permissions.write_automations)
-        checked = check_definition(document)
+        checked = check_definition(document, vocabulary)
         definition = checked.definition
         stored = definition.to_document()
         automation = await AutomationRepository(session).create(
@@ -78,10 +80,12 @@ class AutomationService:
         await session.refresh(automation, attribute_names=["triggers"])
         return Saved(automation, checked.warnings, tokens)
 
-    def validate(self, access: SpaceAccess, document: Any) -> list[Problem]:
+    def validate(
+        self, access: SpaceAccess, document: Any, vocabulary: Vocabulary | None = None
+    ) -> list[Problem]:
         """Every problem of a definition, without saving anything."""
         access.require(Permissions.read)
-        return validate_definition(document)
+        return validate_definition(document, vocabulary)
 
     async def list(
         self,
@@ -112,10 +116,11 @@ class AutomationService:
         document: Any,
         *,
         expected_version: int | None,
+        vocabulary: Vocabulary | None = None,
     ) -> Saved:
         """Replace the definition if the caller saw the current version (None: any); store a new version."""
         access.require(Permissions.write_automations)
-        checked = check_definition(document)
+        checked = check_definition(document, vocabulary)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
         tokens = await self._new_version(session, access, automation, checked.definition, restored_from=None)
         return Saved(automation, checked.warnings, tokens)
@@ -189,6 +194,7 @@ class AutomationService:
         version: int,
         *,
         expected_version: int | None,
+        vocabulary: Vocabulary | None = None,
     ) -> Saved:
         """Make an old version current again, as a new version (history is never rewritten)."""
         access.require(Permissions.write_automations)
@@ -197,7 +203,7 @@ class AutomationService:
         if old is None:
             raise NotFound(f"Version {version} not found.", code="version_not_found")
         # Re-validate: the definition language may have tightened since the old version was saved.
-        checked = check_definition(old.definition)
+        checked = check_definition(old.definition, vocabulary)
         tokens = await self._new_version(
             session, access, automation, checked.definition, restored_from=version
         )

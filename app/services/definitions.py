@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.definitions.automation import AutomationDefinition
-from app.engine.validation import Problem, errors, validate_definition, warnings
+from app.engine.validation import Problem, Vocabulary, errors, validate_definition, warnings
 from app.errors import ErrorDetail, ValidationFailed
 
 DEFINITION_POINTER = "/definition"
@@ -20,9 +20,11 @@ class CheckedDefinition:
     warnings: list[Problem]
 
 
-def check_definition(document: Any, *, prefix: str = DEFINITION_POINTER) -> CheckedDefinition:
+def check_definition(
+    document: Any, vocabulary: Vocabulary | None = None, *, prefix: str = DEFINITION_POINTER
+) -> CheckedDefinition:
     """Validate a definition; 422 listing every error (not just the first) otherwise."""
-    problems = validate_definition(document)
+    problems = validate_definition(document, vocabulary)
     blocking = errors(problems)
     if blocking:
         raise ValidationFailed(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal
@@ -19,13 +20,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import jobs
 from app.definitions.automation import AutomationDefinition
 from app.definitions.pointers import join
+from app.engine.context import LlmPort
 from app.engine.inputs import FireContext, resolve_inputs
+from app.engine.steps import StepError
 from app.errors import Conflict, ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import ACTIVE, RunRepository
 from app.registry import actions
+from app.services.ledger import ledger_service
 
 IDEMPOTENCY_WINDOW = timedelta(hours=24)
 EXECUTE_TASK = "runs.execute"
@@ -33,11 +37,45 @@ _QUEUE_OF_CLASS = {"fast": "runs.fast", "medium": "runs.medium", "long": "runs.l
 _CLASS_RANK = {"fast": 0, "medium": 1, "long": 2}
 
 
+Pricer = Callable[[str, int], float | None]
+LLM_ACTIONS = ("agent_task", "llm_complete")
+DEFAULT_LLM_MAX_TOKENS = 1024
+
+
 @dataclass(frozen=True)
 class DispatchLimits:
-    """Operator settings the dispatcher honours."""
+    """Operator settings the dispatcher honours, and how to price an LLM call before any run exists."""
 
     max_concurrent_runs: int = 0
+    # (model, max output tokens) -> worst-case USD, or None when the model has no known price.
+    pricer: Pricer | None = None
+
+
+def pricer(llm: LlmPort) -> Pricer:
+    """Price an LLM step's output cap with the deployment's model prices (None when unknown)."""
+
+    def price(model: str, max_tokens: int) -> float | None:
+        try:
+            return llm.worst_case_cost(model, 0, max_tokens)
+        except StepError:
+            return None
+
+    return price
+
+
+def first_run_estimate(definition: AutomationDefinition, pricer: Pricer | None) -> float | None:
+    """With no history: each LLM step's output cap at its model's price (templated models: unknown)."""
+    if pricer is None:
+        return None
+    total, priced = 0.0, False
+    for step in [*definition.plan, *definition.execution.on_failure]:
+        model = step.config.get("model")
+        if step.action not in LLM_ACTIONS or not isinstance(model, str) or "{" in model:
+            continue
+        price = pricer(model, int(step.config.get("max_tokens", DEFAULT_LLM_MAX_TOKENS)))
+        if price is not None:
+            total, priced = total + price, True
+    return total if priced else None
 
 
 @dataclass(frozen=True)
@@ -198,14 +236,19 @@ class Dispatcher:
                 return "dropped", "already_running"
             if in_flight:
                 return "queued", "waiting_for_previous_run"
+        daily = definition.execution.cost_cap_daily_usd
+        if daily is not None:
+            spent = await ledger_service.spent_today(runs.session, automation.id, utcnow())
+            if spent >= daily:
+                return "dropped", f"daily_cost_cap_reached: ${spent:.4f} spent today (UTC), cap ${daily:.4f}"
         cap = definition.execution.budget_cap_usd
         if cap is not None:
             estimate = await runs.average_cost(automation.id)
+            basis = "recent runs average"
+            if estimate is None:
+                estimate, basis = first_run_estimate(definition, limits.pricer), "its LLM steps could cost"
             if estimate is not None and estimate > cap:
-                return (
-                    "dropped",
-                    f"budget_exceeded: recent runs average ${estimate:.4f}, over the cap ${cap:.4f}",
-                )
+                return "dropped", f"budget_exceeded: {basis} ${estimate:.4f}, over the cap ${cap:.4f}"
         if limits.max_concurrent_runs > 0:
             await runs.lock_global_cap()
             if await runs.count_in(ACTIVE) >= limits.max_concurrent_runs:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import jobs
 from app.definitions.automation import AutomationDefinition, Step
 from app.engine.capabilities import CapabilityPipeline, default_rules
-from app.engine.context import ActionContext, Ports
+from app.engine.context import ActionContext, Ports, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
@@ -164,7 +164,7 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
 
 class ExecutionService:
     def __init__(self) -> None:
-        self.pipeline = CapabilityPipeline(default_rules(capabilities))
+        self.pipeline = CapabilityPipeline(default_rules(capabilities), capabilities)
 
     async def execute(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, ports_factory: PortsFactory
@@ -178,14 +178,19 @@ class ExecutionService:
         journal = RunJournal(uow, run.id, run.attempt)
         ports = ports_factory(run)
 
-        def context(step_id: str, run_vars: dict[str, Any], timeout: float) -> ActionContext:
+        policy = definition.execution
+        limits = RunLimits(budget_cap_usd=policy.budget_cap_usd, max_llm_tokens=policy.max_llm_tokens)
+
+        def context(step: Step, run_vars: dict[str, Any], timeout: float) -> ActionContext:
             return ActionContext(
                 space_id=str(run.space_id),
                 run=run_vars,
-                step_id=step_id,
+                step_id=step.step_id,
                 ports=ports,
                 pipeline=self.pipeline,
                 timeout_seconds=timeout,
+                limits=limits,
+                max_retries=step.max_retries if step.max_retries is not None else policy.max_retries,
             )
 
         executor = Executor(actions=actions, journal=journal, context_factory=context, now=utcnow)

@@ -31,7 +31,8 @@ def create_celery(settings: Settings) -> Celery:
         worker_prefetch_multiplier=1,
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": 3600},
+        broker_transport_options={"visibility_timeout": 3600, "global_keyprefix": settings.redis_key_prefix},
+        result_backend_transport_options={"global_keyprefix": settings.redis_key_prefix},
         result_expires=300,
         timezone="UTC",
         beat_schedule={

@@ -1,14 +1,14 @@
-"""The ports a run's action context gets in a worker: HTTP through the egress guard, notifications."""
+"""The ports a run's action context gets in a worker: HTTP and LLMs through the egress guard,
+notifications, and the run's cost ledger."""
 
 from __future__ import annotations
 
-import uuid
-
-from app.engine.context import Ports
+from app.engine.context import LlmPort, LlmReply, Ports
 from app.integrations.http import GuardedHttp
 from app.persistence.models import Run
 from app.security.egress import EgressAllowList
 from app.services.execution import PortsFactory
+from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
 from app.worker.runtime import WorkerRuntime
 
@@ -16,21 +16,41 @@ from app.worker.runtime import WorkerRuntime
 class RunNotifications:
     """Notifications written in their own transaction: the side effect is durable when the call returns."""
 
-    def __init__(self, worker: WorkerRuntime, space_id: uuid.UUID, run_id: uuid.UUID) -> None:
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
         self.worker = worker
-        self.space_id = space_id
-        self.run_id = run_id
+        self.run = run
 
     async def send(self, *, level: str, title: str, body: str) -> str:
         async with self.worker.unit_of_work() as session:
             notification = await notification_service.create(
-                session, space_id=self.space_id, run_id=self.run_id, level=level, title=title, body=body
+                session, space_id=self.run.space_id, run_id=self.run.id, level=level, title=title, body=body
             )
         return str(notification.id)
 
 
-def ports_for(worker: WorkerRuntime, allow: EgressAllowList) -> PortsFactory:
+class RunLedger:
+    """The run's LLM spending, read and written in short transactions of their own."""
+
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+        self.worker = worker
+        self.run = run
+
+    async def spent(self) -> tuple[float, int]:
+        async with self.worker.unit_of_work() as session:
+            return await ledger_service.run_totals(session, self.run.id)
+
+    async def record(self, *, step_id: str, reply: LlmReply) -> None:
+        async with self.worker.unit_of_work() as session:
+            await ledger_service.record(session, self.run, step_id, reply)
+
+
+def ports_for(worker: WorkerRuntime, allow: EgressAllowList, llm: LlmPort) -> PortsFactory:
     def make(run: Run) -> Ports:
-        return Ports(http=GuardedHttp(allow), notifications=RunNotifications(worker, run.space_id, run.id))
+        return Ports(
+            http=GuardedHttp(allow),
+            notifications=RunNotifications(worker, run),
+            llm=llm,
+            ledger=RunLedger(worker, run),
+        )
 
     return make

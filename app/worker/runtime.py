@@ -15,9 +15,12 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings, get_settings
+from app.integrations.llm import LiteLlm
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
+from app.security.egress import EgressAllowList
+from app.services.dispatch import DispatchLimits, pricer
 
 T = TypeVar("T")
 
@@ -31,6 +34,9 @@ class WorkerRuntime:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
+    egress_allow: EgressAllowList
+    llm: LiteLlm
+    limits: DispatchLimits
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
@@ -50,6 +56,8 @@ def runtime() -> WorkerRuntime:
         engine = create_engine(
             settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
         )
+        allow = EgressAllowList.parse(settings.egress_allow)
+        llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
@@ -58,6 +66,9 @@ def runtime() -> WorkerRuntime:
             engine=engine,
             sessionmaker=create_sessionmaker(engine),
             redis=Redis.from_url(settings.resolved_redis_url()),
+            egress_allow=allow,
+            llm=llm,
+            limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)),
         )
     return _runtime
 

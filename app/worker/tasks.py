@@ -8,29 +8,23 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
-from app.security.egress import EgressAllowList
-from app.services.dispatch import DispatchLimits
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
 from app.services.recovery import recovery_service
 from app.services.schedules import schedule_service
 from app.worker.ports import ports_for
-from app.worker.runtime import WorkerRuntime, run, runtime
+from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
-
-
-def _limits(worker: WorkerRuntime) -> DispatchLimits:
-    return DispatchLimits(max_concurrent_runs=worker.settings.max_concurrent_runs)
 
 
 async def _tick() -> str:
     worker = runtime()
     now = datetime.now(UTC)
     async with worker.unit_of_work() as session:
-        await schedule_service.tick(session, now, _limits(worker))
+        await schedule_service.tick(session, now, worker.limits)
     async with worker.unit_of_work() as session:
         await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:
@@ -38,7 +32,7 @@ async def _tick() -> str:
             session,
             now,
             requeue_after=timedelta(seconds=worker.settings.run_requeue_after_seconds),
-            limits=_limits(worker),
+            limits=worker.limits,
         )
     return await record_beat_tick(worker.redis, now)
 
@@ -55,7 +49,7 @@ async def _dispatch_event(event_id: str) -> None:
         await event_service.dispatch(
             session,
             uuid.UUID(event_id),
-            limits=_limits(worker),
+            limits=worker.limits,
             max_chain_depth=worker.settings.max_chain_depth,
         )
 
@@ -71,9 +65,9 @@ async def _execute(run_id: str) -> str:
     settings = ExecutionSettings(
         worker=worker.name,
         lease=timedelta(seconds=worker.settings.run_lease_seconds),
-        limits=_limits(worker),
+        limits=worker.limits,
     )
-    ports = ports_for(worker, EgressAllowList.parse(worker.settings.egress_allow))
+    ports = ports_for(worker, worker.egress_allow, worker.llm)
     return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, ports)
 
 

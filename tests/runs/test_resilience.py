@@ -9,7 +9,6 @@ from datetime import datetime
 
 import psutil
 import pytest
-import redis
 from httpx import ASGITransport, AsyncClient
 
 from app.config import Settings
@@ -18,7 +17,7 @@ from tests.conftest import _admin_sql, start_worker
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
 from tests.support.runs import attempts, definition, fire, http_step, start, wait_for
-from tests.support.servers import Servers, new_database_name, redis_with_db, with_database
+from tests.support.servers import Servers, flush_prefix, new_database_name, redis_with_db, with_database
 
 
 def _name(prefix: str) -> str:
@@ -75,9 +74,9 @@ class TestCrashes:
                 owner, definition(http_step("call", f"{loopback.url}/count/{name}"))
             )
             others = [await fire(owner, automation_id) for _ in range(2)]
-            client = redis.Redis.from_url(settings.resolved_redis_url())
-            client.flushdb()  # every wake-up message is gone
-            client.close()
+            assert (
+                flush_prefix(settings.resolved_redis_url(), settings.redis_key_prefix) > 0
+            )  # every wake-up is gone
         finally:
             for process in processes:
                 process.resume()
@@ -119,9 +118,14 @@ async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[As
     url = with_database(servers.admin_database_url, name)
     await asyncio.to_thread(run_migrations, url)
     redis_url = redis_with_db(servers.redis_url, 13)
-    redis.Redis.from_url(redis_url).flushdb()
+    prefix = f"capped-{uuid.uuid4().hex[:8]}:"
     capped_settings = settings.model_copy(
-        update={"database_url": url, "redis_url": redis_url, "max_concurrent_runs": 2}
+        update={
+            "database_url": url,
+            "redis_url": redis_url,
+            "max_concurrent_runs": 2,
+            "redis_key_prefix": prefix,
+        }
     )
     env = {
         "PATH": "/usr/bin:/bin",
@@ -132,6 +136,7 @@ async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[As
         "AUTOMATIONS_HOME": str(settings.home),
         "AUTOMATIONS_EGRESS_ALLOW": settings.egress_allow,
         "AUTOMATIONS_MAX_CONCURRENT_RUNS": "2",
+        "AUTOMATIONS_REDIS_KEY_PREFIX": prefix,
     }
     worker = await asyncio.to_thread(start_worker, capped_settings, env, "capped")
     app = create_app(capped_settings)

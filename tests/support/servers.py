@@ -81,3 +81,15 @@ def redis_with_db(url: str, db: int) -> str:
     scheme, rest = base.split("://", 1)
     host = rest.split("/", 1)[0]
     return f"{scheme}://{host}/{db}"
+
+
+def flush_prefix(url: str, prefix: str) -> int:
+    """Delete this session's Redis keys only: what a broker flush does, without touching anyone else."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        return int(client.delete(*keys)) if keys else 0
+    finally:
+        client.close()

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import IfMatchDep, PageDep, SessionDep, SpaceDep, expected_version
+from app.api.deps import IfMatchDep, PageDep, SessionDep, SpaceDep, VocabularyDep, expected_version
 from app.api.schemas import (
     AutomationCreate,
     AutomationOut,
@@ -43,16 +43,22 @@ def _saved(response: Response, saved: Saved) -> AutomationSavedOut:
 
 @router.post("", status_code=status.HTTP_201_CREATED, summary="Create an automation (saved paused)")
 async def create_automation(
-    body: AutomationCreate, session: SessionDep, access: SpaceDep, response: Response
+    body: AutomationCreate,
+    session: SessionDep,
+    access: SpaceDep,
+    response: Response,
+    vocabulary: VocabularyDep,
 ) -> AutomationSavedOut:
-    saved = await automation_service.create(session, access, body.definition)
+    saved = await automation_service.create(session, access, body.definition, vocabulary)
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
     return _saved(response, saved)
 
 
 @router.post("/validate", summary="Validate a definition without saving it")
-async def validate_automation(body: AutomationCreate, access: SpaceDep) -> ValidationOut:
-    problems = automation_service.validate(access, body.definition)
+async def validate_automation(
+    body: AutomationCreate, access: SpaceDep, vocabulary: VocabularyDep
+) -> ValidationOut:
+    problems = automation_service.validate(access, body.definition, vocabulary)
     found = [ProblemOut(**problem.as_dict()) for problem in problems]
     blocking = [p for p in found if p.severity == "error"]
     return ValidationOut(
@@ -92,11 +98,12 @@ async def update_automation(
     session: SessionDep,
     access: SpaceDep,
     response: Response,
+    vocabulary: VocabularyDep,
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version, required=True)
     saved = await automation_service.update(
-        session, access, automation_id, body.definition, expected_version=expected
+        session, access, automation_id, body.definition, expected_version=expected, vocabulary=vocabulary
     )
     return _saved(response, saved)
 
@@ -151,11 +158,12 @@ async def restore_version(
     session: SessionDep,
     access: SpaceDep,
     response: Response,
+    vocabulary: VocabularyDep,
     body: VersionPrecondition | None = None,
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version if body else None, required=False)
     saved = await automation_service.restore(
-        session, access, automation_id, version, expected_version=expected
+        session, access, automation_id, version, expected_version=expected, vocabulary=vocabulary
     )
     return _saved(response, saved)

@@ -23,7 +23,8 @@ RunStatus = Literal[
 
 
 def _limits(request: Request) -> DispatchLimits:
-    return DispatchLimits(max_concurrent_runs=request.app.state.settings.max_concurrent_runs)
+    limits: DispatchLimits = request.app.state.limits
+    return limits
 
 
 def _run_out(run: Run) -> RunOut:

@@ -11,7 +11,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.api.body import JsonBodyRoute
 from app.api.deps import SessionDep
 from app.api.schemas import FireOut
-from app.services.dispatch import DispatchLimits
 from app.services.webhooks import webhook_service
 
 router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)
@@ -39,7 +38,7 @@ async def fire(
         credentials.credentials if credentials else None,
         body,
         idempotency_key=idempotency_key,
-        limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs),
+        limits=request.app.state.limits,
         limiter=request.app.state.rate_limiter,
         rate_limit=settings.webhook_rate_limit,
         rate_window_seconds=settings.webhook_rate_window_seconds,

@@ -40,6 +40,8 @@ class Vocabulary:
     actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
     capabilities: Registry[Capability] = field(default_factory=lambda: default_capabilities)
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
+    # The LLM models steps may name (a deployment setting); None skips the check.
+    allowed_models: frozenset[str] | None = None
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -198,6 +200,7 @@ def _step(
             )
     if isinstance(config, dict):
         problems += _tools(config.get("tools"), (*base, "config", "tools"), vocabulary)
+        problems += _model(config.get("model"), (*base, "config", "model"), vocabulary)
 
     sources: list[tuple[tuple[str | int, ...], str, bool]] = [
         (where, text, False) for where, text in template_leaves(config, (*base, "config"))
@@ -231,6 +234,16 @@ def _references(
                 Problem(join(*where), "reference_before_binding", f"{name!r} is bound by a later step")
             )
     return problems
+
+
+def _model(model: Any, where: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:
+    allowed = vocabulary.allowed_models
+    if allowed is None or not isinstance(model, str) or is_template(model) or model in allowed:
+        return []
+    listed = ", ".join(sorted(allowed)) or "none (set AUTOMATIONS_LLM_ALLOWED_MODELS)"
+    return [
+        Problem(join(*where), "model_not_allowed", f"model {model!r} is not allowed here; allowed: {listed}")
+    ]
 
 
 def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:

@@ -1,7 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
-from app.persistence.models.runs import RUN_STATUSES, DomainEvent, Notification, Run, RunStep
+from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
 from app.persistence.models.triggers import AutomationTrigger
 
@@ -13,6 +13,7 @@ __all__ = [
     "AutomationTrigger",
     "AutomationVersion",
     "DomainEvent",
+    "LlmUsage",
     "Membership",
     "Notification",
     "Role",

@@ -85,6 +85,9 @@ class Run(IdMixin, Base):
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     failed_step_id: Mapped[str | None] = mapped_column(String(64))
     cost_usd: Mapped[Decimal] = mapped_column(Numeric(12, 6), default=Decimal(0))
+    llm_tokens: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0", comment="LLM input + output tokens so far."
+    )
 
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     started_at: Mapped[datetime | None]
@@ -145,3 +148,23 @@ class Notification(IdMixin, Base):
     body: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     read_at: Mapped[datetime | None]
+
+
+class LlmUsage(IdMixin, Base):
+    """The cost ledger: one row per LLM call, with what it used and cost."""
+
+    __tablename__ = "llm_usage"
+    __table_args__ = (
+        Index("ix_llm_usage_automation_created", "automation_id", "created_at"),
+        Index("ix_llm_usage_run", "run_id"),
+    )
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    automation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("automations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    step_id: Mapped[str] = mapped_column(String(64))
+    model: Mapped[str] = mapped_column(String(200))
+    input_tokens: Mapped[int] = mapped_column(Integer)
+    output_tokens: Mapped[int] = mapped_column(Integer)
+    cost_usd: Mapped[Decimal] = mapped_column(Numeric(12, 6))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())

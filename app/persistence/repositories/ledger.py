@@ -1,0 +1,34 @@
+"""Queries over the LLM cost ledger."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from sqlalchemy import func, select, update
+
+from app.persistence.models import LlmUsage, Run
+from app.persistence.repositories.base import RepositoryBase
+
+
+class LedgerRepository(RepositoryBase[LlmUsage]):
+    model = LlmUsage
+
+    async def add_to_run(self, run_id: uuid.UUID, cost_usd: Decimal, tokens: int) -> None:
+        """Add one call's figures to the run's totals in one atomic update."""
+        await self.session.execute(
+            update(Run)
+            .where(Run.id == run_id)
+            .values(cost_usd=Run.cost_usd + cost_usd, llm_tokens=Run.llm_tokens + tokens)
+        )
+
+    async def run_totals(self, run_id: uuid.UUID) -> tuple[Decimal, int]:
+        row = (await self.session.execute(select(Run.cost_usd, Run.llm_tokens).where(Run.id == run_id))).one()
+        return Decimal(row[0]), int(row[1])
+
+    async def spent_since(self, automation_id: uuid.UUID, since: datetime) -> Decimal:
+        statement = select(func.coalesce(func.sum(LlmUsage.cost_usd), 0)).where(
+            LlmUsage.automation_id == automation_id, LlmUsage.created_at >= since
+        )
+        return Decimal((await self.session.execute(statement)).scalar_one())

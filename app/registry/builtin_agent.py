@@ -1,0 +1,276 @@
+"""`agent_task`: an LLM step with a bounded tool loop and a validated answer; and `llm.complete`.
+
+The tool set is fixed when the step starts (capabilities matching `tools`); each tool call goes
+through `invoke_capability`, like any side effect. A final answer that does not match `output_schema`
+is sent back to the model with the problems; those repairs use up the step's retries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from app.engine.schema_check import schema_problems
+from app.engine.steps import StepError
+from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
+
+DEFAULT_MAX_ITERATIONS = 10
+DEFAULT_MAX_TOKENS = 1024
+MAX_TOOL_RESULT_BYTES = 256 * 1024
+MAX_TOOL_ERROR_CHARS = 300
+SYSTEM_PROMPT = (
+    "You are one step of an automation. Use the tools offered when they help. "
+    "When you are done, answer with the final result only."
+)
+_SCHEMA_HINT = "Answer with JSON only, matching this JSON Schema:\n"
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+
+def provider_names(capabilities: list[Capability]) -> dict[str, Capability]:
+    """Provider-safe tool names (letters, digits, _ and -) for capability ids, unique."""
+    names: dict[str, Capability] = {}
+    for capability in capabilities:
+        base = capability.id.replace(".", "__")[:60]
+        name, suffix = base, 2
+        while name in names:
+            name, suffix = f"{base}_{suffix}", suffix + 1
+        names[name] = capability
+    return names
+
+
+def _tool_specs(names: dict[str, Capability]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {"name": name, "description": cap.description[:1024], "parameters": cap.input_schema},
+        }
+        for name, cap in names.items()
+    ]
+
+
+def _short(error: BaseException) -> dict[str, str]:
+    """What the model may learn of a tool failure: a code and a short message, never a traceback."""
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    return {
+        "code": getattr(error, "code", "tool_failed"),
+        "message": message.splitlines()[0][:MAX_TOOL_ERROR_CHARS],
+    }
+
+
+async def _run_tool(ctx: Any, names: dict[str, Capability], name: str, arguments: str) -> dict[str, Any]:
+    capability = names.get(name)
+    if capability is None:
+        return {"error": {"code": "tool_not_allowed", "message": f"{name!r} is not one of your tools"}}
+    try:
+        args = json.loads(arguments or "{}")
+    except ValueError:
+        return {"error": {"code": "invalid_arguments", "message": "the arguments are not valid JSON"}}
+    if not isinstance(args, dict):
+        return {"error": {"code": "invalid_arguments", "message": "the arguments must be a JSON object"}}
+    try:
+        result = await ctx.invoke_capability(capability.id, args)
+    except Exception as exc:  # reported to the model; the step goes on
+        return {"error": _short(exc)}
+    if len(json.dumps(result, default=str).encode()) > MAX_TOOL_RESULT_BYTES:
+        return {
+            "error": {"code": "tool_result_too_large", "message": "the result is over 256 KB; ask for less"}
+        }
+    return {"result": result}
+
+
+def _parse_answer(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
+    fenced = _FENCE.match(text.strip())
+    try:
+        value = json.loads(fenced.group(1) if fenced else text)
+    except ValueError:
+        return None, ["the answer is not valid JSON"]
+    return value, schema_problems(schema, value)
+
+
+async def _agent_task(ctx: Any, config: dict[str, Any]) -> Any:
+    names = provider_names(ctx.capabilities_matching(config.get("tools", [])))
+    tools = _tool_specs(names) or None
+    schema = config.get("output_schema")
+    system = SYSTEM_PROMPT + (f"\n{_SCHEMA_HINT}{json.dumps(schema)}" if schema else "")
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": config["prompt"]},
+    ]
+    repairs_left = ctx.max_retries
+    for _ in range(config.get("max_iterations", DEFAULT_MAX_ITERATIONS)):
+        reply = await ctx.llm_complete(
+            model=config["model"],
+            messages=messages,
+            tools=tools,
+            response_schema=schema,
+            max_tokens=config.get("max_tokens", DEFAULT_MAX_TOKENS),
+            temperature=config.get("temperature"),
+        )
+        if reply.tool_calls:
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": reply.content,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": c.arguments},
+                        }
+                        for c in reply.tool_calls
+                    ],
+                }
+            )
+            for call in reply.tool_calls:
+                outcome = await _run_tool(ctx, names, call.name, call.arguments)
+                messages.append(
+                    {"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome, default=str)}
+                )
+            continue
+        text = reply.content or ""
+        if schema is None:
+            return text
+        value, problems = _parse_answer(text, schema)
+        if not problems:
+            return value
+        if repairs_left <= 0:
+            # The repairs used up the step's retries: another attempt would only spend more.
+            raise StepError(
+                "invalid_output",
+                "the final answer does not match output_schema: " + "; ".join(problems),
+                retryable=False,
+            )
+        repairs_left -= 1
+        messages.append({"role": "assistant", "content": text})
+        messages.append(
+            {
+                "role": "user",
+                "content": "That answer is not valid: "
+                + "; ".join(problems)
+                + ". "
+                + _SCHEMA_HINT
+                + json.dumps(schema),
+            }
+        )
+    raise StepError(
+        "max_iterations",
+        f"no final answer within max_iterations ({config.get('max_iterations', DEFAULT_MAX_ITERATIONS)})",
+        retryable=False,
+    )
+
+
+AGENT_TASK = ActionDefinition(
+    type="agent_task",
+    name="Agent task",
+    description=(
+        "An LLM works on `prompt` with the tools matching `tools` (capability ids or globs such as "
+        "`http.*`) for at most `max_iterations` turns, and answers with a value matching `output_schema`."
+    ),
+    config_schema={
+        "type": "object",
+        "required": ["prompt", "model"],
+        "properties": {
+            "prompt": {"type": "string", "minLength": 1, "maxLength": 100_000},
+            "model": {"type": "string", "minLength": 1, "maxLength": 200},
+            "tools": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 1},
+                "maxItems": 100,
+                "default": [],
+            },
+            "output_schema": {"type": "object"},
+            "max_iterations": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50,
+                "default": DEFAULT_MAX_ITERATIONS,
+            },
+            "max_tokens": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 200_000,
+                "default": DEFAULT_MAX_TOKENS,
+            },
+            "temperature": {"type": "number", "minimum": 0, "maximum": 2},
+        },
+        "additionalProperties": False,
+    },
+    output_contract=DYNAMIC_OUTPUT,
+    handler=_agent_task,
+    duration_class="medium",
+)
+
+
+async def _llm_complete(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
+    messages = list(args["messages"])
+    if args.get("system"):
+        messages.insert(0, {"role": "system", "content": args["system"]})
+    reply = await ctx.llm_complete(
+        model=args["model"],
+        messages=messages,
+        max_tokens=args.get("max_tokens", DEFAULT_MAX_TOKENS),
+        temperature=args.get("temperature"),
+    )
+    return {
+        "text": reply.content or "",
+        "model": reply.model,
+        "usage": {
+            "input_tokens": reply.input_tokens,
+            "output_tokens": reply.output_tokens,
+            "cost_usd": reply.cost_usd,
+        },
+    }
+
+
+_MESSAGES = {
+    "type": "array",
+    "minItems": 1,
+    "maxItems": 200,
+    "items": {
+        "type": "object",
+        "required": ["role", "content"],
+        "properties": {"role": {"enum": ["user", "assistant", "system"]}, "content": {"type": "string"}},
+        "additionalProperties": False,
+    },
+}
+
+LLM_COMPLETE = Capability(
+    id="llm.complete",
+    description="One LLM completion without tools: messages (and an optional system prompt) in, text out.",
+    input_schema={
+        "type": "object",
+        "required": ["model", "messages"],
+        "properties": {
+            "model": {"type": "string", "minLength": 1, "maxLength": 200},
+            "messages": _MESSAGES,
+            "system": {"type": "string", "maxLength": 100_000},
+            "max_tokens": {"type": "integer", "minimum": 1, "maximum": 200_000},
+            "temperature": {"type": "number", "minimum": 0, "maximum": 2},
+        },
+        "additionalProperties": False,
+    },
+    output_schema={
+        "type": "object",
+        "required": ["text", "model", "usage"],
+        "properties": {"text": {"type": "string"}, "model": {"type": "string"}, "usage": {"type": "object"}},
+    },
+    handler=_llm_complete,
+    risk="read",
+)
+
+
+async def _llm_complete_action(ctx: Any, config: dict[str, Any]) -> Any:
+    return await ctx.invoke_capability("llm.complete", config)
+
+
+LLM_COMPLETE_ACTION = ActionDefinition(
+    type="llm_complete",
+    name="LLM completion",
+    description="One completion without tools (the `llm.complete` capability); its cost lands in the ledger.",
+    config_schema=LLM_COMPLETE.input_schema,
+    output_contract=LLM_COMPLETE.output_schema,
+    handler=_llm_complete_action,
+    duration_class="medium",
+    uses_capabilities=("llm.complete",),
+)

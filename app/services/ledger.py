@@ -1,0 +1,50 @@
+"""The cost ledger: every LLM call with its tokens and cost, and the totals the caps are checked against."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.engine.context import LlmReply
+from app.persistence.base import utcnow
+from app.persistence.models import LlmUsage, Run
+from app.persistence.repositories.ledger import LedgerRepository
+
+
+def start_of_day(moment: datetime) -> datetime:
+    """Midnight UTC of the moment's day: daily caps reset then."""
+    return moment.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+class LedgerService:
+    async def record(self, session: AsyncSession, run: Run, step_id: str, reply: LlmReply) -> None:
+        cost = Decimal(str(reply.cost_usd))
+        repository = LedgerRepository(session)
+        await repository.create(
+            LlmUsage(
+                id=uuid.uuid4(),
+                space_id=run.space_id,
+                automation_id=run.automation_id,
+                run_id=run.id,
+                step_id=step_id,
+                model=reply.model,
+                input_tokens=reply.input_tokens,
+                output_tokens=reply.output_tokens,
+                cost_usd=cost,
+                created_at=utcnow(),
+            )
+        )
+        await repository.add_to_run(run.id, cost, reply.input_tokens + reply.output_tokens)
+
+    async def run_totals(self, session: AsyncSession, run_id: uuid.UUID) -> tuple[float, int]:
+        cost, tokens = await LedgerRepository(session).run_totals(run_id)
+        return float(cost), tokens
+
+    async def spent_today(self, session: AsyncSession, automation_id: uuid.UUID, now: datetime) -> float:
+        return float(await LedgerRepository(session).spent_since(automation_id, start_of_day(now)))
+
+
+ledger_service = LedgerService()
