@@ -182,10 +182,10 @@ class EventService:
     async def sweep(self, session: AsyncSession, now: datetime, *, stale_after: timedelta) -> tuple[int, int]:
         """Re-enqueue events left undispatched (a crash between commit and enqueue); drop expired ones."""
         repository = EventRepository(session)
+        deleted = await repository.delete_expired(now)  # first: an expired event is not worth dispatching
         stale = await repository.undispatched_before(now - stale_after, limit=500)
         for event in stale:
             jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
-        deleted = await repository.delete_expired(now)
         return len(stale), deleted
 
 

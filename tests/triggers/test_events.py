@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psutil
 from sqlalchemy import select
 
 from app.config import Settings
-from app.persistence.models import Run
+from app.persistence.models import DomainEvent, Run
+from app.persistence.transaction import transaction
+from app.services.events import event_service
 from tests.support.factories import Caller, Factory
 from tests.support.runs import wait_for
 from tests.support.servers import flush_prefix
@@ -169,3 +172,25 @@ class TestNothingLost:
         assert len(event["consumed_by"]) == 1
         (run,) = await _runs_of(app, listener)
         assert (await wait_for(owner, str(run.id)))["status"] == "succeeded"
+
+
+class TestSweeper:
+    async def test_expired_events_are_deleted_and_stale_ones_re_enqueued(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        sent: list[Any] = []
+        # A day ahead: a beat still ticking from other tests (on real time) sees none of this as due.
+        now = datetime.now(UTC) + timedelta(days=1)
+        async with transaction(app.state.sessionmaker, sent.append) as session:
+            old = await event_service.publish(session, uuid.UUID(owner.space_id), "x.old", {}, None)
+            stale = await event_service.publish(session, uuid.UUID(owner.space_id), "x.stale", {}, None)
+            old.expires_at = now - timedelta(seconds=1)
+            stale.created_at = now - timedelta(minutes=1)
+        sent.clear()
+        async with transaction(app.state.sessionmaker, sent.append) as session:
+            requeued, deleted = await event_service.sweep(session, now, stale_after=timedelta(seconds=10))
+        assert deleted == 1
+        assert requeued == 1
+        assert [(job.name, job.args) for job in sent] == [("events.dispatch", (str(stale.id),))]
+        async with app.state.sessionmaker() as session:
+            remaining = (await session.scalars(select(DomainEvent.event_type))).all()
+        assert set(remaining) == {"x.stale"}

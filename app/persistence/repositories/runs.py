@@ -97,10 +97,9 @@ class RunRepository(RepositoryBase[Run]):
             update(Run)
             .where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
             .values(lease_expires_at=now + lease)
-            .returning(Run.cancel_requested)
+            .returning(Run.id)
         )
-        row = result.one_or_none()
-        return row is not None
+        return result.one_or_none() is not None
 
     async def held(self, run_id: uuid.UUID, attempt: int) -> Run | None:
         """The run if this claim (attempt) still holds it."""
