@@ -19,17 +19,6 @@ from app.services.automations import automation_service
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
 from app.services.execution import publish_terminal
 
-RUN_STATUS_FILTERS = (
-    "queued",
-    "pending",
-    "running",
-    "succeeded",
-    "failed",
-    "cancelled",
-    "timed_out",
-    "dropped",
-)
-
 
 @dataclass(frozen=True)
 class RunDetail:
@@ -66,11 +55,7 @@ class RunService:
         limit: int,
         cursor: str | None,
     ) -> Page[Run]:
-        statement = RunRepository(session).space_statement(access.space_id)
-        if automation_id is not None:
-            statement = statement.where(Run.automation_id == automation_id)
-        if statuses:
-            statement = statement.where(Run.status.in_(statuses))
+        statement = RunRepository(session).listing_statement(access.space_id, automation_id, statuses)
         return await paginate(
             session, statement, order_by=[Run.created_at, Run.id], limit=limit, cursor=cursor
         )
@@ -79,7 +64,7 @@ class RunService:
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
     ) -> Page[Run]:
         """Queued runs of the space in promotion order (oldest first)."""
-        statement = RunRepository(session).space_statement(access.space_id).where(Run.status == "queued")
+        statement = RunRepository(session).listing_statement(access.space_id, None, ["queued"])
         return await paginate(
             session,
             statement,

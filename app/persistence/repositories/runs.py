@@ -24,6 +24,16 @@ class RunRepository(RepositoryBase[Run]):
     def space_statement(self, space_id: uuid.UUID) -> Select[Run]:
         return select(Run).where(Run.space_id == space_id)
 
+    def listing_statement(
+        self, space_id: uuid.UUID, automation_id: uuid.UUID | None, statuses: Sequence[str] | None
+    ) -> Select[Run]:
+        statement = self.space_statement(space_id)
+        if automation_id is not None:
+            statement = statement.where(Run.automation_id == automation_id)
+        if statuses:
+            statement = statement.where(Run.status.in_(statuses))
+        return statement
+
     async def get_in_space(
         self, space_id: uuid.UUID, run_id: uuid.UUID, *, for_update: bool = False
     ) -> Run | None:
