@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -106,6 +107,24 @@ class FireResult:
     created: bool
 
 
+_PARSED: OrderedDict[tuple[uuid.UUID, int], AutomationDefinition] = OrderedDict()
+PARSED_CACHE_SIZE = 2048
+
+
+def parsed_definition(automation: Automation) -> AutomationDefinition:
+    """The automation's definition as a model, parsed once per (automation, version) on the hot path.
+
+    A version is immutable (every edit makes a new one), so a cached entry never goes stale.
+    """
+    key = (automation.id, automation.version)
+    definition = _PARSED.get(key)
+    if definition is None:
+        definition = _PARSED[key] = AutomationDefinition.model_validate(automation.definition)
+        if len(_PARSED) > PARSED_CACHE_SIZE:
+            _PARSED.popitem(last=False)
+    return definition
+
+
 def queue_for(definition: AutomationDefinition) -> str:
     """The queue of the slowest step's duration class (unknown actions count as medium)."""
     slowest = "fast"
@@ -124,7 +143,7 @@ class Dispatcher:
         """Create the run this fire asks for (or return the one its idempotency key already made)."""
         if automation.status is AutomationStatus.archived:
             raise Conflict("An archived automation cannot run.", code="automation_archived")
-        definition = AutomationDefinition.model_validate(automation.definition)
+        definition = parsed_definition(automation)
         runs = RunRepository(session)
         policy = definition.execution.concurrency
         if request.idempotency_key or policy != "allow_parallel":

@@ -31,7 +31,8 @@ from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 logger = logging.getLogger(__name__)
 EVENT_RETENTION = timedelta(days=7)
 DISPATCH_TASK = "events.dispatch"
-FILTER_CACHE_SIZE = 4096
+# Compiled filters are small closures: room for every event trigger of a large installation.
+FILTER_CACHE_SIZE = 100_000
 
 Predicate = Callable[[Any], bool]
 

@@ -69,7 +69,8 @@ class ScheduleService:
                     "scheduled_for": plan.scheduled_for.isoformat(),
                     "last_fired_at": row.last_fired_at.isoformat() if row.last_fired_at else None,
                 },
-                idempotency_key=f"schedule:{row.id}:{plan.scheduled_for.isoformat()}",
+                # No idempotency key: the row lock (SKIP LOCKED) and moving next_fire_at in the same
+                # transaction already make each slot fire once, without two extra queries per fire.
                 last_fired_at=row.last_fired_at.isoformat() if row.last_fired_at else None,
                 refuse_bad_inputs=False,
             )
