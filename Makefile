@@ -31,14 +31,13 @@ lint: install
 	$(BIN)/mypy app
 	$(BIN)/lint-imports
 
-## bench: the engine microbenchmarks (template render, filter evaluation) against their raw floors
+## bench: every hot path on the real stack, as ratios against floors measured in the same run
 bench: install
-	$(BIN)/python -m bench.bench_templating
-	$(BIN)/python -m bench.bench_filters
+	$(BIN)/python -m bench
 
+## bench-smoke: each benchmark with tiny N (checks they run; the test suite runs it too)
 bench-smoke: install
-	$(BIN)/python -m bench.bench_templating --quick
-	$(BIN)/python -m bench.bench_filters --quick
+	$(BIN)/python -m bench --smoke
 
 format: install
 	$(BIN)/ruff format .

@@ -119,6 +119,16 @@ class Settings(BaseSettings):
             )
         return self
 
+    @model_validator(mode="after")
+    def _rate_limit_countable(self) -> Settings:
+        # The limiter counts in whole microseconds inside Redis Lua numbers (exact below 2**52).
+        if self.webhook_rate_limit * self.webhook_rate_window_seconds * 1_000_000 > 2**52:
+            raise ConfigurationError(
+                "AUTOMATIONS_WEBHOOK_RATE_LIMIT x AUTOMATIONS_WEBHOOK_RATE_WINDOW_SECONDS is too large "
+                "to count exactly; lower one of them"
+            )
+        return self
+
     @property
     def stack_file(self) -> Path:
         return self.home / STACK_FILE

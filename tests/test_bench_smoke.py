@@ -1,4 +1,4 @@
-"""The microbenchmarks run and print their table (tiny N; no timing is asserted)."""
+"""Every benchmark runs and prints its row (tiny N; no timing is asserted anywhere)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("module", ["bench.bench_templating", "bench.bench_filters"])
-def test_benchmark_runs_and_prints_a_ratio_table(module: str) -> None:
+@pytest.mark.timeout(300)
+def test_benchmark_suite_runs_and_prints_every_row() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", module, "--quick"],
+        [sys.executable, "-m", "bench", "--smoke"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=240,
         check=False,
     )
-    assert result.returncode == 0, result.stderr
-    table = [line for line in result.stdout.splitlines() if line.startswith("|")]
-    assert len(table) >= 3, result.stdout
-    assert "ratio" in result.stdout.lower()
+    assert result.returncode == 0, result.stderr[-4000:]
+    rows = [
+        line
+        for line in result.stdout.splitlines()
+        if line.startswith("| ") and not line.startswith("| figure")
+    ]
+    assert len(rows) >= 17, result.stdout
+    assert "FAILED" not in result.stdout
+    assert "x floor" in result.stdout

@@ -68,3 +68,12 @@ class TestUrls:
     def test_nothing_configured_says_what_to_do(self, tmp_path: Path) -> None:
         with pytest.raises(ConfigurationError, match="make run"):
             Settings(home=tmp_path).resolved_database_url()
+
+
+class TestRateLimit:
+    def test_a_rate_limit_too_large_to_count_is_refused_at_start(self) -> None:
+        with pytest.raises(ConfigurationError, match="WEBHOOK_RATE_LIMIT"):
+            Settings(webhook_rate_limit=10**9, webhook_rate_window_seconds=60)
+
+    def test_large_but_countable_limit_is_accepted(self) -> None:
+        assert Settings(webhook_rate_limit=10**7, webhook_rate_window_seconds=60).webhook_rate_limit == 10**7

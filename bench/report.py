@@ -1,0 +1,71 @@
+"""Statistics and the one results table."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+HEADER = ("figure", "result", "floor (same run, same servers)", "x floor", "details")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table. `ratio` is our cost per operation over the floor's (1.0x = as fast)."""
+
+    figure: str
+    result: str
+    floor: str = "—"
+    ratio: str = "—"
+    details: str = ""
+
+
+def median(samples: Sequence[float]) -> float:
+    return float(statistics.median(samples))
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return float(ordered[rank - 1])
+
+
+def ratio(cost: float, floor_cost: float) -> str:
+    """How many times the floor's cost an operation takes."""
+    if floor_cost <= 0:
+        return "—"
+    value = cost / floor_cost
+    return f"{value:,.1f}x" if value < 100 else f"{value:,.0f}x"
+
+
+def rate(value: float, unit: str) -> str:
+    if value >= 100:
+        return f"{value:,.0f} {unit}/s"
+    return f"{value:,.1f} {unit}/s"
+
+
+def ms(seconds: float) -> str:
+    value = seconds * 1000
+    if value >= 100:
+        return f"{value:,.0f} ms"
+    if value >= 10:
+        return f"{value:.1f} ms"
+    return f"{value:.2f} ms"
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.0f} µs"
+
+
+def mib(size: int) -> str:
+    return f"{size / 2**20:,.0f} MiB"
+
+
+def table(rows: Sequence[Row]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|---|---:|---:|---:|---|"]
+    for row in rows:
+        cells = (row.figure, row.result, row.floor, row.ratio, row.details)
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,560 @@
+"""The servers a benchmark run uses, its throwaway database and Redis database, and the service processes.
+
+Servers: `DATABASE_URL` / `REDIS_URL` when set; else PostgreSQL and Redis on their default local ports
+when they answer; else the embedded servers of `app.devstack` (the same rule as the test suite). On them
+the bench creates a database of its own (migrated with Alembic, dropped at the end) and uses a Redis
+database number of its own (flushed at start and end), so it never reads or writes user data.
+
+The api (uvicorn, `automations api`) and the worker (`bench.worker`: `automations worker` plus the no-op
+tasks) run as real child processes on loopback, started on first use and stopped at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import os
+import platform
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import psutil
+import redis
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+EMBEDDED_HOME = ROOT / ".automations" / "bench-stack"
+SECRET_KEY = "bench-only-secret-key-" + "x" * 40
+# Redis database numbers of the bench's own (the test suite uses 11). A run claims the first free one
+# (preferred first) with a lock key, so two runs at once (a smoke run in each of two test sessions) never
+# share a broker; AUTOMATIONS_BENCH_REDIS_DB=<n> forces one.
+FULL_REDIS_DB = 12
+SMOKE_REDIS_DB = 13
+REDIS_DBS = (12, 13, 14, 15)
+REDIS_LOCK_KEY = "automations-bench:owner"
+REDIS_LOCK_SECONDS = 3600
+# The webhook rate limit would refuse a benchmark's fires: raised for the api the bench starts. Not 10**9:
+# the limiter refuses (500 on every fire) when limit x window (µs) passes 2**52, i.e. above ~75 M per 60 s.
+UNLIMITED_WEBHOOK_RATE = 10**7
+START_TIMEOUT_SECONDS = 60.0
+
+
+def log(message: str) -> None:
+    """Progress goes to stderr, so stdout carries only the results."""
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# --- servers -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Servers:
+    admin_database_url: str  # postgresql+asyncpg://… of a database we may CREATE DATABASE from
+    redis_url: str
+    origin: str  # "environment", "local" or "embedded"
+    stops: list[Callable[[], None]] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for stop in reversed(self.stops):
+            with contextlib.suppress(Exception):
+                stop()
+        self.stops.clear()
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _asyncpg_url(url: str) -> str:
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+def resolve_servers() -> Servers:
+    """DATABASE_URL / REDIS_URL when set; else local default ports when they answer; else embedded.
+
+    `AUTOMATIONS_BENCH_SERVERS=embedded` forces the embedded servers (what a clean machine gets).
+    """
+    if os.environ.get("AUTOMATIONS_BENCH_SERVERS") == "embedded":
+        return _embedded(Servers("", "", "embedded"), None, None)
+    database_url = os.environ.get("DATABASE_URL")
+    redis_url = os.environ.get("REDIS_URL")
+    origin = "environment" if database_url and redis_url else "local"
+    if not database_url and _answers("127.0.0.1", 5432):
+        database_url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+    if not redis_url and _answers("127.0.0.1", 6379):
+        redis_url = "redis://127.0.0.1:6379/0"
+    servers = Servers(_asyncpg_url(database_url or ""), redis_url or "", origin)
+    if database_url and redis_url:
+        return servers
+    servers.origin = "embedded"
+    return _embedded(servers, database_url, redis_url)
+
+
+def _embedded(servers: Servers, database_url: str | None, redis_url: str | None) -> Servers:
+    """Start whichever server is missing from the wheels (`app.devstack`), for this run only."""
+    EMBEDDED_HOME.mkdir(parents=True, exist_ok=True)
+    from app.devstack import start_postgres, start_redis
+
+    if not database_url:
+        log(f"starting the embedded PostgreSQL in {EMBEDDED_HOME}")
+        postgres, url = start_postgres(EMBEDDED_HOME, database="postgres")
+        servers.admin_database_url = _asyncpg_url(url)
+        servers.stops.append(getattr(postgres, "_cleanup", lambda: None))
+    if not redis_url:
+        log("starting the embedded Redis")
+        process, url = start_redis(EMBEDDED_HOME)
+        servers.redis_url = url
+        servers.stops.append(lambda: _terminate(process))
+    return servers
+
+
+def _terminate(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def with_database(url: str, name: str) -> str:
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def redis_with_db(url: str, db: int) -> str:
+    base = url.split("?", 1)[0]
+    scheme, rest = base.split("://", 1)
+    host = rest.split("/", 1)[0]
+    return f"{scheme}://{host}/{db}"
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The DSN asyncpg itself takes for a SQLAlchemy `postgresql+asyncpg://` URL."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def _claim_redis_db(url: str, preferred: int, owner: str) -> str:
+    """The URL of the first bench Redis database no other bench run holds, claimed for this one."""
+    forced = os.environ.get("AUTOMATIONS_BENCH_REDIS_DB")
+    candidates = [int(forced)] if forced else [preferred, *(db for db in REDIS_DBS if db != preferred)]
+    for db in candidates:
+        candidate = redis_with_db(url, db)
+        client = redis.Redis.from_url(candidate)
+        try:
+            # A forced database is taken even if a (perhaps stale) lock says otherwise.
+            if client.set(REDIS_LOCK_KEY, owner, nx=not forced, ex=REDIS_LOCK_SECONDS):
+                return candidate
+        finally:
+            client.close()
+    raise RuntimeError(
+        f"Redis databases {candidates} are all held by other benchmark runs (key {REDIS_LOCK_KEY}); "
+        "wait for them, or set AUTOMATIONS_BENCH_REDIS_DB"
+    )
+
+
+async def _admin(url: str, statement: str) -> None:
+    connection = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+# --- service processes -----------------------------------------------------------------------------------
+
+
+class ServiceProcess:
+    """A child process of the service (api or worker) with its log file."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path) -> None:
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        self._log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, *argv], env=env, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, size: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-size:]
+
+    def stop(self) -> None:
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# --- the bench's stack -------------------------------------------------------------------------------
+
+
+class BenchStack:
+    """A fresh database and a Redis database of the bench's own, and the processes started on them."""
+
+    def __init__(self, servers: Servers, redis_db: int) -> None:
+        self.servers = servers
+        self.database_name = f"automations_bench_{uuid.uuid4().hex[:10]}"
+        self.database_url = with_database(servers.admin_database_url, self.database_name)
+        self.redis_url = _claim_redis_db(servers.redis_url, redis_db, self.database_name)
+        self.home = Path(tempfile.mkdtemp(prefix="automations-bench-"))
+        self.settings = Settings(
+            environment="test",
+            secret_key=SECRET_KEY,
+            database_url=self.database_url,
+            redis_url=self.redis_url,
+            home=self.home,
+            webhook_rate_limit=UNLIMITED_WEBHOOK_RATE,
+        )
+        self._api: ServiceProcess | None = None
+        self._worker: ServiceProcess | None = None
+        self.api_url = ""
+        self.worker_node = ""
+        self._celery: Any = None
+        self._redis_client: redis.Redis | None = None
+        self._created = False
+
+    # lifecycle
+
+    def open(self) -> BenchStack:
+        self._flush_redis(keep_lock=True)
+        log(f"creating database {self.database_name} ({self.servers.origin} servers)")
+        asyncio.run(_admin(self.servers.admin_database_url, f'CREATE DATABASE "{self.database_name}"'))
+        self._created = True
+        from app.cli import run_migrations
+
+        run_migrations(self.database_url)
+        return self
+
+    def close(self) -> None:
+        for process in (self._worker, self._api):
+            if process is not None:
+                process.stop()
+        self._worker = self._api = None
+        if self._celery is not None:
+            with contextlib.suppress(Exception):
+                self._celery.close()
+        if self._redis_client is not None:
+            self._redis_client.close()
+        if self._created:
+            with contextlib.suppress(Exception):
+                asyncio.run(
+                    _admin(
+                        self.servers.admin_database_url,
+                        f'DROP DATABASE IF EXISTS "{self.database_name}" WITH (FORCE)',
+                    )
+                )
+        with contextlib.suppress(Exception):
+            self._flush_redis()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def _flush_redis(self, *, keep_lock: bool = False) -> None:
+        """Empty the bench's Redis database (at the start, keeping the lock that claims it)."""
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            if not keep_lock:
+                client.flushdb()
+                return
+            for key in client.scan_iter(count=1000):
+                if key != REDIS_LOCK_KEY.encode():
+                    client.delete(key)
+        finally:
+            client.close()
+
+    def purge_broker(self) -> None:
+        """Drop every message waiting in the bench's Redis database (only while no worker consumes)."""
+        assert self._worker is None, "purging under a running worker would drop its in-flight messages"
+        self._flush_redis(keep_lock=True)
+
+    def log_tails(self) -> str:
+        """The last lines of the api's and the worker's logs (for a failure report)."""
+        parts = []
+        for process in (self._api, self._worker):
+            if process is not None:
+                parts.append(f"--- {process.name} log ---\n{process.log_tail()}")
+        return "\n".join(parts)
+
+    # environment
+
+    def child_env(self) -> dict[str, str]:
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith("AUTOMATIONS_") and key not in {"DATABASE_URL", "REDIS_URL", "PORT"}
+        }
+        env.update(
+            DATABASE_URL=self.database_url,
+            REDIS_URL=self.redis_url,
+            AUTOMATIONS_ENVIRONMENT="test",
+            AUTOMATIONS_SECRET_KEY=SECRET_KEY,
+            AUTOMATIONS_HOME=str(self.home),
+            AUTOMATIONS_WEBHOOK_RATE_LIMIT=str(UNLIMITED_WEBHOOK_RATE),
+        )
+        return env
+
+    @property
+    def dsn(self) -> str:
+        return asyncpg_dsn(self.database_url)
+
+    @property
+    def celery(self) -> Any:
+        """A Celery client of the service's own app (the one the api and worker use)."""
+        if self._celery is None:
+            from app.worker.celery_app import create_celery
+
+            self._celery = create_celery(self.settings)
+        return self._celery
+
+    def send_job(self, job: Any) -> None:
+        """What the api and worker do with a job after their commit."""
+        self.celery.send_task(
+            job.name, args=job.args, kwargs=job.kwargs, queue=job.queue, countdown=job.countdown
+        )
+
+    # processes
+
+    def api(self) -> ServiceProcess:
+        """The REST API under uvicorn, as `automations api` serves it, on a free loopback port."""
+        if self._api is None:
+            port = _free_port()
+            log(f"starting the api on 127.0.0.1:{port}")
+            process = ServiceProcess(
+                "api", ["-m", "app.cli", "api", "--port", str(port)], self.child_env(), self.home
+            )
+            self._api = process
+            self.api_url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + START_TIMEOUT_SECONDS
+            while True:
+                if not process.alive():
+                    raise RuntimeError(f"the api exited early:\n{process.log_tail()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"{self.api_url}/healthz", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the api did not answer in time:\n{process.log_tail()}")
+                time.sleep(0.1)
+        return self._api
+
+    def worker(self) -> ServiceProcess:
+        """One worker with the default settings (every queue, CPU-count prefork pool)."""
+        if self._worker is None:
+            node = f"bench-{os.getpid()}@{socket.gethostname()}"
+            log(f"starting the worker {node}")
+            process = ServiceProcess(
+                "worker", ["-m", "bench.worker", "-n", node], self.child_env(), self.home
+            )
+            self._worker = process
+            self.worker_node = node
+            deadline = time.monotonic() + START_TIMEOUT_SECONDS
+            while not self.celery.control.ping(destination=[node], timeout=0.5):
+                if not process.alive():
+                    raise RuntimeError(f"the worker exited early:\n{process.log_tail()}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the worker did not answer in time:\n{process.log_tail()}")
+        return self._worker
+
+    @property
+    def worker_running(self) -> bool:
+        return self._worker is not None
+
+    def pause_queue(self, queue: str) -> None:
+        """The worker stops taking messages from `queue` (they wait in Redis)."""
+        reply = self.celery.control.cancel_consumer(queue, destination=[self.worker_node], reply=True)
+        assert reply, f"the worker did not confirm it stopped consuming {queue}"
+
+    def resume_queue(self, queue: str, waiting: int) -> float:
+        """The worker consumes `queue` again; answers when it took the first of the `waiting` messages.
+
+        A consumer added back starts with the broker's next poll (up to a second later), so a batch is
+        timed from its first message leaving the queue, not from this call (`time.time()` clock).
+        """
+        client = redis.Redis.from_url(self.redis_url)
+        taken: list[float] = []
+
+        def watch() -> None:
+            deadline = time.monotonic() + START_TIMEOUT_SECONDS
+            while time.monotonic() < deadline:
+                if client.llen(queue) < waiting:
+                    taken.append(time.time())
+                    return
+                time.sleep(0.0005)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            reply = self.celery.control.add_consumer(queue, destination=[self.worker_node], reply=True)
+            assert reply, f"the worker did not confirm it consumes {queue} again"
+            watcher.join()
+        finally:
+            client.close()
+        if not taken:
+            raise RuntimeError(f"the worker took nothing from {queue} after consuming it again")
+        return taken[0]
+
+    def broker_idle(self, queue: str) -> bool:
+        """No message of `queue` waits, and none is held unacknowledged by a worker (late acks)."""
+        client = self._redis()
+        return not client.llen(queue) and not client.hlen("unacked")
+
+    def _redis(self) -> redis.Redis:
+        if self._redis_client is None:
+            self._redis_client = redis.Redis.from_url(self.redis_url)
+        return self._redis_client
+
+
+# --- memory -------------------------------------------------------------------------------------------
+
+
+class RssSampler:
+    """Samples the resident memory of the api and the worker (main and pool processes) in a thread."""
+
+    def __init__(self, api_pid: int, worker_pid: int, interval: float = 0.05) -> None:
+        self.api = psutil.Process(api_pid)
+        self.worker = psutil.Process(worker_pid)
+        self.interval = interval
+        self.peak: dict[str, int] = {"api": 0, "worker_main": 0, "worker_pool": 0, "sandbox": 0}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def snapshot(self) -> dict[str, int]:
+        """RSS now: the api, the worker's main process, its largest pool process, the largest template
+        sandbox process of a pool process."""
+        now = {"api": 0, "worker_main": 0, "worker_pool": 0, "sandbox": 0}
+        with contextlib.suppress(psutil.Error):
+            now["api"] = self.api.memory_info().rss
+        with contextlib.suppress(psutil.Error):
+            now["worker_main"] = self.worker.memory_info().rss
+            for child in self.worker.children():
+                with contextlib.suppress(psutil.Error):
+                    now["worker_pool"] = max(now["worker_pool"], child.memory_info().rss)
+                    for sandbox in child.children():
+                        with contextlib.suppress(psutil.Error):
+                            now["sandbox"] = max(now["sandbox"], sandbox.memory_info().rss)
+        return now
+
+    def unique(self) -> dict[str, int]:
+        """USS now (memory no other process shares: what the process really adds) of the api and of the
+        largest worker pool process. Reads /proc/<pid>/smaps, so it is not sampled in the loop."""
+        now = {"api": 0, "worker_pool": 0}
+        with contextlib.suppress(psutil.Error):
+            now["api"] = self.api.memory_full_info().uss
+        with contextlib.suppress(psutil.Error):
+            for child in self.worker.children():
+                with contextlib.suppress(psutil.Error):
+                    now["worker_pool"] = max(now["worker_pool"], child.memory_full_info().uss)
+        return now
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            for key, value in self.snapshot().items():
+                self.peak[key] = max(self.peak[key], value)
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def cpu_seconds(pid: int, *, tree: bool = False) -> float:
+    """CPU time (user + system) a process has used so far; with `tree`, plus all its live descendants."""
+    root = psutil.Process(pid)
+    total = 0.0
+    for process in [root, *(root.children(recursive=True) if tree else [])]:
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+# --- machine ------------------------------------------------------------------------------------------
+
+
+def _cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+async def _server_versions(stack: BenchStack) -> tuple[str, str]:
+    connection = await asyncpg.connect(stack.dsn)
+    try:
+        postgres = str(await connection.fetchval("SHOW server_version"))
+    finally:
+        await connection.close()
+    client = redis.Redis.from_url(stack.redis_url)
+    try:
+        info: Any = client.info("server")
+        redis_version = str(info.get("redis_version", "?"))
+    finally:
+        client.close()
+    return postgres, redis_version
+
+
+def machine(stack: BenchStack | None, load_at_start: tuple[float, float, float]) -> list[tuple[str, str]]:
+    """What the figures were measured on (and how busy it was with other work)."""
+    memory = psutil.virtual_memory().total / 2**30
+    postgres = redis_version = "not used in this run"
+    origin = "—"
+    if stack is not None:
+        postgres, redis_version = asyncio.run(_server_versions(stack))
+        origin = stack.servers.origin
+    return [
+        ("date", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")),
+        (
+            "cpu",
+            f"{os.cpu_count()} logical cores ({psutil.cpu_count(logical=False)} physical), {_cpu_model()}",
+        ),
+        ("memory", f"{memory:.1f} GiB"),
+        ("os", platform.platform()),
+        ("python", platform.python_version()),
+        ("postgresql", f"{postgres} ({origin} server)"),
+        ("redis", f"{redis_version} ({origin} server)"),
+        (
+            "load average (1 min)",
+            f"{load_at_start[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
+            "(includes the bench's own processes)",
+        ),
+    ]

@@ -1,0 +1,266 @@
+"""The benchmark suite: which benchmarks, in which order, at which sizes; one table at the end.
+
+    python -m bench                 # everything (full sizes), table to stdout and bench/results/latest.md
+    python -m bench fire latency    # some of them (table to stdout only, unless --output)
+    python -m bench --smoke         # everything at tiny sizes: checks that each runs and prints its row
+
+Benchmarks run in a fixed order whatever the command line says: the in-process ones, then the ones
+that need no worker (their wake-ups are purged), then the ones on a worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.report import Row, table
+from bench.stack import FULL_REDIS_DB, SMOKE_REDIS_DB, BenchStack, Servers, log, machine, resolve_servers
+
+RESULTS = Path(__file__).resolve().parent / "results" / "latest.md"
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    template_warmup: int
+    template_repeat: int
+    filter_loops: int
+    filter_repeat: int
+    event_sizes: tuple[int, ...]
+    event_seconds: float
+    event_repeats: int
+    dispatch_warmup: int
+    dispatch_repeats: int
+    schedule_due: int
+    schedule_sizes: tuple[int, ...]
+    schedule_warmup: int
+    schedule_ticks: int
+    clients: int
+    fire_warmup: int
+    fire_rounds: int
+    fire_per_round: int
+    latency_warmup: int
+    latency_runs: int
+    throughput_warmup: int
+    throughput_batches: int
+    throughput_batch: int
+
+
+FULL = Profile(
+    name="full",
+    template_warmup=200,
+    template_repeat=2000,
+    filter_loops=20_000,
+    filter_repeat=9,
+    event_sizes=(10, 1_000, 10_000),
+    event_seconds=0.3,
+    event_repeats=5,
+    dispatch_warmup=1,
+    dispatch_repeats=5,
+    schedule_due=1_000,
+    schedule_sizes=(1_000, 100_000),
+    schedule_warmup=1,
+    schedule_ticks=3,
+    clients=16,
+    fire_warmup=150,
+    fire_rounds=5,
+    fire_per_round=300,
+    latency_warmup=10,
+    latency_runs=200,
+    throughput_warmup=100,
+    throughput_batches=4,
+    throughput_batch=500,
+)
+
+SMOKE = Profile(
+    name="smoke",
+    template_warmup=3,
+    template_repeat=10,
+    filter_loops=200,
+    filter_repeat=3,
+    event_sizes=(10, 100, 1_000),
+    event_seconds=0.005,
+    event_repeats=3,
+    dispatch_warmup=1,
+    dispatch_repeats=2,
+    schedule_due=5,
+    schedule_sizes=(10, 100),
+    schedule_warmup=1,
+    schedule_ticks=2,
+    clients=4,
+    fire_warmup=4,
+    fire_rounds=2,
+    fire_per_round=12,
+    latency_warmup=1,
+    latency_runs=4,
+    throughput_warmup=2,
+    throughput_batches=2,
+    throughput_batch=8,
+)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    aliases: tuple[str, ...]
+    needs_stack: bool
+    run: Callable[[BenchStack | None, Profile], list[Row]]
+    summary: str
+
+
+def _templates(_: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import templates
+
+    return templates.run(p.template_warmup, p.template_repeat)
+
+
+def _filters(_: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import filters
+
+    return filters.run(p.filter_loops, p.filter_repeat)
+
+
+def _events(_: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import events
+
+    return events.run(p.event_sizes, p.event_seconds, p.event_repeats)
+
+
+def _dispatch(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import dispatch
+
+    assert stack is not None
+    return dispatch.run(stack, p.event_sizes, p.dispatch_warmup, p.dispatch_repeats)
+
+
+def _schedule(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import schedule
+
+    assert stack is not None
+    return schedule.run(stack, p.schedule_due, p.schedule_sizes, p.schedule_warmup, p.schedule_ticks)
+
+
+def _fire(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import fire
+
+    assert stack is not None
+    return fire.run(stack, p.clients, p.fire_warmup, p.fire_rounds, p.fire_per_round)
+
+
+def _latency(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import runs
+
+    assert stack is not None
+    return runs.latency(stack, p.latency_warmup, p.latency_runs)
+
+
+def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import runs
+
+    assert stack is not None
+    return runs.throughput(stack, p.throughput_warmup, p.throughput_batches, p.throughput_batch, p.clients)
+
+
+BENCHMARKS = (
+    Benchmark("templates", ("template",), False, _templates, "template render vs in-process Jinja"),
+    Benchmark("filters", ("filter",), False, _filters, "a compiled filter vs the same test by hand"),
+    Benchmark("events", ("event", "matching"), False, _events, "event matching vs a dict lookup"),
+    Benchmark("dispatch", ("event-dispatch",), True, _dispatch, "event dispatch via the DB at three sizes"),
+    Benchmark("schedule", ("tick",), True, _schedule, "schedule tick at two table sizes"),
+    Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
+    Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
+    Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
+)
+
+
+def _select(names: list[str]) -> list[Benchmark]:
+    if not names:
+        return list(BENCHMARKS)
+    known = {alias: b.name for b in BENCHMARKS for alias in (b.name, *b.aliases)}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise SystemExit(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    wanted = {known[name] for name in names}
+    return [b for b in BENCHMARKS if b.name in wanted]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Benchmarks of the service on real PostgreSQL, Redis and Celery, each against its floor.",
+        epilog="benchmarks: " + "; ".join(f"{b.name} ({b.summary})" for b in BENCHMARKS),
+    )
+    parser.add_argument("benchmarks", nargs="*", help="run only these (default: all)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check each runs and prints its row")
+    parser.add_argument(
+        "--output", type=Path, help=f"also write the results here (default for a full run of all: {RESULTS})"
+    )
+    options = parser.parse_args(argv)
+    selected = _select(options.benchmarks)
+    profile = SMOKE if options.smoke else FULL
+    output = options.output
+    if output is None and not options.smoke and len(selected) == len(BENCHMARKS):
+        output = RESULTS
+
+    started = time.monotonic()
+    load_at_start = os.getloadavg()
+    servers: Servers | None = None
+    stack: BenchStack | None = None
+    rows: list[Row] = []
+    failed: list[str] = []
+    machine_lines: list[tuple[str, str]] = []
+    try:
+        if any(b.needs_stack for b in selected):
+            servers = resolve_servers()
+            stack = BenchStack(servers, SMOKE_REDIS_DB if options.smoke else FULL_REDIS_DB)
+            stack.open()
+        for benchmark in selected:
+            try:
+                rows.extend(benchmark.run(stack, profile))
+            except Exception as exc:
+                traceback.print_exc()
+                if stack is not None:
+                    print(stack.log_tails(), file=sys.stderr)
+                failed.append(benchmark.name)
+                rows.append(Row(f"{benchmark.name}: FAILED", f"{type(exc).__name__}: {str(exc)[:200]}"))
+        machine_lines = machine(stack, load_at_start)
+    finally:
+        if stack is not None:
+            stack.close()
+        if servers is not None:
+            servers.stop()
+    elapsed = time.monotonic() - started
+    document = _document(profile, machine_lines, rows, elapsed)
+    print(document)
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(document)
+        log(f"results written to {output}")
+    if failed:
+        log(f"FAILED: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+def _document(profile: Profile, machine_lines: list[tuple[str, str]], rows: list[Row], elapsed: float) -> str:
+    lines = [f"## Benchmark results ({profile.name} run, {elapsed:,.0f} s)", ""]
+    lines += [f"- **{key}**: {value}" for key, value in machine_lines]
+    lines += [
+        "",
+        "Each figure is a median of repeated measurements after a warm-up; its floor is measured in the same",
+        "run on the same servers. `x floor` is our cost per operation over the floor's (1x = as fast).",
+        "",
+        table(rows),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

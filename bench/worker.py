@@ -1,0 +1,31 @@
+"""The service's worker as `automations worker` starts it, plus the bench's no-op tasks.
+
+    python -m bench.worker [-n NAME] [other celery worker options]
+
+Same settings (read from the environment), same queues, pool and default concurrency as
+`automations worker`; the only difference is that `bench.noop_tasks` is imported as well, so the
+floors run on the very same worker as the runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from app.config import get_settings
+from app.worker.celery_app import ALL_QUEUES, create_celery
+
+
+def main(argv: list[str]) -> None:
+    logging.basicConfig(
+        level=os.environ.get("AUTOMATIONS_LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    celery = create_celery(get_settings())
+    celery.conf.include = [*celery.conf.include, "bench.noop_tasks"]
+    celery.worker_main(["worker", "-Q", ",".join(ALL_QUEUES), "--loglevel=INFO", *argv])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
