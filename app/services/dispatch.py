@@ -148,9 +148,7 @@ class Dispatcher:
         policy = definition.execution.concurrency
         if request.idempotency_key or policy != "allow_parallel":
             # Serialise fires of this automation: the key check and the policy count cannot race.
-            await AutomationRepository(session).get_in_space(
-                automation.space_id, automation.id, for_update=True
-            )
+            await AutomationRepository(session).lock(automation.id)
 
         inputs, problems = self._inputs(definition, automation, request)
         if problems and request.refuse_bad_inputs:

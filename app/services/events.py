@@ -23,6 +23,7 @@ from app.errors import NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationTrigger, DomainEvent
 from app.persistence.pagination import Page, paginate
+from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.events import EventRepository
 from app.persistence.repositories.triggers import TriggerRepository
 from app.services.access import Permissions, SpaceAccess
@@ -144,12 +145,13 @@ class EventService:
         candidates = await TriggerRepository(session).event_candidates(
             event.space_id, listening_types(event.event_type)
         )
+        matches = [trigger for trigger in candidates if self.filters.get(trigger)(event.payload)]
+        automations = {
+            a.id: a for a in await AutomationRepository(session).get_many({t.automation_id for t in matches})
+        }
         consumed: list[dict[str, Any]] = []
-        fired = refused = matched = 0
-        for trigger in candidates:
-            if not self.filters.get(trigger)(event.payload):
-                continue
-            matched += 1
+        fired = refused = 0
+        for trigger in matches:
             request = FireRequest(
                 trigger_type="event",
                 trigger_id=trigger.id,
@@ -167,7 +169,7 @@ class EventService:
                 refuse_bad_inputs=False,
                 refuse_reason="chain_depth_exceeded" if event.chain_depth >= max_chain_depth else None,
             )
-            result = await dispatcher.fire(session, trigger.automation, request, limits)
+            result = await dispatcher.fire(session, automations[trigger.automation_id], request, limits)
             trigger.last_fired_at = event.created_at
             if result.run.status == "dropped":
                 refused += 1
@@ -178,7 +180,7 @@ class EventService:
             )
         event.consumed_by, event.dispatched_at = consumed, utcnow()
         await session.flush()
-        return DispatchReport(matched=matched, fired=fired, refused=refused)
+        return DispatchReport(matched=len(matches), fired=fired, refused=refused)
 
     async def sweep(self, session: AsyncSession, now: datetime, *, stale_after: timedelta) -> tuple[int, int]:
         """Re-enqueue events left undispatched (a crash between commit and enqueue); drop expired ones."""

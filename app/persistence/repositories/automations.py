@@ -32,20 +32,18 @@ class AutomationRepository(RepositoryBase[Automation]):
 
     async def get_by_id(self, automation_id: uuid.UUID) -> Automation | None:
         """For callers authenticated by something other than a space member (a webhook token)."""
-        return await self.get_one_or_none(
-            select(Automation)
-            .options(selectinload(Automation.triggers))
-            .where(Automation.id == automation_id)
+        return await self.get_one_or_none(select(Automation).where(Automation.id == automation_id))
+
+    async def lock(self, automation_id: uuid.UUID) -> None:
+        """Hold the automation's row until the transaction ends: fires of one automation take turns."""
+        await self.session.execute(
+            select(Automation.id).where(Automation.id == automation_id).with_for_update()
         )
 
     async def get_many(self, automation_ids: set[uuid.UUID]) -> list[Automation]:
         if not automation_ids:
             return []
-        return await self.get_all(
-            select(Automation)
-            .options(selectinload(Automation.triggers))
-            .where(Automation.id.in_(automation_ids))
-        )
+        return await self.get_all(select(Automation).where(Automation.id.in_(automation_ids)))
 
     async def get_in_space(
         self, space_id: uuid.UUID, automation_id: uuid.UUID, *, for_update: bool = False

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
 
 from app.persistence.models import Automation, AutomationStatus, AutomationTrigger
 from app.persistence.repositories.base import RepositoryBase
@@ -55,10 +54,10 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
         self, space_id: uuid.UUID, event_types: list[str]
     ) -> Sequence[AutomationTrigger]:
         """Enabled event triggers of active automations in the space listening to one of these types."""
+        # Trigger rows only: the automations (and their definitions) are loaded for the matches alone.
         statement = (
             select(AutomationTrigger)
             .join(Automation, Automation.id == AutomationTrigger.automation_id)
-            .options(joinedload(AutomationTrigger.automation))
             .where(
                 AutomationTrigger.space_id == space_id,
                 AutomationTrigger.type == "event",
@@ -67,4 +66,4 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
                 Automation.status == AutomationStatus.active,
             )
         )
-        return (await self.session.scalars(statement)).unique().all()
+        return (await self.session.scalars(statement)).all()
