@@ -7,6 +7,7 @@ job about a row that was never committed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,6 +27,8 @@ class Job:
 
 
 Sender = Callable[[Job], None]
+
+logger = logging.getLogger(__name__)
 
 _buffer: ContextVar[list[Job] | None] = ContextVar("automations_job_buffer", default=None)
 
@@ -62,13 +65,25 @@ def pending() -> list[Job]:
 
 
 def flush(send: Sender) -> int:
-    """Send every buffered job (call right after commit) and empty the buffer."""
+    """Send every buffered job (call right after commit) and empty the buffer; answer how many went out.
+
+    A job that cannot be sent (broker down) is logged, not raised: the commit already happened, and
+    every job is a wake-up for state the database holds, which recovery sends again. Raising here
+    would tell the caller its request failed when it did not.
+    """
     jobs = _buffer.get()
     if not jobs:
         return 0
     sent = 0
     while jobs:
-        send(jobs.pop(0))
+        job = jobs.pop(0)
+        try:
+            send(job)
+        except Exception as exc:
+            logger.warning(
+                "job %s not sent (%s); recovery will wake it up again", job.name, type(exc).__name__
+            )
+            continue
         sent += 1
     return sent
 

@@ -71,6 +71,24 @@ class TestTransaction:
         assert observed == [False]
         assert results[0].get(timeout=30)["pong"]
 
+    async def test_a_broker_that_cannot_take_the_job_does_not_fail_the_committed_transaction(
+        self, engine, clean_db
+    ) -> None:  # type: ignore[no-untyped-def]
+        sessionmaker = create_sessionmaker(engine)
+        attempted: list[str] = []
+
+        def broker_down(job: jobs.Job) -> None:
+            attempted.append(job.name)
+            raise ConnectionError("broker unreachable")
+
+        async with transaction(sessionmaker, broker_down) as session:
+            session.add(Space(name="kept although the wake-up was lost"))
+            jobs.enqueue("runs.execute", "a")
+            jobs.enqueue("events.dispatch", "b")
+        assert attempted == ["runs.execute", "events.dispatch"], "one failure does not drop the others"
+        async with sessionmaker() as check:
+            assert (await check.scalars(select(Space).where(Space.name.like("kept%")))).one()
+
     async def test_rollback_sends_nothing(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
         sessionmaker = create_sessionmaker(engine)
         sent: list[jobs.Job] = []

@@ -125,6 +125,20 @@ def parsed_definition(automation: Automation) -> AutomationDefinition:
     return definition
 
 
+_VALIDATORS: OrderedDict[tuple[uuid.UUID, int], Draft202012Validator] = OrderedDict()
+
+
+def inputs_validator(automation: Automation, definition: AutomationDefinition) -> Draft202012Validator:
+    """The inputs schema's validator, built once per (automation, version) like the parsed definition."""
+    key = (automation.id, automation.version)
+    validator = _VALIDATORS.get(key)
+    if validator is None:
+        validator = _VALIDATORS[key] = Draft202012Validator(definition.inputs.schema_)
+        if len(_VALIDATORS) > PARSED_CACHE_SIZE:
+            _VALIDATORS.popitem(last=False)
+    return validator
+
+
 def queue_for(definition: AutomationDefinition) -> str:
     """The queue of the slowest step's duration class (unknown actions count as medium)."""
     slowest = "fast"
@@ -217,7 +231,7 @@ class Dispatcher:
             ErrorDetail(
                 path=join("inputs", *error.absolute_path), message=error.message, code="invalid_input"
             )
-            for error in Draft202012Validator(schema).iter_errors(inputs)
+            for error in inputs_validator(automation, definition).iter_errors(inputs)
         ]
         return inputs, problems[:50]
 
