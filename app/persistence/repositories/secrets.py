@@ -99,4 +99,4 @@ class SecretRepository(RepositoryBase[Secret]):
 
     async def count_by_key(self) -> dict[str, int]:
         statement = select(Secret.key_id, func.count()).group_by(Secret.key_id)
-        return dict((await self.session.execute(statement)).tuples().all())
+        return {row[0]: row[1] for row in (await self.session.execute(statement)).all()}
