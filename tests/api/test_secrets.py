@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -54,6 +55,12 @@ class TestSetAndRead:
         assert body["updated_at"] >= body["created_at"]
         listing = (await owner.request("GET", owner.space_path("/secrets"))).json()
         assert [item["name"] for item in listing["items"]] == ["crm_token"]
+
+    async def test_concurrent_first_writes_make_one_secret(self, owner: Caller) -> None:
+        answers = await asyncio.gather(*(put(owner, "raced", value=f"value {i}") for i in range(4)))
+        assert sorted(answer.status_code for answer in answers) == [200, 200, 200, 201]
+        listing = (await owner.request("GET", owner.space_path("/secrets"))).json()
+        assert [item["name"] for item in listing["items"]] == ["raced"]
 
     async def test_get_one_and_404_for_an_unknown_name(self, owner: Caller) -> None:
         await put(owner, "smtp_password", description=None)

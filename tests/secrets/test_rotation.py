@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -14,7 +15,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.security.crypto import Keyring, derive_key_id
+from app.security.crypto import Context, Keyring, derive_key_id
+from app.services.secrets import secret_context
 from app.services.vault import SecretUnreadable, SecretVault, keyring_for, reseal_batch
 from tests.secrets.support import app_session
 from tests.support.factories import Caller, Factory
@@ -146,3 +148,23 @@ class TestRotateKey:
         assert json.loads(result.stdout)["secrets_by_key"] == {derive_key_id(key_a): 5}
         assert "remain" in result.stderr
         assert await key_ids(engine) == {derive_key_id(key_a): 5}
+
+
+class TestServiceKeys:
+    def test_the_previous_key_setting_opens_old_values_and_never_seals(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        key_a = "the-old-key-before-rotation-0123456789abcdef"
+        sealed_by_a = Keyring(key_a).encrypt(b"old value", _context())
+        monkeypatch.setenv("AUTOMATIONS_SECRET_KEY", KEY_B)
+        monkeypatch.setenv("AUTOMATIONS_PREVIOUS_SECRET_KEY", key_a)
+        keyring = keyring_for(Settings(environment="test", home=tmp_path))
+        assert keyring.current_key_id == derive_key_id(KEY_B)
+        assert keyring.key_ids == {derive_key_id(KEY_B), derive_key_id(key_a)}
+        assert keyring.decrypt(sealed_by_a, _context()) == b"old value"
+        monkeypatch.delenv("AUTOMATIONS_PREVIOUS_SECRET_KEY")
+        assert keyring_for(Settings(environment="test", home=tmp_path)).key_ids == {derive_key_id(KEY_B)}
+
+
+def _context() -> Context:
+    return secret_context(uuid.UUID(int=1), "token")
