@@ -99,6 +99,20 @@ class Settings(BaseSettings):
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )
 
+    # outbound webhooks (completion notices to endpoints of a space)
+    webhook_delivery_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=120, description="Time one delivery attempt may take, start to end."
+    )
+    webhook_retry_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Multiplies every delay of the retry schedule (1 in production; small in tests).",
+    )
+    webhook_disable_after_failures: int = Field(
+        default=50, ge=1, description="Consecutive failed deliveries that disable an endpoint."
+    )
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:

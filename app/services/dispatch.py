@@ -32,6 +32,7 @@ from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import ACTIVE, RunRepository
 from app.registry import actions
 from app.services.ledger import ledger_service
+from app.services.outbox import record_run_finished
 
 IDEMPOTENCY_WINDOW = timedelta(hours=24)
 EXECUTE_TASK = "runs.execute"
@@ -230,6 +231,8 @@ class Dispatcher:
         await runs.create(run)
         if status == "pending":
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+        elif status == "dropped":
+            await record_run_finished(session, run)
         return FireResult(run, created=True)
 
     async def _inputs(

@@ -32,6 +32,7 @@ from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
 from app.services.events import event_service
+from app.services.outbox import record_run_finished
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
@@ -282,7 +283,8 @@ class ExecutionService:
 
 
 async def publish_terminal(session: AsyncSession, run: Run) -> None:
-    """`automation.run.<status>`: what other automations chain on."""
+    """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes."""
+    await record_run_finished(session, run)
     await event_service.publish(
         session,
         run.space_id,

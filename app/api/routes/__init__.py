@@ -12,6 +12,7 @@ from app.api.routes import (
     spaces,
     tokens,
     triggers,
+    webhook_endpoints,
     webhooks,
 )
 
@@ -27,3 +28,4 @@ api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
+api_router.include_router(webhook_endpoints.router)
