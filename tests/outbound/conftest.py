@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 
 import pytest
@@ -32,5 +32,5 @@ class KeptJobs:
 
 
 @pytest.fixture
-async def kept(app, clean_db: None) -> AsyncIterator[KeptJobs]:  # type: ignore[no-untyped-def]
-    yield KeptJobs(app)
+async def kept(app, clean_db: None) -> KeptJobs:  # type: ignore[no-untyped-def]
+    return KeptJobs(app)
