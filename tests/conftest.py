@@ -96,6 +96,9 @@ def settings(
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,
+        # Webhook retries a thousand times sooner than in production; a hung receiver gives up quickly.
+        webhook_retry_scale=0.001,
+        webhook_delivery_timeout_seconds=2,
         llm_allowed_models=[TEST_MODEL],
         llm_models={
             TEST_MODEL: {
@@ -122,6 +125,8 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_RUN_LEASE_SECONDS=str(settings.run_lease_seconds),
         AUTOMATIONS_RUN_REQUEUE_AFTER_SECONDS=str(settings.run_requeue_after_seconds),
         AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
+        AUTOMATIONS_WEBHOOK_RETRY_SCALE=str(settings.webhook_retry_scale),
+        AUTOMATIONS_WEBHOOK_DELIVERY_TIMEOUT_SECONDS=str(settings.webhook_delivery_timeout_seconds),
         AUTOMATIONS_REDIS_KEY_PREFIX=settings.redis_key_prefix,
         AUTOMATIONS_LLM_ALLOWED_MODELS=json.dumps(settings.llm_allowed_models),
         AUTOMATIONS_LLM_MODELS=json.dumps(settings.llm_models),

@@ -34,3 +34,9 @@ class KeptJobs:
 @pytest.fixture
 async def kept(app, clean_db: None) -> KeptJobs:  # type: ignore[no-untyped-def]
     return KeptJobs(app)
+
+
+@pytest.fixture
+def stack(worker, beat):  # type: ignore[no-untyped-def]
+    """The service's own processes: a worker on every queue and beat (whose tick sweeps deliveries)."""
+    return worker, beat

@@ -39,7 +39,7 @@ async def endpoint(
     )
     assert response.status_code == 201, response.text
     body = response.json()
-    name = route.rsplit("/", 1)[-1]
+    name = route.partition("?")[0].rsplit("/", 1)[-1]
     receivers.secrets[name] = body["secret"]
     return Endpoint(body["id"], body["secret"], name)
 

@@ -97,6 +97,7 @@ class TestRetries:
         assert await delivery_service.attempt(kept, delivery_id, delivery_settings(settings)) == "succeeded"
         first, second = receivers.wait_for("flaky", 2)
         assert first.headers["webhook-id"] == second.headers["webhook-id"] == str(delivery_id)
+        assert first.error is second.error is None
         row, attempts = await delivery(kept, delivery_id)
         assert [(a.attempt, a.status_code) for a in attempts] == [(1, 500), (2, 200)]
         assert (await endpoint_row(kept, target.id)).failing_since is None
@@ -113,7 +114,7 @@ class TestRetries:
         )
 
         assert outcome == "pending"
-        row, (attempt,) = await delivery(kept, delivery_id)
+        _, (attempt,) = await delivery(kept, delivery_id)
         assert attempt.status_code is None
         assert attempt.error is not None
         assert "timed out" in attempt.error
@@ -164,7 +165,7 @@ class TestFailsAtOnce:
         kept.jobs.clear()
 
         assert await delivery_service.attempt(kept, delivery_id, delivery_settings(settings)) == "failed"
-        row, (attempt,) = await delivery(kept, delivery_id)
+        _, (attempt,) = await delivery(kept, delivery_id)
         assert attempt.status_code == 302
         assert "redirect" in (attempt.error or "")
         assert kept.jobs == [], "no retry is scheduled"

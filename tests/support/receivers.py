@@ -1,7 +1,7 @@
 """Loopback webhook receivers that verify every delivery with the `standardwebhooks` library.
 
 Routes (each name keeps its own log and secret): `/ok/<name>`, `/flaky/<name>?times=N` (500 for the
-first N deliveries, then 200), `/gone/<name>` (410), `/hang/<name>` (answers after a minute),
+first N deliveries, then 200; with `&retry_after=S`, 503 and that Retry-After), `/gone/<name>` (410), `/hang/<name>` (answers after a minute),
 `/redirect/<name>` (302 to a cloud metadata address), `/status/<code>/<name>`.
 """
 
@@ -47,6 +47,8 @@ class Receivers:
                 code, headers = 200, {}
                 if kind == "flaky" and count <= int(query.get("times", "1")):
                     code = 500
+                    if "retry_after" in query:
+                        code, headers = 503, {"Retry-After": query["retry_after"]}
                 elif kind == "gone":
                     code = 410
                 elif kind == "status":
