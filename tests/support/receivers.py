@@ -1,8 +1,9 @@
 """Loopback webhook receivers that verify every delivery with the `standardwebhooks` library.
 
-Routes (each name keeps its own log and secret): `/ok/<name>`, `/flaky/<name>?times=N` (500 for the
-first N deliveries, then 200; with `&retry_after=S`, 503 and that Retry-After), `/gone/<name>` (410), `/hang/<name>` (answers after a minute),
-`/redirect/<name>` (302 to a cloud metadata address), `/status/<code>/<name>`.
+Routes (each name keeps its own log and secret): `/ok/<name>`; `/flaky/<name>?times=N` (500 for
+the first N deliveries, then 200; with `&retry_after=S`, 503 and that Retry-After); `/gone/<name>`
+(410); `/hang/<name>` (answers after a minute); `/redirect/<name>` (302 to a cloud metadata address);
+`/status/<code>/<name>`.
 """
 
 from __future__ import annotations
