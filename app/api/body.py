@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
+from app.api.deps import get_settings
 from app.definitions.pointers import join
 from app.errors import BadRequest, ErrorDetail, PayloadTooLarge, UnsupportedMediaType
 
@@ -114,7 +115,7 @@ class JsonBodyRoute(APIRoute):
 
         async def checked_handler(request: Request) -> Response:
             if request.method in BODY_METHODS:
-                settings = request.app.state.settings
+                settings = get_settings(request)
                 await read_json_body(
                     request, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth
                 )

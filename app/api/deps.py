@@ -1,31 +1,95 @@
-"""Typed dependencies, so routes read like their permissions (`SessionDep`, `CallerDep`, `SpaceDep`)."""
+"""Typed dependencies, so routes read like their permissions (`SessionDep`, `CallerDep`, `SpaceDep`).
+
+Routes never read `request.app.state`: what the composition root put there reaches them through the
+typed aliases below (`SettingsDep`, `LimitsDep`, `RateLimiterDep`, ...), each checked for its type once
+per request, so a wiring mistake is a clear error and not an `AttributeError` deep inside a service.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
+from app.integrations.rate_limit import RateLimiter
+from app.jobs import Sender
 from app.persistence.transaction import transaction
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
+from app.services.dispatch import DispatchLimits
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"
 )
 
+StateT = TypeVar("StateT")
+
+
+def app_state(request: Request, name: str, kind: type[StateT]) -> StateT:
+    """One object the composition root stored on the application, checked to be a `kind`."""
+    value: Any = getattr(request.app.state, name, None)
+    if not isinstance(value, kind):
+        raise ConfigurationError(f"the application state has no {kind.__name__} named {name!r}")
+    return value
+
+
+def get_settings(request: Request) -> Settings:
+    return app_state(request, "settings", Settings)
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_limits(request: Request) -> DispatchLimits:
+    """The dispatcher's operator limits (global cap, LLM pricing)."""
+    return app_state(request, "limits", DispatchLimits)
+
+
+LimitsDep = Annotated[DispatchLimits, Depends(get_limits)]
+
+
+def get_rate_limiter(request: Request) -> RateLimiter:
+    return app_state(request, "rate_limiter", RateLimiter)
+
+
+RateLimiterDep = Annotated[RateLimiter, Depends(get_rate_limiter)]
+
+
+def get_engine(request: Request) -> AsyncEngine:
+    return app_state(request, "engine", AsyncEngine)
+
+
+EngineDep = Annotated[AsyncEngine, Depends(get_engine)]
+
+
+def get_redis(request: Request) -> Redis:
+    return app_state(request, "redis", Redis)
+
+
+RedisDep = Annotated[Redis, Depends(get_redis)]
+
+
+def _send_job(request: Request) -> Sender:
+    send: Any = getattr(request.app.state, "send_job", None)
+    if not callable(send):
+        raise ConfigurationError("the application state has no send_job")
+    sender: Sender = send
+    return sender
+
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed (then jobs sent) before the response leaves."""
-    state = request.app.state
-    async with transaction(state.sessionmaker, state.send_job) as session:
+    sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
+    async with transaction(sessionmaker, _send_job(request)) as session:
         yield session
 
 
@@ -57,13 +121,12 @@ class PageParams:
 
 
 def get_page_params(
-    request: Request,
+    settings: SettingsDep,
     limit: Annotated[int | None, Query(ge=1, description="Items per page.")] = None,
     cursor: Annotated[
         str | None, Query(max_length=512, description="next_cursor of the previous page.")
     ] = None,
 ) -> PageParams:
-    settings = request.app.state.settings
     if limit is not None and limit > settings.page_size_max:
         raise BadRequest(
             f"limit may be at most {settings.page_size_max}.",
@@ -110,7 +173,7 @@ def expected_version(if_match: str | None, body_version: int | None, *, required
 
 def get_vocabulary(request: Request) -> Vocabulary:
     """The registries plus this deployment's allowed LLM models, for validating definitions."""
-    return request.app.state.vocabulary  # type: ignore[no-any-return]
+    return app_state(request, "vocabulary", Vocabulary)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

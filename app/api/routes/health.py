@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from app.api.deps import EngineDep, RedisDep
 from app.services.health import check_readiness
 
 router = APIRouter(tags=["health"])
@@ -16,7 +17,6 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", summary="The database and the broker are reachable")
-async def readyz(request: Request) -> JSONResponse:
-    state = request.app.state
-    readiness = await check_readiness(state.engine, state.redis)
+async def readyz(engine: EngineDep, redis: RedisDep) -> JSONResponse:
+    readiness = await check_readiness(engine, redis)
     return JSONResponse(status_code=200 if readiness.ready else 503, content=readiness.as_dict())
