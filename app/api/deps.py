@@ -17,6 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from app.api.schemas import MAX_VERSION
 from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
@@ -32,6 +33,9 @@ _bearer = HTTPBearer(
 )
 
 StateT = TypeVar("StateT")
+MAX_VERSION_DIGITS = len(str(MAX_VERSION))
+
+VersionPath = Annotated[int, Path(ge=1, le=MAX_VERSION, description="A version number of the automation.")]
 
 
 def app_state(request: Request, name: str, kind: type[StateT]) -> StateT:
@@ -144,7 +148,8 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None or value.strip() == "*":
         return None
     tag = value.strip().removeprefix("W/").strip('"')
-    if not tag.isdigit():
+    # ASCII digits only, and few of them: `int()` refuses other digits and over 4300 of them.
+    if not (tag.isascii() and tag.isdigit() and len(tag) <= MAX_VERSION_DIGITS):
         raise BadRequest(
             'If-Match must carry the automation\'s version as its ETag, e.g. If-Match: "3".',
             code="invalid_if_match",

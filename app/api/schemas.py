@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.persistence.models import AutomationStatus, Role
 
 T = TypeVar("T")
+MAX_VERSION = 2**31 - 1
+"""Versions are PostgreSQL integers: a larger number names no version and must not reach the database."""
 
 
 class Body(BaseModel):
@@ -91,6 +93,11 @@ class NewTokenOut(TokenOut):
     token: str = Field(description="The token itself; shown once, store it now.")
 
 
+ExpectedVersion = Annotated[
+    int | None, Field(ge=1, le=MAX_VERSION, description="Expected current version (or use If-Match).")
+]
+
+
 class AutomationCreate(Body):
     definition: dict[str, Any] = Field(
         description="The automation definition (see GET /api/v1/schemas/definition)."
@@ -99,11 +106,11 @@ class AutomationCreate(Body):
 
 class AutomationUpdate(Body):
     definition: dict[str, Any]
-    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+    version: ExpectedVersion = None
 
 
 class VersionPrecondition(Body):
-    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+    version: ExpectedVersion = None
 
 
 class TriggerOut(Out):

@@ -248,3 +248,33 @@ class TestParameters:
         wrong_method = await owner.request("DELETE", owner.space_path("/automations"))
         assert wrong_method.status_code == 405
         assert _error(wrong_method)["code"] == "method_not_allowed"
+
+    @pytest.mark.parametrize("version", ["99999999999", "0", "2147483648"])
+    async def test_version_outside_integer_range_is_422(self, factory: Factory, version: str) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        path = owner.space_path(f"/automations/{created['id']}/versions/{version}")
+        for method, suffix in (("GET", ""), ("POST", "/restore")):
+            response = await owner.request(method, path + suffix)
+            assert response.status_code == 422, (method, response.text)
+            assert _error(response)["details"][0]["path"] == "/path/version"
+
+    async def test_if_match_with_thousands_of_digits_is_400(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        response = await owner.request(
+            "POST",
+            owner.space_path(f"/automations/{created['id']}/pause"),
+            headers={"If-Match": '"' + "9" * 5000 + '"'},
+        )
+        assert response.status_code == 400
+        assert _error(response)["code"] == "invalid_if_match"
+
+    async def test_body_version_outside_integer_range_is_422(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        response = await owner.request(
+            "POST", owner.space_path(f"/automations/{created['id']}/pause"), json={"version": 2**31}
+        )
+        assert response.status_code == 422
+        assert _error(response)["details"][0]["path"] == "/version"
