@@ -126,6 +126,41 @@ class TestBody:
         assert response.status_code == 400, response.text
         assert _error(response)["code"] == code
 
+    async def test_numbers_that_overflow_to_infinity_are_400_at_every_entry(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        webhook = minimal_definition(triggers=[{"type": "webhook"}])
+        automation = await owner.create_automation(webhook)
+        activated = await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+        assert activated.status_code == 200
+        fire_headers = {"Authorization": f"Bearer {automation['triggers'][0]['token']}"}
+        entries = [
+            (owner.space_path("/automations"), b'{"definition": {"name": "n", "metadata": {"x": -1e999}}}'),
+            (owner.space_path(f"/automations/{automation['id']}/runs"), b'{"inputs": {"x": 1e400}}'),
+            (owner.space_path("/events"), b'{"event_type": "a.b", "payload": {"x": [1, 1e400]}}'),
+            (f"/api/v1/automations/{automation['id']}/fire", b'{"x": 1e400}'),
+        ]
+        for path, raw in entries:
+            extra = fire_headers if path.endswith("/fire") else {}
+            response = await owner.request(
+                "POST", path, content=raw, headers={"Content-Type": "application/json", **extra}
+            )
+            assert response.status_code == 400, (path, response.text)
+            error = _error(response)
+            assert error["code"] == "number_out_of_range"
+            assert error["details"][0]["path"] in {
+                "/definition/metadata/x",
+                "/inputs/x",
+                "/payload/x/1",
+                "/x",
+            }
+        runs = (await owner.request("GET", owner.space_path("/runs"))).json()["items"]
+        events = (await owner.request("GET", owner.space_path("/events"))).json()["items"]
+        assert runs == []
+        assert events == []
+        assert [
+            a["id"] for a in (await owner.request("GET", owner.space_path("/automations"))).json()["items"]
+        ] == [automation["id"]]
+
     async def test_unknown_top_level_field_is_422_with_path(self, owner: Caller) -> None:
         response = await owner.request(
             "POST", owner.space_path("/automations"), json={"definition": minimal_definition(), "extra": 1}
