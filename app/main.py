@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from app.api.errors import install_error_handlers
 from app.api.routes import api_router
 from app.api.routes.health import router as health_router
+from app.api.throttle import AuthFailureThrottle
 from app.config import Settings, get_settings
 from app.engine.validation import Vocabulary
 from app.integrations.llm import LiteLlm
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.vocabulary = Vocabulary(allowed_models=frozenset(settings.llm_allowed_models))
     install_error_handlers(app)
+    app.add_middleware(AuthFailureThrottle)
     app.include_router(health_router)
     app.include_router(api_router)
     return app
