@@ -14,8 +14,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.schemas import MAX_VERSION
 from app.config import ConfigurationError, Settings
@@ -27,6 +26,7 @@ from app.persistence.transaction import transaction
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
 from app.services.dispatch import DispatchLimits
+from app.services.health import ReadinessProbe
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"
@@ -68,18 +68,11 @@ def get_rate_limiter(request: Request) -> RateLimiter:
 RateLimiterDep = Annotated[RateLimiter, Depends(get_rate_limiter)]
 
 
-def get_engine(request: Request) -> AsyncEngine:
-    return app_state(request, "engine", AsyncEngine)
+def get_readiness(request: Request) -> ReadinessProbe:
+    return app_state(request, "readiness", ReadinessProbe)
 
 
-EngineDep = Annotated[AsyncEngine, Depends(get_engine)]
-
-
-def get_redis(request: Request) -> Redis:
-    return app_state(request, "redis", Redis)
-
-
-RedisDep = Annotated[Redis, Depends(get_redis)]
+ReadinessDep = Annotated[ReadinessProbe, Depends(get_readiness)]
 
 
 def _send_job(request: Request) -> Sender:
