@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import datetime, timedelta
 
 from tests.support.factories import Factory, minimal_definition
 
@@ -156,6 +157,19 @@ class TestRoles:
         assert {s["id"] for s in spaces} == {alice.space_id, bob.space_id}
         again = await alice.request("POST", alice.space_path("/members"), json={"email": email})
         assert again.status_code == 409
+
+    async def test_first_token_seen_by_the_adding_admin_expires_within_a_week(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        member = await factory.member(owner)
+        (first,) = (await member.request("GET", "/api/v1/tokens")).json()["items"]
+        created, expires = (datetime.fromisoformat(first[key]) for key in ("created_at", "expires_at"))
+        assert expires - created == timedelta(days=7)
+        own = await member.request("POST", "/api/v1/tokens", json={"name": "mine"})
+        assert own.status_code == 201
+        assert own.json()["expires_at"] is None, "the user's own tokens keep the lifetime they ask for"
+        revoked = await member.request("POST", f"/api/v1/tokens/{first['id']}/revoke")
+        assert revoked.status_code == 200
+        assert (await member.request("GET", "/api/v1/spaces")).status_code == 401
 
     async def test_create_space_makes_caller_owner(self, factory: Factory) -> None:
         alice = await factory.owner()
