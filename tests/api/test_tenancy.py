@@ -85,6 +85,48 @@ class TestIsolation:
         )
         assert response.status_code == 404
 
+    async def test_ids_of_another_space_answer_404_through_ones_own_space(self, factory: Factory) -> None:
+        alice = await factory.owner()
+        bob = await factory.owner()
+        theirs = await alice.create_automation(minimal_definition(triggers=[{"type": "webhook"}]))
+        mine = await bob.create_automation(minimal_definition(triggers=[{"type": "webhook"}]))
+        run = (await alice.request("POST", alice.space_path(f"/automations/{theirs['id']}/runs"))).json()
+        event = await alice.request(
+            "POST", alice.space_path("/events"), json={"event_type": "a.b", "payload": {"x": 1}}
+        )
+        trigger = theirs["triggers"][0]["id"]
+        probes = [
+            ("GET", f"/runs/{run['id']}"),
+            ("POST", f"/runs/{run['id']}/cancel"),
+            ("GET", f"/events/{event.json()['id']}"),
+            ("GET", f"/automations/{theirs['id']}/versions"),
+            ("GET", f"/automations/{theirs['id']}/versions/1"),
+            ("POST", f"/automations/{theirs['id']}/versions/1/restore"),
+            ("POST", f"/automations/{theirs['id']}/runs"),
+            ("POST", f"/automations/{theirs['id']}/activate"),
+            ("POST", f"/automations/{theirs['id']}/triggers/{trigger}/rotate"),
+            ("POST", f"/automations/{mine['id']}/triggers/{trigger}/revoke"),
+            ("PATCH", f"/members/{alice.user_id}"),
+            ("DELETE", f"/members/{alice.user_id}"),
+        ]
+        for method, suffix in probes:
+            body = {"role": "member"} if method == "PATCH" else None
+            response = await bob.request(method, bob.space_path(suffix), json=body)
+            assert response.status_code == 404, (method, suffix, response.text)
+        listed = await bob.request("GET", bob.space_path("/runs"), params={"automation_id": theirs["id"]})
+        assert listed.json()["items"] == []
+        assert (await alice.request("GET", alice.space_path(f"/runs/{run['id']}"))).json()[
+            "status"
+        ] != "cancelled"
+        old_token = theirs["triggers"][0]["token"]
+        await alice.request("POST", alice.space_path(f"/automations/{theirs['id']}/activate"))
+        fired = await alice.client.post(
+            f"/api/v1/automations/{theirs['id']}/fire",
+            json={},
+            headers={"Authorization": f"Bearer {old_token}"},
+        )
+        assert fired.status_code == 202, "the token was neither rotated nor revoked by the intruder"
+
     async def test_unknown_space_is_404(self, factory: Factory) -> None:
         alice = await factory.owner()
         response = await alice.request("GET", f"/api/v1/spaces/{uuid.uuid4()}/automations")
