@@ -168,6 +168,35 @@ class TestRoles:
         )
         assert demote_owner.status_code == 403
 
+    async def test_removing_others_needs_the_role_that_manages_them(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        admin = await factory.member(owner, "admin")
+        member = await factory.member(owner, "member")
+        other = await factory.member(owner, "member")
+        refused = [
+            (member, other.user_id),
+            (member, admin.user_id),
+            (member, owner.user_id),
+            (admin, owner.user_id),
+        ]
+        for caller, target in refused:
+            response = await caller.request("DELETE", caller.space_path(f"/members/{target}"))
+            assert response.status_code == 403, (caller.user_id, target)
+            assert response.json()["error"]["code"] == "role_insufficient"
+        assert (
+            await member.request(
+                "PATCH", member.space_path(f"/members/{member.user_id}"), json={"role": "admin"}
+            )
+        ).status_code == 403
+        assert (
+            await admin.request("DELETE", admin.space_path(f"/members/{other.user_id}"))
+        ).status_code == 204
+        assert (
+            await member.request("DELETE", member.space_path(f"/members/{member.user_id}"))
+        ).status_code == 204
+        remaining = (await owner.request("GET", owner.space_path("/members"))).json()["items"]
+        assert {m["user_id"] for m in remaining} == {owner.user_id, admin.user_id}
+
     async def test_last_owner_cannot_leave_or_be_demoted(self, factory: Factory) -> None:
         owner = await factory.owner()
         leave = await owner.request("DELETE", owner.space_path(f"/members/{owner.user_id}"))
