@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.persistence.models import AutomationStatus, Role
 
@@ -47,8 +47,23 @@ class SpaceWithRoleOut(SpaceOut):
     role: Role
 
 
+MAX_EMAIL_LENGTH = 320
+
+
+def _lower_email(value: str) -> str:
+    """Emails are stored lower-cased, and lower-casing can lengthen text ("İ" becomes two characters)."""
+    lowered = value.lower()
+    if len(lowered) > MAX_EMAIL_LENGTH:
+        raise ValueError(f"must have at most {MAX_EMAIL_LENGTH} characters once lower-cased")
+    return lowered
+
+
 # Self-hosted teams use internal domains (.internal, .test, .lan), so only the shape is checked.
-Email = Annotated[str, Field(min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")]
+Email = Annotated[
+    str,
+    Field(min_length=3, max_length=MAX_EMAIL_LENGTH, pattern=r"^[^@\s]+@[^@\s]+$"),
+    AfterValidator(_lower_email),
+]
 
 
 class MemberCreate(Body):

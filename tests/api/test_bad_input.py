@@ -313,3 +313,14 @@ class TestParameters:
         )
         assert response.status_code == 422
         assert _error(response)["details"][0]["path"] == "/version"
+
+
+class TestLengths:
+    async def test_an_email_that_lower_casing_lengthens_past_320_is_422(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        email = "\u0130" * 300 + "@example.test"  # 313 characters; "İ".lower() is two
+        response = await owner.request("POST", owner.space_path("/members"), json={"email": email})
+        assert response.status_code == 422, response.text
+        assert _error(response)["details"][0]["path"] == "/email"
+        members = (await owner.request("GET", owner.space_path("/members"))).json()["items"]
+        assert len(members) == 1
