@@ -33,13 +33,15 @@ async def fire(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
 ) -> FireOut:
-    body = await request.json() if await request.body() else {}
+    raw = await request.body()
+    body = await request.json() if raw else {}
     result = await webhook_service.fire(
         session,
         automation_id,
         credentials.credentials if credentials else None,
         body,
         idempotency_key=idempotency_key,
+        body_bytes=len(raw),
         limits=limits,
         limiter=limiter,
         rate_limit=settings.webhook_rate_limit,
