@@ -10,7 +10,9 @@ legitimate traffic pays nothing. If Redis cannot be asked, the count fails open 
 
 IPv6 clients are counted per /64, the block one subscriber usually holds: counting single addresses
 would let one host rotate through 2^64 of them. Behind a reverse proxy the client address is the one
-uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`).
+uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`). Loopback callers are
+not counted: they are this machine's own processes, and a local proxy that forwards no client address
+would otherwise let one outsider's failures lock out every client behind it.
 """
 
 from __future__ import annotations
@@ -33,17 +35,19 @@ MAX_REMEMBERED = 10_000
 IPV6_PREFIX = 64
 
 
-def client_key(scope: Scope) -> str:
-    """The address a request is counted under: IPv4 as is, IPv6 as its /64."""
+def client_key(scope: Scope) -> str | None:
+    """The address a request is counted under (IPv4 as is, IPv6 as its /64); None for loopback."""
     client = scope.get("client")
     host = client[0] if client else ""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
         return host or "unknown"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return None
     if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
     return str(address)
 
@@ -84,10 +88,10 @@ class AuthFailureThrottle:
             await self.app(scope, receive, send)
             return
         settings = get_settings(Request(scope))
-        if settings.auth_failure_limit == 0:
+        key = client_key(scope)
+        if settings.auth_failure_limit == 0 or key is None:
             await self.app(scope, receive, send)
             return
-        key = client_key(scope)
         wait = self.refused.retry_after(key, time.monotonic())
         if wait > 0:
             await _too_many(wait)(scope, receive, send)

@@ -100,6 +100,14 @@ class TestThrottle:
         runs = await owner.request("GET", owner.space_path("/runs"))
         assert runs.json()["items"] == []
 
+    async def test_loopback_callers_are_never_refused(self, settings: Settings, factory: Factory) -> None:
+        owner = await factory.owner()
+        async with _client(settings, "127.0.0.1", auth_failure_limit=1) as client:
+            codes = [(await client.get("/api/v1/spaces", headers=BAD)).status_code for _ in range(4)]
+            after = await client.get("/api/v1/spaces", headers=owner.headers)
+        assert codes == [401] * 4
+        assert after.status_code == 200
+
     async def test_zero_turns_the_throttle_off(self, settings: Settings, factory: Factory) -> None:
         owner = await factory.owner()
         async with _client(settings, _address(), auth_failure_limit=0) as client:
@@ -135,6 +143,10 @@ class TestClientKey:
     )
     def test_ipv6_counts_per_64_and_mapped_ipv4_as_ipv4(self, host: str, key: str) -> None:
         assert client_key({"type": "http", "client": (host, 1)}) == key
+
+    @pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])
+    def test_loopback_is_not_counted(self, host: str) -> None:
+        assert client_key({"type": "http", "client": (host, 1)}) is None
 
     def test_missing_client_is_one_unknown_address(self) -> None:
         assert client_key({"type": "http", "client": None}) == "unknown"
