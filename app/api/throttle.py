@@ -10,9 +10,9 @@ legitimate traffic pays nothing. If Redis cannot be asked, the count fails open 
 
 IPv6 clients are counted per /64, the block one subscriber usually holds: counting single addresses
 would let one host rotate through 2^64 of them. Behind a reverse proxy the client address is the one
-uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`). Loopback callers are
-not counted: they are this machine's own processes, and a local proxy that forwards no client address
-would otherwise let one outsider's failures lock out every client behind it.
+uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`). Loopback and
+unix-socket callers are not counted: they are this machine's own processes, and a local proxy that
+forwards no client address would otherwise let one outsider's failures lock out every client behind it.
 """
 
 from __future__ import annotations
@@ -36,13 +36,16 @@ IPV6_PREFIX = 64
 
 
 def client_key(scope: Scope) -> str | None:
-    """The address a request is counted under (IPv4 as is, IPv6 as its /64); None for loopback."""
+    """The address a request is counted under (IPv4 as is, IPv6 as its /64); None when not counted."""
     client = scope.get("client")
-    host = client[0] if client else ""
+    if not client or not client[0]:
+        # A unix socket: like loopback, a local proxy that forwards no address stands behind it.
+        return None
+    host = client[0]
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return host or "unknown"
+        return str(host)
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     if address.is_loopback:

@@ -148,8 +148,9 @@ class TestClientKey:
     def test_loopback_is_not_counted(self, host: str) -> None:
         assert client_key({"type": "http", "client": (host, 1)}) is None
 
-    def test_missing_client_is_one_unknown_address(self) -> None:
-        assert client_key({"type": "http", "client": None}) == "unknown"
+    @pytest.mark.parametrize("client", [None, ("", 0)])
+    def test_unix_socket_callers_are_not_counted(self, client: tuple[str, int] | None) -> None:
+        assert client_key({"type": "http", "client": client}) is None
 
 
 class TestRefusedAddresses:
