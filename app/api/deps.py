@@ -23,10 +23,12 @@ from app.errors import BadRequest, ErrorDetail, PreconditionRequired
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
 from app.persistence.transaction import transaction
+from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
 from app.services.dispatch import DispatchLimits
 from app.services.health import ReadinessProbe
+from app.services.vault import keyring_for
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"
@@ -175,3 +177,11 @@ def get_vocabulary(request: Request) -> Vocabulary:
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
+
+
+def get_keyring(request: Request) -> Keyring:
+    """The keys that seal and open encrypted columns (built once per secret key)."""
+    return keyring_for(get_settings(request))
+
+
+KeyringDep = Annotated[Keyring, Depends(get_keyring)]

@@ -257,7 +257,7 @@ class CompiledSchema:
         token = _METER.set(_Meter(budget))
         try:
             for error in self._validator.iter_errors(value):
-                found.append(Violation(tuple(error.absolute_path), _short(error.message), error.instance))
+                found.append(Violation(tuple(error.absolute_path), _message(error), error.instance))
                 if len(found) >= limit:
                     break
         except RecursionError:
@@ -265,6 +265,16 @@ class CompiledSchema:
         finally:
             _METER.reset(token)
         return found
+
+
+def _message(error: ValidationError) -> str:
+    """The library's message, with a long instance shown by its start so the reason stays visible."""
+    message = error.message
+    if len(message) > MAX_MESSAGE_LENGTH:
+        shown = repr(error.instance)
+        if shown in message:
+            message = message.replace(shown, shown[:60] + "…")
+    return _short(message)
 
 
 def _short(value: Any) -> str:

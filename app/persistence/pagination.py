@@ -72,6 +72,10 @@ def _key_value(column: InstrumentedAttribute[Any], value: Any) -> Any:
     if python_type is int and isinstance(value, int) and not isinstance(value, bool):
         bound = _INT64_BOUND if isinstance(column.type, BigInteger) else _INT32_BOUND
         return value if -bound <= value < bound else None
+    if python_type is str and isinstance(value, str):
+        # Text PostgreSQL cannot compare (NUL, lone surrogates) is a bad cursor, not a 500.
+        value.encode("utf-8")
+        return value if "\x00" not in value else None
     return None
 
 
