@@ -66,6 +66,16 @@ class TestForgedCursors:
         assert response.status_code == 400, response.text
         assert response.json()["error"]["code"] == "invalid_cursor"
 
+    @pytest.mark.parametrize(
+        "name", [5, None, ["a"], "a\u0000b", "\ud800"], ids=["int", "null", "list", "nul", "surrogate"]
+    )
+    async def test_forged_name_cursor_is_400(self, owner: Caller, name: Any) -> None:
+        raw = json.dumps([name]).encode()
+        cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+        response = await owner.request("GET", owner.space_path("/secrets"), params={"cursor": cursor})
+        assert response.status_code == 400, response.text
+        assert response.json()["error"]["code"] == "invalid_cursor"
+
     @pytest.mark.parametrize("cursor", ["!!!", "%%%", "a", "bnVsbA", "W10"])
     async def test_cursor_that_is_not_base64_json_list_is_400(self, owner: Caller, cursor: str) -> None:
         response = await owner.request("GET", owner.space_path("/automations"), params={"cursor": cursor})
