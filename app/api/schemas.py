@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
@@ -251,10 +252,24 @@ EventType = Annotated[
 ]
 
 
+MAX_EVENT_PAYLOAD_BYTES = 256 * 1024
+"""An event's payload is copied into the trigger payload of every run it fires: kept well under a body."""
+
+
 class EventCreate(Body):
     event_type: EventType
-    payload: dict[str, Any] = Field(default_factory=dict)
+    payload: dict[str, Any] = Field(
+        default_factory=dict, description=f"At most {MAX_EVENT_PAYLOAD_BYTES} bytes as compact JSON."
+    )
     source_id: str | None = Field(default=None, max_length=255)
+
+    @field_validator("payload")
+    @classmethod
+    def _bounded(cls, payload: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        if size > MAX_EVENT_PAYLOAD_BYTES:
+            raise ValueError(f"must be at most {MAX_EVENT_PAYLOAD_BYTES} bytes as JSON (this one is {size})")
+        return payload
 
 
 class EventOut(Out):

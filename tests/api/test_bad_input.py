@@ -325,3 +325,18 @@ class TestLengths:
         assert _error(response)["details"][0]["path"] == "/email"
         members = (await owner.request("GET", owner.space_path("/members"))).json()["items"]
         assert len(members) == 1
+
+    async def test_an_event_payload_over_256_kb_is_422_and_publishes_nothing(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        path = owner.space_path("/events")
+        fits = await owner.request(
+            "POST", path, json={"event_type": "a.b", "payload": {"blob": "x" * (256 * 1024 - 20)}}
+        )
+        assert fits.status_code == 202, fits.text
+        too_big = await owner.request(
+            "POST", path, json={"event_type": "a.b", "payload": {"blob": "x" * (256 * 1024)}}
+        )
+        assert too_big.status_code == 422
+        assert _error(too_big)["details"][0]["path"] == "/payload"
+        events = (await owner.request("GET", path)).json()["items"]
+        assert [event["id"] for event in events] == [fits.json()["id"]]
