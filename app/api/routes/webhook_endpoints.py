@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import KeyringDep, PageDep, SessionDep, SpaceDep
+from app.api.deps import KeyringDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.outbound_schemas import (
     WebhookAttemptOut,
     WebhookDeliveryOut,
@@ -18,6 +18,7 @@ from app.api.outbound_schemas import (
     WebhookEndpointWithSecretOut,
 )
 from app.api.schemas import PageOut
+from app.config import Settings
 from app.persistence.models import WebhookAttempt, WebhookDelivery
 from app.security.egress import EgressAllowList
 from app.services.deliveries import delivery_service
@@ -29,8 +30,7 @@ router = APIRouter(
 DeliveryStatus = Literal["pending", "succeeded", "failed"]
 
 
-def _policy(request: Request) -> UrlPolicy:
-    settings = request.app.state.settings
+def _policy(settings: Settings) -> UrlPolicy:
     return UrlPolicy(
         allow=EgressAllowList.parse(settings.egress_allow), development=settings.environment == "development"
     )
@@ -86,7 +86,7 @@ async def redeliver(delivery_id: uuid.UUID, session: SessionDep, access: SpaceDe
 )
 async def create_endpoint(
     body: WebhookEndpointCreate,
-    request: Request,
+    settings: SettingsDep,
     response: Response,
     session: SessionDep,
     access: SpaceDep,
@@ -96,7 +96,7 @@ async def create_endpoint(
         session,
         access,
         keyring,
-        _policy(request),
+        _policy(settings),
         url=body.url,
         events=body.events,
         automation_ids=body.automation_ids,
@@ -122,7 +122,7 @@ async def get_endpoint(endpoint_id: uuid.UUID, session: SessionDep, access: Spac
 async def update_endpoint(
     endpoint_id: uuid.UUID,
     body: WebhookEndpointPatch,
-    request: Request,
+    settings: SettingsDep,
     session: SessionDep,
     access: SpaceDep,
 ) -> WebhookEndpointOut:
@@ -133,7 +133,7 @@ async def update_endpoint(
         if getattr(body, name) is not None or name in ("automation_ids", "description")
     }
     endpoint = await webhook_endpoint_service.update(
-        session, access, _policy(request), endpoint_id, changes=changes
+        session, access, _policy(settings), endpoint_id, changes=changes
     )
     return WebhookEndpointOut.model_validate(endpoint)
 
