@@ -119,6 +119,16 @@ class Settings(BaseSettings):
         default=50, ge=1, description="Consecutive failed deliveries that disable an endpoint."
     )
 
+    # tight delivery actions
+    slack_api_url: str = Field(
+        default="https://slack.com/api", description="Base URL of Slack's Web API (a fake in tests)."
+    )
+    smtp_url: SecretStr | None = Field(
+        default=None,
+        description="smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable.",
+    )
+    smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:
