@@ -1,6 +1,7 @@
 """A real SMTP server (aiosmtpd) on loopback that keeps what it accepts.
 
-Recipients at `reject.example.net` are refused with 550 (permanent), those at `later.example.net` with 451 (try again).
+Recipients at `reject.example.net` are refused with 550 (permanent), those at `later.example.net`
+with 451 (try again).
 """
 
 from __future__ import annotations
