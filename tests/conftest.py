@@ -26,6 +26,8 @@ from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
 from tests.support.fake_llm import FakeLlm
+from tests.support.fake_slack import FakeSlack
+from tests.support.smtp_server import SmtpServer
 from tests.support.servers import Servers, new_database_name, redis_with_db, resolve_servers, with_database
 
 # A Redis database of its own; each session also prefixes its keys (see `settings`).
@@ -80,8 +82,29 @@ def fake_llm() -> Iterator[FakeLlm]:
 
 
 @pytest.fixture(scope="session")
+def fake_slack() -> Iterator[FakeSlack]:
+    """A loopback server speaking Slack's Web API (chat.postMessage)."""
+    server = FakeSlack().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server (aiosmtpd) on loopback: the relay of send_email."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def settings(
-    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory, fake_llm: FakeLlm
+    database_url: str,
+    redis_url: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    fake_llm: FakeLlm,
+    fake_slack: FakeSlack,
+    smtp_server: SmtpServer,
 ) -> Settings:
     return Settings(
         environment="test",
@@ -99,6 +122,9 @@ def settings(
         # Webhook retries a thousand times sooner than in production; a hung receiver gives up quickly.
         webhook_retry_scale=0.001,
         webhook_delivery_timeout_seconds=2,
+        slack_api_url=fake_slack.base_url,
+        smtp_url=smtp_server.url,
+        smtp_from="automations@example.com",
         llm_allowed_models=[TEST_MODEL],
         llm_models={
             TEST_MODEL: {
@@ -127,6 +153,9 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
         AUTOMATIONS_WEBHOOK_RETRY_SCALE=str(settings.webhook_retry_scale),
         AUTOMATIONS_WEBHOOK_DELIVERY_TIMEOUT_SECONDS=str(settings.webhook_delivery_timeout_seconds),
+        AUTOMATIONS_SLACK_API_URL=settings.slack_api_url,
+        AUTOMATIONS_SMTP_URL=settings.smtp_url.get_secret_value() if settings.smtp_url else "",
+        AUTOMATIONS_SMTP_FROM=settings.smtp_from or "",
         AUTOMATIONS_REDIS_KEY_PREFIX=settings.redis_key_prefix,
         AUTOMATIONS_LLM_ALLOWED_MODELS=json.dumps(settings.llm_allowed_models),
         AUTOMATIONS_LLM_MODELS=json.dumps(settings.llm_models),

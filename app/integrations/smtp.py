@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from app.engine.steps import StepError
-from app.integrations.email_message import Mail
+from app.integrations.email_message import Mail, build_mail
 from app.security.egress import EgressAllowList, EgressDenied, system_resolver
 from app.security.egress.targets import resolve_checked
 
@@ -132,3 +132,14 @@ class SmtpMailer:
                 client.close()
         accepted = [r for r in mail.recipients if r not in refused]
         return {"message_id": mail.message_id, "accepted": accepted, "refused": sorted(refused)}
+
+
+class RelayMail:
+    """The `MailPort` of a run: builds each message from the step's arguments, then sends it."""
+
+    def __init__(self, mailer: SmtpMailer) -> None:
+        self.mailer = mailer
+
+    async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]:
+        """Refuse bad addresses and header injection before connecting; then send."""
+        return await self.mailer.send(build_mail(args, self.mailer.sender), timeout_seconds=timeout_seconds)

@@ -3,8 +3,11 @@ notifications, and the run's cost ledger."""
 
 from __future__ import annotations
 
+from app.config import Settings
 from app.engine.context import LlmPort, LlmReply, Ports
 from app.integrations.http import GuardedHttp
+from app.integrations.slack import SlackApi
+from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import Run
 from app.security.egress import EgressAllowList
 from app.services.execution import PortsFactory
@@ -44,13 +47,26 @@ class RunLedger:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
+def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
+    """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
+    if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
+        return None
+    relay = SmtpRelay.parse(settings.smtp_url.get_secret_value())
+    return RelayMail(SmtpMailer(relay, settings.smtp_from, allow))
+
+
 def ports_for(worker: WorkerRuntime, allow: EgressAllowList, llm: LlmPort) -> PortsFactory:
+    slack = SlackApi(worker.settings.slack_api_url, allow)
+    mail = mail_port(worker.settings, allow)
+
     def make(run: Run) -> Ports:
         return Ports(
             http=GuardedHttp(allow),
             notifications=RunNotifications(worker, run),
             llm=llm,
             ledger=RunLedger(worker, run),
+            slack=slack,
+            mail=mail,
         )
 
     return make

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import socket
 from dataclasses import dataclass
-from email import message_from_bytes
-from email.message import Message
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -19,7 +19,7 @@ from aiosmtpd.controller import Controller
 class Accepted:
     sender: str
     recipients: list[str]
-    message: Message
+    message: EmailMessage
 
 
 class _Handler:
@@ -36,7 +36,11 @@ class _Handler:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.accepted.append(
-            Accepted(envelope.mail_from, list(envelope.rcpt_tos), message_from_bytes(envelope.content))
+            Accepted(
+                envelope.mail_from,
+                list(envelope.rcpt_tos),
+                message_from_bytes(envelope.content, policy=policy.default),  # type: ignore[arg-type]
+            )
         )
         return "250 Message accepted"
 
