@@ -27,8 +27,8 @@ from app.persistence.db import create_engine
 from tests.support.factories import Factory
 from tests.support.fake_llm import FakeLlm
 from tests.support.fake_slack import FakeSlack
-from tests.support.smtp_server import SmtpServer
 from tests.support.servers import Servers, new_database_name, redis_with_db, resolve_servers, with_database
+from tests.support.smtp_server import SmtpServer
 
 # A Redis database of its own; each session also prefixes its keys (see `settings`).
 TEST_REDIS_DB = 11
