@@ -111,5 +111,7 @@ def llm(fake_llm: FakeLlm) -> Iterator[FakeLlm]:
     fake_llm.reset()
 
 
-async def draft_from(owner: Caller, request: str = "Every weekday at 9, summarise new issues and post them") -> Any:
+async def draft_from(
+    owner: Caller, request: str = "Every weekday at 9, summarise new issues and post them"
+) -> Any:
     return await owner.request("POST", owner.space_path("/drafts"), json={"request": request})
