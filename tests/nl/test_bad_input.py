@@ -59,7 +59,8 @@ class TestConfiguration:
         assert "AUTOMATIONS_AUTHORING_MODEL" in error["message"]
         assert fake_llm.requests == []
         listed = await owner.request("GET", owner.space_path("/drafts"))
-        assert listed.status_code == 200 and listed.json()["items"] == []
+        assert listed.status_code == 200
+        assert listed.json()["items"] == []
 
     def test_an_authoring_model_outside_the_allowed_list_is_refused_at_start(self) -> None:
         from app.config import ConfigurationError
@@ -126,12 +127,12 @@ async def redis_down(authoring_settings: Settings, clean_db: None) -> AsyncItera
 
     broken = authoring_settings.model_copy(update={"redis_url": f"redis://127.0.0.1:{_closed_port()}/0"})
     application = create_app(broken)
-    async with application.router.lifespan_context(application):
-        async with AsyncClient(
-            transport=ASGITransport(app=application), base_url="http://testserver"
-        ) as http:
-            http.app = application  # type: ignore[attr-defined]
-            yield http
+    async with (
+        application.router.lifespan_context(application),
+        AsyncClient(transport=ASGITransport(app=application), base_url="http://testserver") as http,
+    ):
+        http.app = application  # type: ignore[attr-defined]
+        yield http
 
 
 class TestRedisDown:

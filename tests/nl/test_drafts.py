@@ -44,7 +44,9 @@ class TestCreate:
         assert draft["attempts"] == 1
         assert draft["summary"] == "Runs every weekday at 9 and posts a summary."
         codes = _codes(draft)
-        assert "external_write" in codes and "new_capability" in codes and "cost_estimate" in codes
+        assert "external_write" in codes
+        assert "new_capability" in codes
+        assert "cost_estimate" in codes
         review_flags = [f for f in draft["flags"] if f["source"] == "review"]
         assert review_flags == [
             {
@@ -76,8 +78,10 @@ class TestCreate:
         generate = llm.requests[0]
         text = json.dumps(generate["messages"])
         assert "Post a summary every weekday" in text
-        assert '\\"http_request\\"' in text and "agent_task" in text  # the catalog
-        assert "template_filters" in text and "event_filter_grammar" in text
+        assert '\\"http_request\\"' in text
+        assert "agent_task" in text
+        assert "template_filters" in text
+        assert "event_filter_grammar" in text
         assert "sk-live-abcdefghijklmnop123456" not in sent(llm)
         assert "sk-test-not-a-real-key" not in sent(llm)  # the provider key travels in headers only
         assert any("looks like a credential" in note for note in draft["notes"])
@@ -149,7 +153,8 @@ class TestCreate:
         assert draft["clarifications"] == [
             {"id": "q1", "question": "Which URL should the summary go to?", "path": "/plan/1"}
         ]
-        assert llm.remaining == 0 and len(llm.requests) == 1  # no review of a missing definition
+        assert llm.remaining == 0
+        assert len(llm.requests) == 1
 
     async def test_a_review_that_fails_leaves_a_usable_draft_with_rule_flags(
         self, authoring_app, owner: Caller, llm: FakeLlm
@@ -168,7 +173,8 @@ class TestCreate:
     ) -> None:
         llm.script(envelope(proposal()), reply("Looks fine to me!"))
         draft = (await draft_from(owner)).json()
-        assert draft["status"] == "ready" and draft["summary"] is None
+        assert draft["status"] == "ready"
+        assert draft["summary"] is None
         assert any("not usable" in note for note in draft["notes"])
 
 
@@ -181,7 +187,8 @@ class TestReadAndDelete:
         assert [item["id"] for item in listed] == [second["id"], first["id"]]
         member = await nl_factory.member(owner)
         seen = await member.request("GET", owner.space_path(f"/drafts/{first['id']}"))
-        assert seen.status_code == 200 and seen.json()["id"] == first["id"]
+        assert seen.status_code == 200
+        assert seen.json()["id"] == first["id"]
         assert (await owner.request("DELETE", owner.space_path(f"/drafts/{first['id']}"))).status_code == 204
         assert (await owner.request("GET", owner.space_path(f"/drafts/{first['id']}"))).status_code == 404
         assert (await owner.request("DELETE", owner.space_path(f"/drafts/{first['id']}"))).status_code == 404

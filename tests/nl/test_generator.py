@@ -53,8 +53,10 @@ class TestReprompting:
         assert draft["status"] == "ready"
         assert draft["attempts"] == 2
         follow_up = _generate_requests(llm)[1]["messages"][-1]["content"]
-        assert "/plan/1/action" in follow_up and "unknown_action" in follow_up
-        assert len(llm.requests) == 3 and is_review(llm.requests[2])
+        assert "/plan/1/action" in follow_up
+        assert "unknown_action" in follow_up
+        assert len(llm.requests) == 3
+        assert is_review(llm.requests[2])
 
     async def test_a_proposal_that_never_becomes_valid_fails_after_the_last_attempt(
         self, owner: Caller, llm: FakeLlm
@@ -66,7 +68,8 @@ class TestReprompting:
         assert draft["status"] == "failed"
         assert draft["attempts"] == 3
         assert "reserved_name" in [p["code"] for p in draft["problems"] if p["severity"] == "error"]
-        assert draft["summary"] is None and draft["flags"] == []
+        assert draft["summary"] is None
+        assert draft["flags"] == []
         assert len(llm.requests) == 3  # no review of a failed proposal
         assert draft["cost_usd"] > 0
 
@@ -90,7 +93,8 @@ class TestReprompting:
         assert {p["code"] for p in blocking} == {code}
         # What went back to the model names the pointer and never repeats a pasted credential.
         follow_ups = [r["messages"][-1]["content"] for r in _generate_requests(llm)[1:]]
-        assert len(follow_ups) == 2 and all(path in text for text in follow_ups)
+        assert len(follow_ups) == 2
+        assert all(path in text for text in follow_ups)
         assert LEAKED_KEY not in json.dumps(draft["problems"])
         assert all(LEAKED_KEY not in text for text in follow_ups)
 
@@ -103,7 +107,8 @@ class TestReprompting:
     async def test_malformed_json_is_reprompted(self, owner: Caller, llm: FakeLlm) -> None:
         llm.script(reply('{"definition": {"name": "x", '), envelope(proposal()), review_reply())
         draft = (await draft_from(owner)).json()
-        assert draft["status"] == "ready" and draft["attempts"] == 2
+        assert draft["status"] == "ready"
+        assert draft["attempts"] == 2
         assert "not_json" in _generate_requests(llm)[1]["messages"][-1]["content"]
 
     async def test_garbage_every_time_fails_with_its_reason(self, owner: Caller, llm: FakeLlm) -> None:

@@ -14,7 +14,8 @@ from tests.support.fake_llm import FakeLlm
 async def _ready(owner: Caller, llm: FakeLlm, definition: dict[str, Any] | None = None) -> dict[str, Any]:
     llm.script(envelope(definition or proposal()), review_reply())
     response = await draft_from(owner)
-    assert response.status_code == 201 and response.json()["status"] == "ready", response.text
+    assert response.status_code == 201, response.text
+    assert response.json()["status"] == "ready", response.text
     llm.reset()
     body: dict[str, Any] = response.json()
     return body
@@ -35,7 +36,8 @@ class TestSave:
         response = await owner.request("POST", owner.space_path(f"/drafts/{draft['id']}/save"))
         assert response.status_code == 201, response.text
         saved = response.json()
-        assert saved["status"] == "paused" and saved["version"] == 1
+        assert saved["status"] == "paused"
+        assert saved["version"] == 1
         assert saved["definition"]["metadata"]["created_from_nl"] is True
         assert saved["definition"]["plan"][1]["config"]["url"] == "https://hooks.example.com/eng"
         assert (await owner.request("GET", owner.space_path(f"/drafts/{draft['id']}"))).status_code == 404
@@ -60,7 +62,8 @@ class TestSave:
         assert response.json()["error"]["code"] == "draft_not_ready"
         assert await _automations(owner) == []
         kept = await owner.request("GET", owner.space_path(f"/drafts/{draft['id']}"))
-        assert kept.status_code == 200 and kept.json()["status"] == "needs_clarification"
+        assert kept.status_code == 200
+        assert kept.json()["status"] == "needs_clarification"
 
     async def test_a_member_of_another_space_cannot_see_or_save_it(
         self, owner: Caller, llm: FakeLlm, nl_factory
@@ -125,7 +128,8 @@ class TestEdit:
             json={"definition": proposal(name="B")},
         )
         assert response.json()["summary"] == "A new summary."
-        assert len(llm.requests) == 1 and is_review(llm.requests[0])
+        assert len(llm.requests) == 1
+        assert is_review(llm.requests[0])
 
 
 class TestMessages:
@@ -166,7 +170,8 @@ class TestMessages:
         answered = await owner.request(
             "POST", path, json={"answers": {"q1": "https://hooks.example.com/eng", "q2": "weekdays"}}
         )
-        assert answered.status_code == 200 and answered.json()["status"] == "ready"
+        assert answered.status_code == 200
+        assert answered.json()["status"] == "ready"
         assert "weekdays" in llm.requests[-2]["messages"][-1]["content"]
 
     async def test_messages_on_an_expired_draft_are_404(
@@ -202,7 +207,8 @@ class TestPatch:
         assert response.status_code == 201, response.text
         draft = response.json()
         assert draft["status"] == "ready"
-        assert draft["automation_id"] == automation["id"] and draft["base_version"] == 1
+        assert draft["automation_id"] == automation["id"]
+        assert draft["base_version"] == 1
         assert draft["diff"]["patch"] == [
             {"op": "replace", "path": "/plan/1/config/url", "value": "https://hooks.example.com/alerts"}
         ]
@@ -237,7 +243,8 @@ class TestPatch:
         assert response.status_code == 409
         assert response.json()["error"]["code"] == "version_conflict"
         current = (await owner.request("GET", owner.space_path(f"/automations/{automation['id']}"))).json()
-        assert current["name"] == "Meanwhile" and current["version"] == 2
+        assert current["name"] == "Meanwhile"
+        assert current["version"] == 2
         assert (await owner.request("GET", owner.space_path(f"/drafts/{draft['id']}"))).status_code == 200
 
     async def test_an_automation_of_another_space_cannot_be_patched(
