@@ -7,6 +7,7 @@ spending ledger, the space's vocabulary and names); routes call it with the requ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import uuid
@@ -172,13 +173,16 @@ class DraftService:
         if had_credential:
             draft.notes = [*draft.notes, CREDENTIAL_NOTE]
         previous = draft.definition
-        context = [request_message(scrub(draft.request)[0])]
-        if draft.base_definition is not None and previous is None:
-            context = [change_message(draft.base_definition, scrub(draft.request)[0])]
+        request = scrub(draft.request)[0]
+        # The conversation so far, shortened to what matters: the request, the last proposal, the new turn.
+        context = [
+            request_message(request)
+            if draft.base_definition is None
+            else change_message(draft.base_definition, request)
+        ]
         if previous is not None:
-            context += [answer_echo(_json(previous)), {"role": "user", "content": clean}]
-        else:
-            context += [{"role": "user", "content": clean}]
+            context.append(answer_echo(_json(previous)))
+        context.append({"role": "user", "content": clean})
         draft.model = model
         draft.turns = [*draft.turns, instruction]
         await self._generate(draft, turn, context, previous=previous)
@@ -218,7 +222,9 @@ class DraftService:
         try:
             return await self._save(session, access, draft)
         except BaseException:
-            await self.store.put(draft)
+            # With Redis gone as well the draft is lost; the original error is the one to answer.
+            with contextlib.suppress(ServiceUnavailable):
+                await self.store.put(draft)
             raise
 
     async def _save(self, session: AsyncSession, access: SpaceAccess, draft: Draft) -> Saved:
