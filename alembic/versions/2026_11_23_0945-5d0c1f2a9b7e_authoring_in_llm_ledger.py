@@ -1,7 +1,7 @@
 """authoring in the llm ledger
 
 Revision ID: 5d0c1f2a9b7e
-Revises: 8113ccd15594
+Revises: 68787df6903c
 Create Date: 2026-11-23 09:45:00.000000+00:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "5d0c1f2a9b7e"
-down_revision: str | None = "8113ccd15594"
+down_revision: str | None = "68787df6903c"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,7 +1,7 @@
 """What the generator may know about a space, through a narrow port: names, never values.
 
-`AuthoringContextSource` is the seam: today's implementation reads the vault table when it exists and
-has no MCP connections to name; the secrets vault and MCP connections plug in here.
+`AuthoringContextSource` is the seam: today's implementation reads the names in the secrets vault and
+has no MCP connections to name yet; those plug in here.
 """
 
 from __future__ import annotations

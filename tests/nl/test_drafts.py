@@ -111,6 +111,23 @@ class TestCreate:
         new = [f for f in draft["flags"] if f["code"] == "new_capability"]
         assert any("http.request" in f["message"] for f in new)
 
+    async def test_the_generator_gets_this_spaces_secret_names_and_never_a_value(
+        self, nl_factory: Factory, owner: Caller, llm: FakeLlm
+    ) -> None:
+        other = await nl_factory.owner("Other")
+        for caller, name, value in (
+            (owner, "crm_token", "crm-value-7f3a9c1e2b4d"),
+            (other, "zebra_private_key", "zebra-value-0a1b2c3d4e5f"),
+        ):
+            stored = await caller.request("PUT", caller.space_path(f"/secrets/{name}"), json={"value": value})
+            assert stored.status_code in (200, 201), stored.text
+        llm.script(envelope(proposal()), review_reply())
+        assert (await draft_from(owner)).status_code == 201
+        everything = sent(llm)
+        assert '\\"secret_names\\":[\\"crm_token\\"]' in everything
+        assert "crm-value-7f3a9c1e2b4d" not in everything
+        assert "zebra" not in everything.lower()
+
     async def test_a_capability_the_space_already_uses_is_not_new(self, owner: Caller, llm: FakeLlm) -> None:
         await owner.create_automation(proposal(name="Existing"))
         llm.script(envelope(proposal()), review_reply())

@@ -9,6 +9,7 @@ from app.api.routes import (
     events,
     runs,
     schemas,
+    secrets,
     spaces,
     tokens,
     triggers,
@@ -28,3 +29,4 @@ api_router.include_router(webhooks.router)
 api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
+api_router.include_router(secrets.router)

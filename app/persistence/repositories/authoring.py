@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.persistence.models import Automation
+from app.persistence.models import Automation, Secret
 
 
 class AuthoringFactsRepository:
@@ -18,14 +18,9 @@ class AuthoringFactsRepository:
         self.session = session
 
     async def secret_names(self, space_id: uuid.UUID) -> list[str]:
-        """Names of the space's stored secrets, sorted; [] while this installation has no vault table."""
-        present = (await self.session.execute(text("SELECT to_regclass('public.secrets')"))).scalar_one()
-        if present is None:
-            return []
-        rows = await self.session.execute(
-            text("SELECT name FROM secrets WHERE space_id = :space ORDER BY name"), {"space": space_id}
-        )
-        return [str(row[0]) for row in rows]
+        """Names of the space's stored secrets, sorted (the values are never read here)."""
+        statement = select(Secret.name).where(Secret.space_id == space_id).order_by(Secret.name)
+        return list((await self.session.scalars(statement)).all())
 
     async def definitions(self, space_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
         """The current definitions of the space's automations (archived ones too: they were used)."""
