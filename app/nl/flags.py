@@ -49,8 +49,10 @@ class FlagContext:
     mode_of: ModeResolver = inferred_mode
 
 
-def rule_flags(document: dict[str, Any], warnings: Iterable[Problem], context: FlagContext) -> list[Flag]:
-    """Every rule-based flag of a valid definition, in a stable order."""
+def rule_flags(
+    document: dict[str, Any], warnings: Iterable[Problem], context: FlagContext
+) -> tuple[list[Flag], CostEstimate | None]:
+    """Every rule-based flag of a valid definition in a stable order, and its cost estimate."""
     found = [Flag(path=w.path, code=w.code, message=w.message) for w in warnings]
     found += _capability_flags(document, context)
     found += _broad_tools(document, context)
@@ -58,7 +60,7 @@ def rule_flags(document: dict[str, Any], warnings: Iterable[Problem], context: F
     estimate = estimate_cost(document, context)
     if estimate is not None:
         found.append(Flag(path="/plan", code="cost_estimate", message=describe(estimate)))
-    return found
+    return found, estimate
 
 
 def _capability_flags(document: dict[str, Any], context: FlagContext) -> list[Flag]:
@@ -85,18 +87,21 @@ def _capability_flags(document: dict[str, Any], context: FlagContext) -> list[Fl
                 )
             )
         mode = context.mode_of(capability, use.chosen_by)
+        chooser = "chosen by the agent" if use.chosen_by == "agent" else "made by this step"
         if mode == "require_approval":
             found.append(
                 Flag(
                     path=use.path,
                     code="requires_approval",
-                    message=f"calls to {capability.id} chosen by the agent will wait for a human's approval",
+                    message=f"calls to {capability.id} {chooser} will wait for a human's approval",
                 )
             )
         elif mode == "deny":
             found.append(
                 Flag(
-                    path=use.path, code="denied", message=f"calls to {capability.id} are denied in this space"
+                    path=use.path,
+                    code="denied",
+                    message=f"calls to {capability.id} {chooser} are denied in this space",
                 )
             )
     return found

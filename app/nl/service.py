@@ -26,7 +26,7 @@ from app.nl.checks import proposal_problems, scrub
 from app.nl.context import AuthoringContextSource, DatabaseContextSource, SpaceNames, space_names
 from app.nl.diff import definition_diff
 from app.nl.drafts import MAX_REQUEST_CHARS, Draft, DraftProblem, DraftStatus
-from app.nl.flags import FlagContext, estimate_cost, rule_flags
+from app.nl.flags import FlagContext, rule_flags
 from app.nl.generator import Proposal, generate
 from app.nl.metering import CallLimits, MeteredLlm, SpendingLedger
 from app.nl.permissions import ModeResolver, inferred_mode
@@ -357,8 +357,9 @@ class DraftService:
                 default_max_tokens=self.config.default_max_tokens,
                 mode_of=self.mode_of,
             )
-            draft.flags = await asyncio.to_thread(rule_flags, definition, warnings(problems), flag_context)
-            draft.estimate = await asyncio.to_thread(estimate_cost, definition, flag_context)
+            draft.flags, draft.estimate = await asyncio.to_thread(
+                rule_flags, definition, warnings(problems), flag_context
+            )
             if review_model is not None:
                 found = await review(
                     metered,
