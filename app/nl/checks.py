@@ -149,3 +149,23 @@ def _url(path: tuple[str | int, ...], url: str, allow: EgressAllowList) -> list[
 
 def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
+
+
+def without_literal_credentials(document: dict[str, Any], problems: list[Problem]) -> dict[str, Any]:
+    """A copy of a generated proposal with every string a `literal_secret` problem points at replaced, so
+    a credential a model wrote is neither kept in the draft nor shown again."""
+    flagged = {problem.path for problem in problems if problem.code == "literal_secret"}
+    if not flagged:
+        return document
+    return {key: _replace_strings(value, (key,), flagged) for key, value in document.items()}
+
+
+def _replace_strings(node: Any, path: tuple[str | int, ...], flagged: set[str]) -> Any:
+    if isinstance(node, dict):
+        return {key: _replace_strings(value, (*path, key), flagged) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_replace_strings(value, (*path, index), flagged) for index, value in enumerate(node)]
+    if isinstance(node, str) and join(*path) in flagged:
+        cleaned, changed = scrub(node)
+        return cleaned if changed else REMOVED
+    return node

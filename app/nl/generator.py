@@ -14,7 +14,7 @@ from typing import Any
 
 from app.engine.steps import StepError
 from app.engine.validation import Problem, errors
-from app.nl.checks import scrub
+from app.nl.checks import scrub, without_literal_credentials
 from app.nl.drafts import Clarification
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm
 from app.nl.prompts import GENERATOR_SYSTEM, answer_echo, envelope_schema, problems_message
@@ -76,8 +76,8 @@ async def generate(
         answer = parse_answer(reply.content)
         problems = list(answer.problems)
         if answer.definition is not None:
-            last = answer.definition
             problems = _scrubbed(await check(answer.definition))
+            last = without_literal_credentials(answer.definition, problems)
         if answer.clarifications:
             return Proposal(last, problems, attempt, list(answer.clarifications))
         if answer.definition is not None and not errors(problems):

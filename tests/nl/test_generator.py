@@ -95,7 +95,7 @@ class TestReprompting:
         follow_ups = [r["messages"][-1]["content"] for r in _generate_requests(llm)[1:]]
         assert len(follow_ups) == 2
         assert all(path in text for text in follow_ups)
-        assert LEAKED_KEY not in json.dumps(draft["problems"])
+        assert LEAKED_KEY not in json.dumps(draft)
         assert all(LEAKED_KEY not in text for text in follow_ups)
 
     async def test_a_hostile_proposal_then_a_clean_one_is_ready(self, owner: Caller, llm: FakeLlm) -> None:
