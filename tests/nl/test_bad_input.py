@@ -93,6 +93,34 @@ class TestBudget:
         assert llm.requests == []
         assert (await owner.request("GET", owner.space_path("/drafts"))).json()["items"] == []
 
+    async def test_reaching_the_cap_mid_draft_skips_the_review_and_keeps_the_draft(
+        self, authoring_app, owner: Caller, llm: FakeLlm
+    ) -> None:  # type: ignore[no-untyped-def]
+        async with authoring_app.state.sessionmaker() as session:
+            session.add(
+                LlmUsage(
+                    space_id=uuid.UUID(owner.space_id),
+                    draft_id="earlier",
+                    purpose="generate",
+                    model="openai/test-model",
+                    input_tokens=1,
+                    output_tokens=1,
+                    cost_usd=Decimal("4.96"),
+                    created_at=datetime.now(UTC),
+                )
+            )
+            await session.commit()
+        # This answer costs $0.04 (30,000 x 1e-6 + 5,000 x 2e-6): the space is then exactly at its cap.
+        llm.script(envelope(proposal(), prompt_tokens=30_000, completion_tokens=5_000), review_reply())
+        response = await draft_from(owner)
+        assert response.status_code == 201
+        draft = response.json()
+        assert draft["status"] == "ready"
+        assert draft["summary"] is None
+        assert any("daily cap" in note for note in draft["notes"])
+        assert len(llm.requests) == 1
+        assert llm.remaining == 1
+
     async def test_run_spending_does_not_count_against_authoring(
         self, authoring_app, owner: Caller, llm: FakeLlm, nl_factory: Factory
     ) -> None:  # type: ignore[no-untyped-def]
