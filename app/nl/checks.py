@@ -13,8 +13,8 @@ from urllib.parse import parse_qsl, urlsplit
 from app.definitions.pointers import join
 from app.engine.validation import Problem
 from app.engine.validation.templates import is_template
-from app.nl.context import SpaceNames, walk
-from app.nl.usage import steps
+from app.nl.context import SpaceNames
+from app.nl.usage import steps, walk
 from app.security.egress import EgressAllowList, EgressDenied
 from app.security.egress.targets import vet_host, vet_origin
 

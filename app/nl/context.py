@@ -7,7 +7,6 @@ has no MCP connections to name yet; those plug in here.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -60,15 +59,3 @@ async def space_names(source: AuthoringContextSource, space_id: uuid.UUID) -> Sp
     return SpaceNames(
         tuple(await source.secret_names(space_id)), tuple(await source.connection_names(space_id))
     )
-
-
-def walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """Every node of a JSON document with its path, parents before children."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, path)]
-    while stack:
-        node, where = stack.pop()
-        yield where, node
-        if isinstance(node, dict):
-            stack.extend((child, (*where, key)) for key, child in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend((child, (*where, index)) for index, child in reversed(list(enumerate(node))))

@@ -1,4 +1,4 @@
-"""Which capabilities a definition calls, where, and who chooses the call (the definition or an agent)."""
+"""Walking a definition: its nodes, its steps, and the capabilities each step may call (and who chooses)."""
 
 from __future__ import annotations
 
@@ -75,3 +75,15 @@ def capability_uses(document: Any, vocabulary: Vocabulary) -> list[CapabilityUse
 
 def used_capability_ids(documents: list[dict[str, Any]], vocabulary: Vocabulary) -> set[str]:
     return {use.capability.id for document in documents for use in capability_uses(document, vocabulary)}
+
+
+def walk(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Every node of a JSON document with its path, parents before children."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        yield where, node
+        if isinstance(node, dict):
+            stack.extend((child, (*where, key)) for key, child in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((child, (*where, index)) for index, child in reversed(list(enumerate(node))))
