@@ -35,6 +35,7 @@ from app.nl.review import review
 from app.nl.store import DraftStore
 from app.nl.usage import used_capability_ids
 from app.persistence.base import utcnow
+from app.persistence.models import Automation
 from app.security.egress import EgressAllowList
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import Saved, automation_service
@@ -106,36 +107,36 @@ class DraftService:
     async def create(self, session: AsyncSession, access: SpaceAccess, request: str) -> Draft:
         """A new draft from a plain request: generated, checked, re-prompted, flagged and reviewed."""
         access.require(Permissions.write_automations)
-        model = self._model()
-        request = _request_text(request, "/request")
-        await self.store.check()
-        turn = await self._turn(session, access.space_id)
-        draft = self._new_draft(access, request, model)
-        clean, had_credential = scrub(request)
-        if had_credential:
-            draft.notes.append(CREDENTIAL_NOTE)
-        await self._generate(draft, turn, [request_message(clean)])
-        await self.store.put(draft)
-        return draft
+        return await self._first_turn(session, access, request, base=None)
 
     async def create_patch(
         self, session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID, request: str
     ) -> Draft:
         """A draft that changes an existing automation as asked, with the diff from its current version."""
         access.require(Permissions.write_automations)
+        self._model()
+        _request_text(request, "/request")
+        automation = await automation_service.get(session, access, automation_id)
+        return await self._first_turn(session, access, request, base=automation)
+
+    async def _first_turn(
+        self, session: AsyncSession, access: SpaceAccess, request: str, *, base: Automation | None
+    ) -> Draft:
         model = self._model()
         request = _request_text(request, "/request")
-        automation = await automation_service.get(session, access, automation_id)
+        # Redis first: when drafts cannot be kept, nothing is spent on a model.
         await self.store.check()
         turn = await self._turn(session, access.space_id)
         draft = self._new_draft(access, request, model)
-        draft.automation_id = str(automation.id)
-        draft.base_version = automation.version
-        draft.base_definition = copy.deepcopy(automation.definition)
-        clean, had_credential = scrub(request)
-        if had_credential:
-            draft.notes.append(CREDENTIAL_NOTE)
-        await self._generate(draft, turn, [change_message(automation.definition, clean)])
+        clean = _credential_free(draft, request)
+        if base is None:
+            first = request_message(clean)
+        else:
+            draft.automation_id = str(base.id)
+            draft.base_version = base.version
+            draft.base_definition = copy.deepcopy(base.definition)
+            first = change_message(base.definition, clean)
+        await self._generate(draft, turn, [first])
         await self.store.put(draft)
         return draft
 
@@ -169,9 +170,7 @@ class DraftService:
         draft = await self.get(access, draft_id)
         instruction = _instruction(draft, message, answers)
         turn = await self._turn(session, access.space_id)
-        clean, had_credential = scrub(instruction)
-        if had_credential:
-            draft.notes = [*draft.notes, CREDENTIAL_NOTE]
+        clean = _credential_free(draft, instruction)
         previous = draft.definition
         request = scrub(draft.request)[0]
         # The conversation so far, shortened to what matters: the request, the last proposal, the new turn.
@@ -433,6 +432,14 @@ def _instruction(draft: Draft, message: str | None, answers: dict[str, str]) -> 
         )
     text = "\n\n".join(parts)
     return _request_text(text, "/message")
+
+
+def _credential_free(draft: Draft, text: str) -> str:
+    """The user's text fit to send to a model; the draft gets a note when something had to be cut."""
+    clean, cut = scrub(text)
+    if cut and CREDENTIAL_NOTE not in draft.notes:
+        draft.notes = [*draft.notes, CREDENTIAL_NOTE]
+    return clean
 
 
 def _json(value: Any) -> str:
