@@ -359,7 +359,8 @@ class DraftService:
             draft.flags, draft.estimate = await asyncio.to_thread(
                 rule_flags, definition, warnings(problems), flag_context
             )
-            if review_model is not None:
+            # Questions first: a proposal waiting for answers is reviewed once they are in.
+            if review_model is not None and draft.status is DraftStatus.ready:
                 found = await review(
                     metered,
                     model=review_model,

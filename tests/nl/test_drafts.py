@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -209,6 +210,27 @@ class TestReadAndDelete:
         assert (await owner.request("DELETE", owner.space_path(f"/drafts/{first['id']}"))).status_code == 204
         assert (await owner.request("GET", owner.space_path(f"/drafts/{first['id']}"))).status_code == 404
         assert (await owner.request("DELETE", owner.space_path(f"/drafts/{first['id']}"))).status_code == 404
+
+    async def test_a_draft_lives_in_redis_for_the_configured_time(
+        self, authoring_app, owner: Caller, llm: FakeLlm
+    ) -> None:  # type: ignore[no-untyped-def]
+        llm.script(envelope(proposal()), review_reply())
+        draft = (await draft_from(owner)).json()
+        created, expires = (datetime.fromisoformat(draft[key]) for key in ("created_at", "expires_at"))
+        assert (expires - created).total_seconds() == 24 * 3600
+        store = authoring_app.state.drafts.store
+        remaining = await store.redis.pttl(f"{store.prefix}drafts:{owner.space_id}:{draft['id']}")
+        assert 23 * 3600 * 1000 < remaining <= 24 * 3600 * 1000
+
+    async def test_a_proposal_with_questions_is_not_reviewed_until_answered(
+        self, owner: Caller, llm: FakeLlm
+    ) -> None:
+        llm.script(envelope(proposal(), [{"question": "Which team?"}]))
+        draft = (await draft_from(owner)).json()
+        assert draft["status"] == "needs_clarification"
+        assert draft["definition"]["name"] == "Weekday issue summary"
+        assert "external_write" in _codes(draft)
+        assert len(llm.requests) == 1
 
     async def test_examples_are_requests_with_valid_definitions(self, owner: Caller) -> None:
         response = await owner.request("GET", "/api/v1/drafts/examples")
