@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import CallerDep, SessionDep, SpaceDep
+from app.api.deps import CallerDep, DraftServiceDep, SessionDep, SpaceDep
 from app.api.routes.automations import saved_out
 from app.api.schemas import (
     AutomationSavedOut,
@@ -21,17 +21,9 @@ from app.api.schemas import (
 )
 from app.nl.drafts import Draft
 from app.nl.examples import authoring_examples
-from app.nl.service import DraftService
 
 router = APIRouter(tags=["drafts"], route_class=JsonBodyRoute)
 DRAFTS = "/spaces/{space_id}/drafts"
-
-
-def get_draft_service(request: Request) -> DraftService:
-    return request.app.state.drafts  # type: ignore[no-any-return]
-
-
-DraftServiceDep = Annotated[DraftService, Depends(get_draft_service)]
 
 
 def _out(draft: Draft) -> DraftOut:
