@@ -132,6 +132,12 @@ class Settings(BaseSettings):
         le=1,
         description="Multiplies every delay of the retry schedule (1 in production; small in tests).",
     )
+    webhook_url: str | None = Field(
+        default=None, description="Operator-wide endpoint: receives the run events of every space."
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="Signing secret (whsec_…) of the operator-wide endpoint."
+    )
     webhook_disable_after_failures: int = Field(
         default=50, ge=1, description="Consecutive failed deliveries that disable an endpoint."
     )

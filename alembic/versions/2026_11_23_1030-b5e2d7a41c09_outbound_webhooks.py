@@ -21,7 +21,12 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.create_table(
         "webhook_endpoints",
-        sa.Column("space_id", sa.Uuid(), nullable=False),
+        sa.Column(
+            "space_id",
+            sa.Uuid(),
+            nullable=True,
+            comment="Null for the operator-wide endpoint, which hears every space.",
+        ),
         sa.Column("url", sa.Text(), nullable=False),
         sa.Column("description", sa.String(length=500), nullable=True),
         sa.Column("events", postgresql.JSONB(astext_type=sa.Text()), nullable=False),

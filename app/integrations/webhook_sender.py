@@ -30,6 +30,14 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(os.urandom(24)).decode("ascii")
 
 
+def check_secret(secret: str) -> None:
+    """Raise ValueError unless `secret` is a usable signing secret (`whsec_` + base64)."""
+    try:
+        Webhook(secret)
+    except Exception as exc:
+        raise ValueError("a webhook signing secret is whsec_ followed by base64") from exc
+
+
 def signature_header(secrets: Sequence[str], message_id: str, timestamp: datetime, body: str) -> str:
     """`v1,<sig>` for each secret, space-separated (two during a secret rotation)."""
     return " ".join(Webhook(secret).sign(message_id, timestamp, body) for secret in secrets)

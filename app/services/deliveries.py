@@ -8,6 +8,7 @@ beat's sweep then sends it again.
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from app.services.notifications import notification_service
 from app.services.outbox import DELIVER_TASK, RETRY_SCHEDULE, SYSTEM_QUEUE, owe
 from app.services.webhook_endpoints import TEST_EVENT, signing_secrets, webhook_endpoint_service
 
+logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 RETRYABLE_STATUSES = frozenset({408, 429})
 MAX_RETRY_AFTER = timedelta(hours=1)
@@ -222,6 +224,11 @@ class DeliveryService:
                 reason = "every attempt failed for 5 days"
         if reason is not None and endpoint.enabled:
             endpoint.enabled, endpoint.disabled_reason = False, reason
+            if endpoint.space_id is None:
+                # The operator-wide endpoint belongs to no space: its operator reads the logs.
+                logger.warning("the operator-wide webhook endpoint was disabled: %s", reason)
+                await session.flush()
+                return
             await notification_service.create(
                 session,
                 space_id=endpoint.space_id,

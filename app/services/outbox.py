@@ -61,13 +61,20 @@ async def owe(
     endpoint: WebhookEndpoint,
     payload: dict[str, Any],
     *,
+    space_id: uuid.UUID | None = None,
     run_id: uuid.UUID | None = None,
     max_attempts: int = len(RETRY_SCHEDULE),
 ) -> WebhookDelivery:
-    """Record one delivery owed to `endpoint`, due now, and wake a sender once the transaction commits."""
+    """Record one delivery owed to `endpoint`, due now, and wake a sender once the transaction commits.
+
+    `space_id` is the space the event happened in (the operator-wide endpoint belongs to none).
+    """
+    space = space_id if space_id is not None else endpoint.space_id
+    if space is None:
+        raise ValueError("a delivery to the operator-wide endpoint names the space of its event")
     delivery = WebhookDelivery(
         id=uuid.uuid4(),
-        space_id=endpoint.space_id,
+        space_id=space,
         endpoint_id=endpoint.id,
         run_id=run_id,
         event_type=payload["type"],
@@ -94,7 +101,7 @@ async def record_run_finished(session: AsyncSession, run: Run) -> int:
     owed = 0
     for endpoint in endpoints:
         if _wants(endpoint, run.automation_id):
-            await owe(session, endpoint, payload, run_id=run.id)
+            await owe(session, endpoint, payload, space_id=run.space_id, run_id=run.id)
             owed += 1
     if owed:
         await session.flush()

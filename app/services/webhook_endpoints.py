@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
-from app.integrations.webhook_sender import new_secret
+from app.integrations.webhook_sender import check_secret, new_secret
 from app.persistence.base import utcnow
 from app.persistence.models import WebhookEndpoint
 from app.persistence.pagination import Page, paginate
@@ -38,9 +38,14 @@ EVENT_TYPES = frozenset({*RUN_EVENTS, "automation.run.*", "approval.requested", 
 TEST_EVENT = "webhook.test"
 
 
-def secret_context(endpoint_id: uuid.UUID, space_id: uuid.UUID, which: str) -> Context:
+OPERATOR_ENDPOINT_ID = uuid.UUID("6f0c52a4-3d1e-4b8e-9a57-0e4f5b1c2d3a")
+OPERATOR_EVENTS = ["automation.run.*"]
+
+
+def secret_context(endpoint_id: uuid.UUID, space_id: uuid.UUID | None, which: str) -> Context:
     """What an endpoint's signing secret is sealed for: its endpoint, space, and current or previous."""
-    return Context.of(ENDPOINT_SECRET_PURPOSE, str(space_id), str(endpoint_id), which)
+    owner = str(space_id) if space_id is not None else "operator"
+    return Context.of(ENDPOINT_SECRET_PURPOSE, owner, str(endpoint_id), which)
 
 
 def signing_secrets(endpoint: WebhookEndpoint, keyring: Keyring, now: datetime) -> list[str]:
@@ -257,6 +262,40 @@ class WebhookEndpointService:
             },
         )
         return EndpointWithSecret(endpoint, secret)
+
+
+async def sync_operator_endpoint(
+    session: AsyncSession, keyring: Keyring, url: str | None, secret: str | None
+) -> WebhookEndpoint | None:
+    """Make the operator-wide endpoint match AUTOMATIONS_WEBHOOK_URL and _SECRET.
+
+    It is a row like any endpoint, with no space, so run events of every space reach it through the
+    same outbox and delivery machinery. Unset settings remove it; a changed URL enables it again.
+    """
+    repository = WebhookEndpointRepository(session)
+    endpoint = await session.get(WebhookEndpoint, OPERATOR_ENDPOINT_ID, with_for_update=True)
+    if not url or not secret:
+        if endpoint is not None:
+            await repository.delete(endpoint)
+        return None
+    check_secret(secret)
+    sealed = keyring.encrypt(secret.encode(), secret_context(OPERATOR_ENDPOINT_ID, None, "current"))
+    if endpoint is None:
+        endpoint = WebhookEndpoint(
+            id=OPERATOR_ENDPOINT_ID,
+            space_id=None,
+            url=url,
+            description="Operator-wide endpoint (AUTOMATIONS_WEBHOOK_URL)",
+            events=OPERATOR_EVENTS,
+            enabled=True,
+            consecutive_failures=0,
+            secret_ciphertext=sealed,
+        )
+        return await repository.create(endpoint)
+    values: dict[str, object] = {"secret_ciphertext": sealed, "events": OPERATOR_EVENTS}
+    if endpoint.url != url:
+        values.update(url=url, enabled=True, disabled_reason=None, consecutive_failures=0, failing_since=None)
+    return await repository.update(endpoint, values)
 
 
 webhook_endpoint_service = WebhookEndpointService()

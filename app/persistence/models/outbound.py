@@ -21,7 +21,10 @@ class WebhookEndpoint(IdMixin, TimestampMixin, Base):
     __tablename__ = "webhook_endpoints"
     __table_args__ = (Index("ix_webhook_endpoints_space_created", "space_id", "created_at"),)
 
-    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    space_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("spaces.id", ondelete="CASCADE"),
+        comment="Null for the operator-wide endpoint, which hears every space.",
+    )
     url: Mapped[str] = mapped_column(Text)
     description: Mapped[str | None] = mapped_column(String(500))
     events: Mapped[list[str]] = mapped_column(JSONB)

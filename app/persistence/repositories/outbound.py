@@ -29,9 +29,11 @@ class WebhookEndpointRepository(RepositoryBase[WebhookEndpoint]):
         return int((await self.session.execute(statement)).scalar_one())
 
     async def listening(self, space_id: uuid.UUID, event_type: str) -> list[WebhookEndpoint]:
-        """Enabled endpoints of the space subscribed to the event type (exactly or by `prefix.*`)."""
+        """Enabled endpoints subscribed to the event type (exactly or by `prefix.*`): the space's own and
+        the operator-wide one."""
         family = event_type.rpartition(".")[0] + ".*"
-        statement = self.space_statement(space_id).where(
+        statement = select(WebhookEndpoint).where(
+            or_(WebhookEndpoint.space_id == space_id, WebhookEndpoint.space_id.is_(None)),
             WebhookEndpoint.enabled.is_(True),
             or_(WebhookEndpoint.events.contains([event_type]), WebhookEndpoint.events.contains([family])),
         )
@@ -53,7 +55,11 @@ class WebhookDeliveryRepository(RepositoryBase[WebhookDelivery]):
         run_id: uuid.UUID | None = None,
         status: str | None = None,
     ) -> Select[WebhookDelivery]:
-        statement = select(WebhookDelivery).where(WebhookDelivery.space_id == space_id)
+        # Deliveries to the operator-wide endpoint are the operator's business, not the space's.
+        own = select(WebhookEndpoint.id).where(WebhookEndpoint.space_id == space_id)
+        statement = select(WebhookDelivery).where(
+            WebhookDelivery.space_id == space_id, WebhookDelivery.endpoint_id.in_(own)
+        )
         if endpoint_id is not None:
             statement = statement.where(WebhookDelivery.endpoint_id == endpoint_id)
         if run_id is not None:
