@@ -79,7 +79,10 @@ def upgrade() -> None:
     op.create_table(
         "webhook_deliveries",
         sa.Column("space_id", sa.Uuid(), nullable=False),
-        sa.Column("endpoint_id", sa.Uuid(), nullable=False),
+        sa.Column("endpoint_id", sa.Uuid(), nullable=True, comment="Null for a run's own callback URL."),
+        sa.Column(
+            "callback_url", sa.Text(), nullable=True, comment="A run's callback URL, when it has no endpoint."
+        ),
         sa.Column("run_id", sa.Uuid(), nullable=True),
         sa.Column("event_type", sa.String(length=100), nullable=False),
         sa.Column(
@@ -161,7 +164,33 @@ def upgrade() -> None:
     )
 
 
+    op.create_table(
+        "webhook_callback_secrets",
+        sa.Column("space_id", sa.Uuid(), nullable=False),
+        sa.Column("secret_ciphertext", sa.LargeBinary(), nullable=False),
+        sa.Column("previous_secret_ciphertext", sa.LargeBinary(), nullable=True),
+        sa.Column("previous_secret_expires_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["space_id"],
+            ["spaces.id"],
+            name=op.f("fk_webhook_callback_secrets_space_id_spaces"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("space_id", name=op.f("pk_webhook_callback_secrets")),
+    )
+    op.add_column(
+        "runs",
+        sa.Column(
+            "callback_url", sa.Text(), nullable=True, comment="Where this run's terminal event is delivered too."
+        ),
+    )
+
+
 def downgrade() -> None:
+    op.drop_column("runs", "callback_url")
+    op.drop_table("webhook_callback_secrets")
     op.drop_table("webhook_attempts")
     op.drop_index("ix_webhook_deliveries_due", table_name="webhook_deliveries")
     op.drop_table("webhook_deliveries")

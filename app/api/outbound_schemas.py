@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from app.api.schemas import Body, Out
 from app.services.webhook_endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
@@ -53,6 +53,13 @@ class WebhookEndpointWithSecretOut(WebhookEndpointOut):
     secret: str = Field(description="The signing secret (whsec_…). Shown only in this answer.")
 
 
+class CallbackSecretOut(BaseModel):
+    secret: str = Field(description="Signs every run's callback (whsec_…). Shown only in this answer.")
+    previous_secret_expires_at: datetime | None = Field(
+        description="Until then the secret it replaced signs too."
+    )
+
+
 class WebhookAttemptOut(Out):
     attempt: int
     status_code: int | None
@@ -64,7 +71,7 @@ class WebhookAttemptOut(Out):
 
 class WebhookDeliveryOut(Out):
     id: uuid.UUID = Field(description="Also the webhook-id header, the same on every attempt.")
-    endpoint_id: uuid.UUID
+    endpoint_id: uuid.UUID | None = Field(description="Null for a run's own callback.")
     run_id: uuid.UUID | None
     event_type: str
     status: Literal["pending", "succeeded", "failed"]

@@ -23,7 +23,7 @@ from app.errors import Conflict, NotFound
 from app.integrations import webhook_sender
 from app.integrations.webhook_sender import SendResult
 from app.persistence.base import utcnow
-from app.persistence.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.persistence.models import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.outbound import (
     WebhookAttemptRepository,
@@ -34,7 +34,12 @@ from app.security.egress import EgressAllowList
 from app.services.access import Permissions, SpaceAccess
 from app.services.notifications import notification_service
 from app.services.outbox import DELIVER_TASK, RETRY_SCHEDULE, SYSTEM_QUEUE, owe
-from app.services.webhook_endpoints import TEST_EVENT, signing_secrets, webhook_endpoint_service
+from app.services.webhook_endpoints import (
+    TEST_EVENT,
+    callback_signing_secrets,
+    signing_secrets,
+    webhook_endpoint_service,
+)
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
@@ -113,26 +118,32 @@ class DeliveryService:
             delivery = await WebhookDeliveryRepository(session).claim(delivery_id, now, hold)
             if delivery is None:
                 return "not_due"
-            endpoint = await session.get(WebhookEndpoint, delivery.endpoint_id)
-            refusal = None
-            if endpoint is None or not endpoint.enabled:
-                refusal = "the endpoint is disabled"
-            else:
-                try:
-                    secrets = signing_secrets(endpoint, settings.keyring, now)
-                except CryptoError as exc:
-                    refusal = f"the signing secret cannot be decrypted ({type(exc).__name__})"
-            if refusal is not None or endpoint is None:
-                await self._close(session, delivery, "failed", None, refusal, now)
-                await self._log(session, delivery, None, refusal, 0, None)
+            target = await self._target(session, delivery, settings, now)
+            if isinstance(target, str):
+                await self._close(session, delivery, "failed", None, target, now)
+                await self._log(session, delivery, None, target, 0, None)
                 return "failed"
+            url, secrets = target
             return _Claimed(
-                delivery.id,
-                delivery.attempts,
-                endpoint.url,
-                webhook_sender.encode(delivery.payload),
-                secrets,
+                delivery.id, delivery.attempts, url, webhook_sender.encode(delivery.payload), secrets
             )
+
+    async def _target(
+        self, session: AsyncSession, delivery: WebhookDelivery, settings: DeliverySettings, now: datetime
+    ) -> tuple[str, list[str]] | str:
+        """Where to send and the secrets that sign, or why the delivery cannot be sent."""
+        try:
+            if delivery.endpoint_id is None:
+                secret = await session.get(CallbackSecret, delivery.space_id)
+                if secret is None or delivery.callback_url is None:
+                    return "the space has no callback secret"
+                return delivery.callback_url, callback_signing_secrets(secret, settings.keyring, now)
+            endpoint = await session.get(WebhookEndpoint, delivery.endpoint_id)
+            if endpoint is None or not endpoint.enabled:
+                return "the endpoint is disabled"
+            return endpoint.url, signing_secrets(endpoint, settings.keyring, now)
+        except CryptoError as exc:
+            return f"the signing secret cannot be decrypted ({type(exc).__name__})"
 
     async def _record(
         self, session: AsyncSession, claimed: _Claimed, result: SendResult, settings: DeliverySettings
@@ -141,7 +152,11 @@ class DeliveryService:
         delivery = await session.get(WebhookDelivery, claimed.delivery_id, with_for_update=True)
         if delivery is None:  # the endpoint was deleted meanwhile, with its log
             return "gone"
-        endpoint = await session.get(WebhookEndpoint, delivery.endpoint_id, with_for_update=True)
+        endpoint = (
+            await session.get(WebhookEndpoint, delivery.endpoint_id, with_for_update=True)
+            if delivery.endpoint_id is not None
+            else None
+        )
         succeeded = result.status_code is not None and 200 <= result.status_code < 300
         next_at = None
         if succeeded:
@@ -291,11 +306,13 @@ class DeliveryService:
             raise Conflict(
                 "This delivery is still being sent; wait for it to finish.", code="delivery_in_progress"
             )
-        endpoint = await webhook_endpoint_service.get(session, access, delivery.endpoint_id)
-        if not endpoint.enabled:
-            raise Conflict(
-                "The endpoint is disabled; enable it before redelivering.", code="webhook_endpoint_disabled"
-            )
+        if delivery.endpoint_id is not None:
+            endpoint = await webhook_endpoint_service.get(session, access, delivery.endpoint_id)
+            if not endpoint.enabled:
+                raise Conflict(
+                    "The endpoint is disabled; enable it before redelivering.",
+                    code="webhook_endpoint_disabled",
+                )
         now = utcnow()
         delivery.status, delivery.next_attempt_at, delivery.finished_at = "pending", now, None
         delivery.max_attempts = delivery.attempts + 1

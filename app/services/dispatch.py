@@ -97,6 +97,8 @@ class FireRequest:
     refuse_bad_inputs: bool = True
     # Set when the caller already knows the fire must not run (e.g. an event chain too deep): a dropped run.
     refuse_reason: str | None = None
+    # Checked by the caller (egress guard, the space's callback secret); the terminal event goes there too.
+    callback_url: str | None = None
 
     def request_hash(self) -> str:
         body = json.dumps({"inputs": self.inputs, "payload": self.payload}, sort_keys=True, default=str)
@@ -224,6 +226,7 @@ class Dispatcher:
             request_hash=request_hash,
             chain_depth=request.chain_depth,
             created_by=request.actor_id,
+            callback_url=request.callback_url,
             created_at=now,
             finished_at=now if status == "dropped" else None,
             enqueued_at=now if status == "pending" else None,

@@ -72,10 +72,26 @@ async def owe(
     space = space_id if space_id is not None else endpoint.space_id
     if space is None:
         raise ValueError("a delivery to the operator-wide endpoint names the space of its event")
+    return await _owe(
+        session, space, payload, endpoint_id=endpoint.id, run_id=run_id, max_attempts=max_attempts
+    )
+
+
+async def _owe(
+    session: AsyncSession,
+    space_id: uuid.UUID,
+    payload: dict[str, Any],
+    *,
+    endpoint_id: uuid.UUID | None = None,
+    callback_url: str | None = None,
+    run_id: uuid.UUID | None,
+    max_attempts: int,
+) -> WebhookDelivery:
     delivery = WebhookDelivery(
         id=uuid.uuid4(),
-        space_id=space,
-        endpoint_id=endpoint.id,
+        space_id=space_id,
+        endpoint_id=endpoint_id,
+        callback_url=callback_url,
         run_id=run_id,
         event_type=payload["type"],
         payload=payload,
@@ -103,6 +119,17 @@ async def record_run_finished(session: AsyncSession, run: Run) -> int:
         if _wants(endpoint, run.automation_id):
             await owe(session, endpoint, payload, space_id=run.space_id, run_id=run.id)
             owed += 1
+    if run.callback_url:
+        # The run's own callback, signed with the space's callback secret.
+        await _owe(
+            session,
+            run.space_id,
+            payload,
+            callback_url=run.callback_url,
+            run_id=run.id,
+            max_attempts=len(RETRY_SCHEDULE),
+        )
+        owed += 1
     if owed:
         await session.flush()
     return owed

@@ -12,10 +12,11 @@ from urllib.parse import urlsplit
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import Settings
 from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
 from app.integrations.webhook_sender import check_secret, new_secret
 from app.persistence.base import utcnow
-from app.persistence.models import WebhookEndpoint
+from app.persistence.models import CallbackSecret, WebhookEndpoint
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.outbound import WebhookEndpointRepository
 from app.security.crypto import Context, Keyring
@@ -62,12 +63,32 @@ def signing_secrets(endpoint: WebhookEndpoint, keyring: Keyring, now: datetime) 
     return found
 
 
+def callback_context(space_id: uuid.UUID, which: str) -> Context:
+    """What a space's callback secret is sealed for."""
+    return Context.of(ENDPOINT_SECRET_PURPOSE, str(space_id), "callback", which)
+
+
+def callback_signing_secrets(secret: CallbackSecret, keyring: Keyring, now: datetime) -> list[str]:
+    """The secrets that sign a callback now: the current one, and the previous one within its grace."""
+    found = [keyring.decrypt(secret.secret_ciphertext, callback_context(secret.space_id, "current")).decode()]
+    expires = secret.previous_secret_expires_at
+    if secret.previous_secret_ciphertext is not None and expires is not None and expires > now:
+        context = callback_context(secret.space_id, "previous")
+        found.append(keyring.decrypt(secret.previous_secret_ciphertext, context).decode())
+    return found
+
+
 @dataclass(frozen=True)
 class UrlPolicy:
     """What endpoint URLs the deployment accepts: the egress allow list, and whether plain http is fine."""
 
     allow: EgressAllowList
     development: bool
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> UrlPolicy:
+        """The policy of AUTOMATIONS_EGRESS_ALLOW and AUTOMATIONS_ENVIRONMENT."""
+        return cls(EgressAllowList.parse(settings.egress_allow), settings.environment == "development")
 
 
 async def check_endpoint_url(url: str, policy: UrlPolicy, pointer: str = "/url") -> None:
@@ -262,6 +283,47 @@ class WebhookEndpointService:
             },
         )
         return EndpointWithSecret(endpoint, secret)
+
+    async def rotate_callback_secret(
+        self, session: AsyncSession, access: SpaceAccess, keyring: Keyring
+    ) -> tuple[CallbackSecret, str]:
+        """Create the space's callback secret, or replace it (the old one signs too for 24 hours) (admin).
+
+        The secret in clear is in the answer only.
+        """
+        access.require(Permissions.manage_space)
+        secret = new_secret()
+        sealed = keyring.encrypt(secret.encode(), callback_context(access.space_id, "current"))
+        row = await session.get(CallbackSecret, access.space_id, with_for_update=True)
+        if row is None:
+            row = CallbackSecret(space_id=access.space_id, secret_ciphertext=sealed)
+            session.add(row)
+        else:
+            old = keyring.decrypt(row.secret_ciphertext, callback_context(access.space_id, "current"))
+            row.previous_secret_ciphertext = keyring.encrypt(
+                old, callback_context(access.space_id, "previous")
+            )
+            row.previous_secret_expires_at = utcnow() + PREVIOUS_SECRET_GRACE
+            row.secret_ciphertext = sealed
+        await session.flush()
+        return row, secret
+
+    async def check_callback(
+        self, session: AsyncSession, space_id: uuid.UUID, url: str, policy: UrlPolicy
+    ) -> None:
+        """Refuse (422) a callback URL the egress guard refuses, or any while the space has no secret."""
+        await check_endpoint_url(url, policy, pointer="/callback_url")
+        if await session.get(CallbackSecret, space_id) is None:
+            raise ValidationFailed(
+                "This space has no callback secret to sign callbacks with.",
+                code="callback_secret_missing",
+                details=[
+                    ErrorDetail(
+                        path="/callback_url",
+                        message="create one first: POST …/webhook-endpoints/callback-secret",
+                    )
+                ],
+            )
 
 
 async def sync_operator_endpoint(

@@ -152,3 +152,46 @@ class TestLostWakeUps:
         assert shown["status"] == "succeeded"
         (got,) = receivers.wait_for("flushed", 1)
         assert got.payload["type"] == "automation.run.cancelled"
+
+
+class TestRunCallback:
+    async def test_a_run_callback_is_signed_with_the_space_callback_secret(
+        self, factory: Factory, receivers: Receivers, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        created = await owner.request("POST", owner.space_path("/webhook-endpoints/callback-secret"))
+        assert created.status_code == 200, created.text
+        receivers.secrets["callback"] = created.json()["secret"]
+        automation = await owner.create_automation(minimal_definition(name="Called back"))
+        response = await owner.request(
+            "POST",
+            owner.space_path(f"/automations/{automation['id']}/runs"),
+            json={"callback_url": receivers.url("ok/callback")},
+        )
+        assert response.status_code == 202, response.text
+        run = response.json()
+        await wait_for(owner, run["id"])
+        (shown,) = await settled(owner, 1, run_id=run["id"])
+        assert shown["endpoint_id"] is None
+        assert shown["status"] == "succeeded"
+        (got,) = receivers.wait_for("callback", 1)
+        assert got.error is None
+        assert got.payload["data"]["run_id"] == run["id"]
+
+    async def test_a_callback_is_refused_without_a_secret_or_to_a_private_address(
+        self, factory: Factory, receivers: Receivers
+    ) -> None:
+        owner = await factory.owner()
+        automation = await owner.create_automation()
+        path = owner.space_path(f"/automations/{automation['id']}/runs")
+        missing = await owner.request("POST", path, json={"callback_url": receivers.url("ok/nobody")})
+        assert missing.status_code == 422
+        assert missing.json()["error"]["code"] == "callback_secret_missing"
+        await owner.request("POST", owner.space_path("/webhook-endpoints/callback-secret"))
+        private = await owner.request(
+            "POST", path, json={"callback_url": "https://169.254.169.254/latest/meta-data/"}
+        )
+        assert private.status_code == 422
+        assert private.json()["error"]["details"][0]["path"] == "/callback_url"
+        runs = await owner.request("GET", owner.space_path("/runs"))
+        assert runs.json()["items"] == [], "nothing was started"

@@ -8,11 +8,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import LimitsDep, PageDep, SessionDep, SpaceDep
+from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
 from app.persistence.models import Run
 from app.services.notifications import notification_service
 from app.services.runs import run_service
+from app.services.webhook_endpoints import UrlPolicy
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
 
@@ -37,6 +38,7 @@ async def run_now(
     session: SessionDep,
     access: SpaceDep,
     limits: LimitsDep,
+    settings: SettingsDep,
     response: Response,
     body: RunCreate | None = None,
     idempotency_key: Annotated[
@@ -50,6 +52,8 @@ async def run_now(
         inputs=body.inputs if body else {},
         idempotency_key=idempotency_key,
         limits=limits,
+        callback_url=body.callback_url if body else None,
+        url_policy=UrlPolicy.from_settings(settings),
     )
     out = _run_out(result.run)
     response.headers["Location"] = out.url

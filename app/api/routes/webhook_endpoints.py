@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Response, status
 from app.api.body import JsonBodyRoute
 from app.api.deps import KeyringDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.outbound_schemas import (
+    CallbackSecretOut,
     WebhookAttemptOut,
     WebhookDeliveryOut,
     WebhookEndpointCreate,
@@ -18,9 +19,7 @@ from app.api.outbound_schemas import (
     WebhookEndpointWithSecretOut,
 )
 from app.api.schemas import PageOut
-from app.config import Settings
 from app.persistence.models import WebhookAttempt, WebhookDelivery
-from app.security.egress import EgressAllowList
 from app.services.deliveries import delivery_service
 from app.services.webhook_endpoints import EndpointWithSecret, UrlPolicy, webhook_endpoint_service
 
@@ -28,12 +27,6 @@ router = APIRouter(
     prefix="/spaces/{space_id}/webhook-endpoints", tags=["webhook endpoints"], route_class=JsonBodyRoute
 )
 DeliveryStatus = Literal["pending", "succeeded", "failed"]
-
-
-def _policy(settings: Settings) -> UrlPolicy:
-    return UrlPolicy(
-        allow=EgressAllowList.parse(settings.egress_allow), development=settings.environment == "development"
-    )
 
 
 def _with_secret(created: EndpointWithSecret) -> WebhookEndpointWithSecretOut:
@@ -80,6 +73,17 @@ async def redeliver(delivery_id: uuid.UUID, session: SessionDep, access: SpaceDe
 
 
 @router.post(
+    "/callback-secret",
+    summary="Create or rotate the secret that signs per-run callbacks; shown once (admin)",
+)
+async def rotate_callback_secret(
+    session: SessionDep, access: SpaceDep, keyring: KeyringDep
+) -> CallbackSecretOut:
+    row, secret = await webhook_endpoint_service.rotate_callback_secret(session, access, keyring)
+    return CallbackSecretOut(secret=secret, previous_secret_expires_at=row.previous_secret_expires_at)
+
+
+@router.post(
     "",
     status_code=status.HTTP_201_CREATED,
     summary="Create an endpoint (admin); the answer shows its signing secret, once",
@@ -96,7 +100,7 @@ async def create_endpoint(
         session,
         access,
         keyring,
-        _policy(settings),
+        UrlPolicy.from_settings(settings),
         url=body.url,
         events=body.events,
         automation_ids=body.automation_ids,
@@ -133,7 +137,7 @@ async def update_endpoint(
         if getattr(body, name) is not None or name in ("automation_ids", "description")
     }
     endpoint = await webhook_endpoint_service.update(
-        session, access, _policy(settings), endpoint_id, changes=changes
+        session, access, UrlPolicy.from_settings(settings), endpoint_id, changes=changes
     )
     return WebhookEndpointOut.model_validate(endpoint)
 

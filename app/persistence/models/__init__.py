@@ -1,7 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
-from app.persistence.models.outbound import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
@@ -14,6 +14,7 @@ __all__ = [
     "AutomationStatus",
     "AutomationTrigger",
     "AutomationVersion",
+    "CallbackSecret",
     "DomainEvent",
     "LlmUsage",
     "Membership",

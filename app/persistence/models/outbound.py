@@ -67,7 +67,12 @@ class WebhookDelivery(IdMixin, Base):
     )
 
     space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
-    endpoint_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("webhook_endpoints.id", ondelete="CASCADE"))
+    endpoint_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("webhook_endpoints.id", ondelete="CASCADE"), comment="Null for a run's own callback URL."
+    )
+    callback_url: Mapped[str | None] = mapped_column(
+        Text, comment="A run's callback URL, when it has no endpoint."
+    )
     run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     event_type: Mapped[str] = mapped_column(String(100))
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB, comment="The exact body, signed as sent.")
@@ -81,6 +86,17 @@ class WebhookDelivery(IdMixin, Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     finished_at: Mapped[datetime | None]
+
+
+class CallbackSecret(TimestampMixin, Base):
+    """The secret that signs a space's per-run callbacks (sealed; needed in clear to sign)."""
+
+    __tablename__ = "webhook_callback_secrets"
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"), primary_key=True)
+    secret_ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
+    previous_secret_ciphertext: Mapped[bytes | None] = mapped_column(LargeBinary)
+    previous_secret_expires_at: Mapped[datetime | None]
 
 
 class WebhookAttempt(IdMixin, Base):

@@ -58,7 +58,8 @@ class WebhookDeliveryRepository(RepositoryBase[WebhookDelivery]):
         # Deliveries to the operator-wide endpoint are the operator's business, not the space's.
         own = select(WebhookEndpoint.id).where(WebhookEndpoint.space_id == space_id)
         statement = select(WebhookDelivery).where(
-            WebhookDelivery.space_id == space_id, WebhookDelivery.endpoint_id.in_(own)
+            WebhookDelivery.space_id == space_id,
+            or_(WebhookDelivery.endpoint_id.in_(own), WebhookDelivery.endpoint_id.is_(None)),
         )
         if endpoint_id is not None:
             statement = statement.where(WebhookDelivery.endpoint_id == endpoint_id)
