@@ -163,7 +163,6 @@ def upgrade() -> None:
         "uq_webhook_attempts_delivery_attempt", "webhook_attempts", ["delivery_id", "attempt"], unique=True
     )
 
-
     op.create_table(
         "webhook_callback_secrets",
         sa.Column("space_id", sa.Uuid(), nullable=False),
@@ -183,7 +182,10 @@ def upgrade() -> None:
     op.add_column(
         "runs",
         sa.Column(
-            "callback_url", sa.Text(), nullable=True, comment="Where this run's terminal event is delivered too."
+            "callback_url",
+            sa.Text(),
+            nullable=True,
+            comment="Where this run's terminal event is delivered too.",
         ),
     )
 

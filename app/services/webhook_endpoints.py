@@ -309,17 +309,22 @@ class WebhookEndpointService:
         return row, secret
 
     async def check_callback(
-        self, session: AsyncSession, space_id: uuid.UUID, url: str, policy: UrlPolicy
+        self,
+        session: AsyncSession,
+        space_id: uuid.UUID,
+        url: str,
+        policy: UrlPolicy,
+        pointer: str = "/callback_url",
     ) -> None:
         """Refuse (422) a callback URL the egress guard refuses, or any while the space has no secret."""
-        await check_endpoint_url(url, policy, pointer="/callback_url")
+        await check_endpoint_url(url, policy, pointer=pointer)
         if await session.get(CallbackSecret, space_id) is None:
             raise ValidationFailed(
                 "This space has no callback secret to sign callbacks with.",
                 code="callback_secret_missing",
                 details=[
                     ErrorDetail(
-                        path="/callback_url",
+                        path=pointer,
                         message="create one first: POST …/webhook-endpoints/callback-secret",
                     )
                 ],

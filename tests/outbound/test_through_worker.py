@@ -195,3 +195,33 @@ class TestRunCallback:
         assert private.json()["error"]["details"][0]["path"] == "/callback_url"
         runs = await owner.request("GET", owner.space_path("/runs"))
         assert runs.json()["items"] == [], "nothing was started"
+
+    async def test_a_webhook_fire_accepts_a_callback_url(
+        self, factory: Factory, receivers: Receivers, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        created = await owner.request("POST", owner.space_path("/webhook-endpoints/callback-secret"))
+        receivers.secrets["fired"] = created.json()["secret"]
+        document = minimal_definition(name="Fired", triggers=[{"type": "webhook"}])
+        automation = (
+            await owner.request("POST", owner.space_path("/automations"), json={"definition": document})
+        ).json()
+        token = automation["triggers"][0]["token"]
+        await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+        fire_path = f"/api/v1/automations/{automation['id']}/fire"
+        auth = {"Authorization": f"Bearer {token}"}
+
+        refused = await owner.client.post(
+            fire_path, json={}, headers=auth, params={"callback_url": "https://10.0.0.1/hook"}
+        )
+        assert refused.status_code == 422
+        assert refused.json()["error"]["details"][0]["path"] == "/query/callback_url"
+
+        fired = await owner.client.post(
+            fire_path, json={}, headers=auth, params={"callback_url": receivers.url("ok/fired")}
+        )
+        assert fired.status_code == 202, fired.text
+        (got,) = receivers.wait_for("fired", 1)
+        assert got.error is None
+        assert got.payload["data"]["run_id"] == fired.json()["run_id"]
+        assert got.payload["data"]["trigger_type"] == "webhook"
