@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import uuid
+from datetime import timedelta
 
+from sqlalchemy import update
 from standardwebhooks.webhooks import Webhook
 
 from app.config import Settings
+from app.persistence.base import utcnow
+from app.persistence.models import WebhookEndpoint
 from app.services.deliveries import delivery_service, retry_delay
 from app.services.outbox import DELIVER_TASK, RETRY_SCHEDULE
 from tests.outbound.conftest import KeptJobs
@@ -232,3 +237,22 @@ class TestFailsAtOnce:
         )
         assert enabled.json()["enabled"] is True
         assert enabled.json()["consecutive_failures"] == 0
+
+    async def test_an_endpoint_failing_for_five_days_is_disabled(
+        self, factory: Factory, receivers: Receivers, kept: KeptJobs, settings: Settings
+    ) -> None:
+        owner = await factory.owner()
+        target = await endpoint(owner, receivers, "status/400/stale")
+        async with kept() as session:
+            await session.execute(
+                update(WebhookEndpoint)
+                .where(WebhookEndpoint.id == uuid.UUID(target.id))
+                .values(failing_since=utcnow() - timedelta(days=5, minutes=1))
+            )
+        delivery_id = await owe_one(kept, target.id)
+        assert await delivery_service.attempt(kept, delivery_id, delivery_settings(settings)) == "failed"
+        row = await endpoint_row(kept, target.id)
+        assert not row.enabled
+        assert "5 days" in (row.disabled_reason or "")
+        (notice,) = await notifications(kept)
+        assert "5 days" in notice.body
