@@ -5,8 +5,9 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from typing import Any, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from app.api.schemas import Body, Out
 from app.services.webhook_endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
@@ -31,10 +32,19 @@ class WebhookEndpointPatch(Body):
     enabled: bool | None = None
 
 
+def masked_url(url: str) -> str:
+    """The URL with every query value hidden: tokens often ride in the query, and answers never show them."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    query = urlencode([(key, "***") for key, _ in parse_qsl(parts.query, keep_blank_values=True)])
+    return urlunsplit(parts._replace(query=query))
+
+
 class WebhookEndpointOut(Out):
     id: uuid.UUID
     space_id: uuid.UUID
-    url: str
+    url: str = Field(description="Query values are shown as ***.")
     description: str | None
     events: list[str]
     automation_ids: list[uuid.UUID] | None
@@ -47,6 +57,11 @@ class WebhookEndpointOut(Out):
     )
     created_at: datetime
     updated_at: datetime
+
+    @field_validator("url")
+    @classmethod
+    def _mask(cls, value: str) -> str:
+        return masked_url(value)
 
 
 class WebhookEndpointWithSecretOut(WebhookEndpointOut):

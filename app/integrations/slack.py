@@ -61,17 +61,18 @@ class SlackApi:
             answer, retry_after = await self._call(token, message, remaining)
             if answer is not None:
                 return answer
-            if retry_after is None or retry_after >= deadline - time.monotonic():
+            if retry_after >= deadline - time.monotonic():
                 raise StepError(
                     "ratelimited",
                     "Slack is rate limiting this token; retry later",
-                    details={"retry_after_seconds": retry_after} if retry_after is not None else None,
+                    details={"retry_after_seconds": retry_after},
                 )
             await asyncio.sleep(retry_after)
 
     async def _call(
         self, token: str, message: dict[str, Any], timeout_seconds: float
-    ) -> tuple[dict[str, Any] | None, float | None]:
+    ) -> tuple[dict[str, Any] | None, float]:
+        """Slack's answer, or (None, seconds to wait) when it is rate limiting."""
         headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json; charset=utf-8"}
         try:
             async with egress_client(
@@ -103,7 +104,7 @@ class SlackApi:
         if not isinstance(body, dict):
             raise StepError("slack_bad_answer", "Slack answered something other than an object")
         if body.get("ok") is True:
-            return {"channel": str(body.get("channel", "")), "ts": str(body.get("ts", ""))}, None
+            return {"channel": str(body.get("channel", "")), "ts": str(body.get("ts", ""))}, 0.0
         code = str(body.get("error") or "unknown_error")
         if code == "ratelimited":
             return None, _seconds(response.headers.get("retry-after"))

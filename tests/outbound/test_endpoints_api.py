@@ -80,6 +80,17 @@ class TestCreate:
         assert response.status_code == 422
         assert "hunter2" not in response.text
 
+    async def test_query_values_of_the_url_are_never_shown(
+        self, factory: Factory, receivers: Receivers
+    ) -> None:
+        owner = await factory.owner()
+        url = receivers.url("ok/q") + "?token=s3cret-value&team=ops"
+        response = await create(owner, url=url, events=["automation.run.*"])
+        assert response.status_code == 201
+        assert response.json()["url"].endswith("/ok/q?token=%2A%2A%2A&team=%2A%2A%2A")
+        listed = await owner.request("GET", owner.space_path(PATH))
+        assert "s3cret" not in response.text + listed.text
+
     async def test_at_most_twenty_endpoints_per_space(self, factory: Factory, receivers: Receivers) -> None:
         owner = await factory.owner()
         for index in range(MAX_ENDPOINTS_PER_SPACE):
