@@ -9,7 +9,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.api.schemas import Body, Out
+from app.api.schemas import Body, Out, RunDetailOut
+from app.persistence.models import WebhookAttempt, WebhookDelivery
 from app.services.webhook_endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
 
 
@@ -99,3 +100,16 @@ class WebhookDeliveryOut(Out):
     finished_at: datetime | None
     payload: dict[str, Any]
     attempt_log: list[WebhookAttemptOut] = Field(default_factory=list)
+
+
+def delivery_out(delivery: WebhookDelivery, attempts: list[WebhookAttempt]) -> WebhookDeliveryOut:
+    """A delivery as the API shows it, with its attempts in order."""
+    out = WebhookDeliveryOut.model_validate(delivery)
+    out.attempt_log = [WebhookAttemptOut.model_validate(a) for a in attempts]
+    return out
+
+
+class RunDetailWithDeliveriesOut(RunDetailOut):
+    webhook_deliveries: list[WebhookDeliveryOut] = Field(
+        description="Deliveries of this run's terminal event (newest first, at most 50), with attempts."
+    )

@@ -50,6 +50,9 @@ class TestRunFinished:
 
         (shown,) = await settled(owner, 1, run_id=run["id"])
         assert shown["endpoint_id"] == everything.id
+        detail = await owner.request("GET", owner.space_path(f"/runs/{run['id']}"))
+        assert [d["id"] for d in detail.json()["webhook_deliveries"]] == [shown["id"]]
+        assert detail.json()["webhook_deliveries"][0]["attempt_log"][0]["status_code"] == 200
         assert shown["status"] == "succeeded"
         assert [a["status_code"] for a in shown["attempt_log"]] == [200]
         (got,) = receivers.wait_for("everything", 1)

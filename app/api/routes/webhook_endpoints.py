@@ -11,15 +11,14 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import KeyringDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.outbound_schemas import (
     CallbackSecretOut,
-    WebhookAttemptOut,
     WebhookDeliveryOut,
     WebhookEndpointCreate,
     WebhookEndpointOut,
     WebhookEndpointPatch,
     WebhookEndpointWithSecretOut,
+    delivery_out,
 )
 from app.api.schemas import PageOut
-from app.persistence.models import WebhookAttempt, WebhookDelivery
 from app.services.deliveries import delivery_service
 from app.services.webhook_endpoints import EndpointWithSecret, UrlPolicy, webhook_endpoint_service
 
@@ -32,12 +31,6 @@ DeliveryStatus = Literal["pending", "succeeded", "failed"]
 def _with_secret(created: EndpointWithSecret) -> WebhookEndpointWithSecretOut:
     shown = WebhookEndpointOut.model_validate(created.endpoint).model_dump()
     return WebhookEndpointWithSecretOut(**shown, secret=created.secret)
-
-
-def _delivery_out(delivery: WebhookDelivery, attempts: list[WebhookAttempt]) -> WebhookDeliveryOut:
-    out = WebhookDeliveryOut.model_validate(delivery)
-    out.attempt_log = [WebhookAttemptOut.model_validate(a) for a in attempts]
-    return out
 
 
 # The deliveries routes come first: `deliveries` must not be read as an endpoint id.
@@ -58,7 +51,7 @@ async def list_space_deliveries(
         limit=page.limit,
         cursor=page.cursor,
     )
-    items = [_delivery_out(d, attempts[d.id]) for d in result.items]
+    items = [delivery_out(d, attempts[d.id]) for d in result.items]
     return PageOut(items=items, next_cursor=result.next_cursor)
 
 
@@ -69,7 +62,7 @@ async def list_space_deliveries(
 )
 async def redeliver(delivery_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> WebhookDeliveryOut:
     delivery = await delivery_service.redeliver(session, access, delivery_id)
-    return _delivery_out(delivery, [])
+    return delivery_out(delivery, [])
 
 
 @router.post(
@@ -164,7 +157,7 @@ async def rotate_secret(
     summary="Send a webhook.test event to the endpoint (admin)",
 )
 async def test_endpoint(endpoint_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> WebhookDeliveryOut:
-    return _delivery_out(await delivery_service.send_test(session, access, endpoint_id), [])
+    return delivery_out(await delivery_service.send_test(session, access, endpoint_id), [])
 
 
 @router.get("/{endpoint_id}/deliveries", summary="The endpoint's deliveries, newest first, with attempts")
@@ -184,5 +177,5 @@ async def list_endpoint_deliveries(
         limit=page.limit,
         cursor=page.cursor,
     )
-    items = [_delivery_out(d, attempts[d.id]) for d in result.items]
+    items = [delivery_out(d, attempts[d.id]) for d in result.items]
     return PageOut(items=items, next_cursor=result.next_cursor)
