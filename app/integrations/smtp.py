@@ -101,6 +101,8 @@ class SmtpMailer:
         else:
             client = _PinnedSMTP(timeout=timeout_seconds)
         client.pinned = str(addresses[0])
+        # STARTTLS verifies the certificate against `_host`, which smtplib only sets in its constructor.
+        client._host = relay.host
         try:
             client.connect(relay.host, relay.port)
             client.ehlo()

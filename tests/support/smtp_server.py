@@ -46,12 +46,14 @@ class _Handler:
 
 
 class SmtpServer:
-    def __init__(self) -> None:
+    """`options` go to aiosmtpd's SMTP (tls_context, require_starttls, auth_required, authenticator…)."""
+
+    def __init__(self, **options: Any) -> None:
         self.handler = _Handler()
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port, **options)
 
     @property
     def accepted(self) -> list[Accepted]:
