@@ -54,6 +54,7 @@ class _PinnedSMTP(smtplib.SMTP):
     """Connects to the checked address while keeping the host name for TLS (smtplib uses `_host`)."""
 
     pinned: str = ""
+    _host: str
 
     def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
         return socket.create_connection((self.pinned, port), timeout)
@@ -61,6 +62,7 @@ class _PinnedSMTP(smtplib.SMTP):
 
 class _PinnedSMTPSSL(smtplib.SMTP_SSL):
     pinned: str = ""
+    _host: str
 
     def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
         raw = socket.create_connection((self.pinned, port), timeout)
