@@ -71,6 +71,16 @@ def tls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SmtpServer, 
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def implicit_tls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SmtpServer, ssl.SSLContext]]:
+    cert, key = _certificate(tmp_path_factory.mktemp("smtps"))
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+    server = SmtpServer(ssl_context=server_context).start()
+    yield server, ssl.create_default_context(cafile=str(cert))
+    server.stop()
+
+
 def mail() -> Any:
     return build_mail({"to": ["ops@example.com"], "subject": "Over TLS", "text": "hello"}, SENDER)
 
@@ -100,3 +110,11 @@ async def test_an_untrusted_certificate_is_refused(tls: tuple[SmtpServer, ssl.SS
         await SmtpMailer(relay, SENDER, LOOPBACK).send(mail(), timeout_seconds=10)
     assert caught.value.code == "smtp_unreachable"
     assert len(server.accepted) == before
+
+
+async def test_smtps_speaks_tls_from_the_first_byte(implicit_tls: tuple[SmtpServer, ssl.SSLContext]) -> None:
+    server, trust = implicit_tls
+    relay = SmtpRelay.parse(f"smtps://127.0.0.1:{server.port}")
+    answer = await SmtpMailer(relay, SENDER, LOOPBACK, tls=trust).send(mail(), timeout_seconds=10)
+    assert answer["accepted"] == ["ops@example.com"]
+    assert server.accepted[-1].message["Subject"] == "Over TLS"
