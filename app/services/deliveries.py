@@ -171,7 +171,7 @@ class DeliveryService:
         await self._log(session, delivery, result.status_code, result.error, result.duration_ms, next_at)
         await self._close(session, delivery, outcome, result.status_code, result.error, next_at or now)
         if endpoint is not None:
-            await self._endpoint_health(session, endpoint, delivery, outcome, result, settings, now)
+            await self._endpoint_health(session, endpoint, outcome, result, settings, now)
         return outcome
 
     async def _close(
@@ -216,7 +216,6 @@ class DeliveryService:
         self,
         session: AsyncSession,
         endpoint: WebhookEndpoint,
-        delivery: WebhookDelivery,
         outcome: str,
         result: SendResult,
         settings: DeliverySettings,
