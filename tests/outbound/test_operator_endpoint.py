@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 
 import pytest
@@ -10,10 +12,11 @@ from sqlalchemy import select
 
 from app.config import Settings
 from app.integrations.webhook_sender import new_secret
-from app.persistence.models import WebhookDelivery
+from app.persistence.base import utcnow
+from app.persistence.models import WebhookDelivery, WebhookEndpoint
 from app.services.deliveries import delivery_service
 from app.services.vault import keyring_for
-from app.services.webhook_endpoints import OPERATOR_ENDPOINT_ID, sync_operator_endpoint
+from app.services.webhook_endpoints import OPERATOR_ENDPOINT_ID, signing_secrets, sync_operator_endpoint
 from tests.outbound.conftest import KeptJobs
 from tests.outbound.support import delivery, delivery_settings
 from tests.support.factories import Factory, minimal_definition
@@ -71,3 +74,45 @@ async def test_unset_settings_remove_it_and_a_bad_secret_is_refused(
     async with kept() as session:
         with pytest.raises(ValueError, match="whsec_"):
             await sync_operator_endpoint(session, keyring, receivers.url("ok/op"), "whsec_not base64!")
+
+
+async def test_migrate_applies_the_operator_endpoint_and_refuses_a_bad_secret(
+    kept: KeptJobs, service_env: dict[str, str], receivers: Receivers, settings: Settings
+) -> None:
+    secret = new_secret()
+    env = {
+        **service_env,
+        "AUTOMATIONS_WEBHOOK_URL": receivers.url("ok/migrated"),
+        "AUTOMATIONS_WEBHOOK_SECRET": secret,
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "migrate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "operator-wide webhook endpoint" in result.stdout
+
+    async def stored() -> list[str]:
+        async with kept() as session:
+            row = await session.get(WebhookEndpoint, OPERATOR_ENDPOINT_ID)
+            return [] if row is None else signing_secrets(row, keyring_for(settings), utcnow())
+
+    assert await stored() == [secret]
+
+    env["AUTOMATIONS_WEBHOOK_SECRET"] = "not-a-secret!"
+    refused = subprocess.run(
+        [sys.executable, "-m", "app.cli", "migrate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 1
+    assert "AUTOMATIONS_WEBHOOK_SECRET" in refused.stderr
+    assert "not-a-secret" not in refused.stderr
+    assert "Traceback" not in refused.stderr
