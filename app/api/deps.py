@@ -11,6 +11,7 @@ from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.composition import Runtime
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
 from app.persistence.transaction import transaction
@@ -108,9 +109,18 @@ def expected_version(if_match: str | None, body_version: int | None, *, required
     return version
 
 
-def get_vocabulary(request: Request) -> Vocabulary:
-    """The registries plus this deployment's allowed LLM models, for validating definitions."""
-    return request.app.state.vocabulary  # type: ignore[no-any-return]
+def get_runtime(request: Request) -> Runtime:
+    """The process's composed runtime (built in the app's lifespan)."""
+    return request.app.state.runtime  # type: ignore[no-any-return]
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def get_vocabulary(runtime: RuntimeDep, access: SpaceDep) -> Vocabulary:
+    """What the space's definitions are validated against: the registries, the allowed LLM models
+    and the capabilities this space can call (from the capability resolver)."""
+    return await runtime.vocabulary_for(str(access.space_id))
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,3 +34,15 @@ def check_definition(
             details=[ErrorDetail(path=prefix + p.path, message=p.message, code=p.code) for p in blocking],
         )
     return CheckedDefinition(AutomationDefinition.model_validate(document), warnings(problems))
+
+
+async def check_definition_off_loop(
+    document: Any, vocabulary: Vocabulary | None = None, *, prefix: str = DEFINITION_POINTER
+) -> CheckedDefinition:
+    """`check_definition` on a worker thread: its template checks wait on the sandbox, not the event loop."""
+    return await asyncio.to_thread(check_definition, document, vocabulary, prefix=prefix)
+
+
+async def validate_off_loop(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
+    """Every problem of a definition, computed on a worker thread (see `check_definition_off_loop`)."""
+    return await asyncio.to_thread(validate_definition, document, vocabulary)

@@ -8,10 +8,14 @@ Children are started with `subprocess.Popen`, not `multiprocessing`, because Cel
 workers are daemonic processes and `multiprocessing` refuses to start children from those. A pool
 belongs to the process that created it: after a fork the inherited pool is dropped (its pipes are
 closed without touching the parent's children) and the new process starts its own on first use.
+
+An exchange waits on a pipe. Code on an event loop uses `aexchange`, which waits on a thread of the
+loop's default executor, so a render never stalls the loop (lease heartbeats, other requests).
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import json
@@ -218,6 +222,14 @@ class TemplatePool:
             finally:
                 self._release(child, healthy)
         raise TemplateError("the template sandbox is unavailable", code=ENGINE_UNAVAILABLE)
+
+    async def aexchange(self, payload: bytes, sources: int) -> Any:
+        """`exchange` without blocking the event loop: the pipe wait happens on a worker thread.
+
+        Cancelling the awaiting task does not cut the exchange short; it ends by the wall deadline
+        at the latest, and the child is then killed or returned to the pool as usual.
+        """
+        return await asyncio.to_thread(self.exchange, payload, sources)
 
     def _acquire(self) -> _Child:
         with self._condition:

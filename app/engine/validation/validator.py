@@ -8,6 +8,7 @@ pass reports as much as it can.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
 from app.engine.mapping import check_mapping
+from app.engine.secret_refs import is_literal_reference, looks_like_reference, reference_problem
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
@@ -35,10 +37,14 @@ MAX_SCHEMA_PROBLEMS_PER_CONFIG = 50
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """The registries a definition is checked against (the process's own unless a test passes others)."""
+    """What a definition is checked against: actions, triggers, and the capabilities of its space.
+
+    `capabilities` is data handed in, the space's set as the capability resolver answered it (the
+    validator does no I/O); the default, the native registry alone, is what every space shares.
+    """
 
     actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
-    capabilities: Registry[Capability] = field(default_factory=lambda: default_capabilities)
+    capabilities: Iterable[Capability] = field(default_factory=lambda: default_capabilities)
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
     # The LLM models steps may name (a deployment setting); None skips the check.
     allowed_models: frozenset[str] | None = None
@@ -187,6 +193,7 @@ def _step(
     action = vocabulary.actions.get(action_type) if isinstance(action_type, str) else None
     if isinstance(action_type, str) and action is None:
         problems.append(Problem(join(*base, "action"), "unknown_action", f"no action type {action_type!r}"))
+    problems += _secret_references(config, (*base, "config"))
     if action is not None and isinstance(config, dict):
         problems += _against_schema(config, action.config_schema, (*base, "config"), templates_allowed=True)
         if action.output_contract is DYNAMIC_OUTPUT and "output_schema" not in config:
@@ -265,13 +272,43 @@ def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> l
     return problems
 
 
+def _secret_references(value: Any, base: tuple[str | int, ...]) -> list[Problem]:
+    """Every malformed `{"$secret": …}` object of a step's config (a well-formed one names a secret)."""
+    problems: list[Problem] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(base, value)]
+    while stack:
+        where, node = stack.pop()
+        if looks_like_reference(node):
+            message = reference_problem(node)
+            if message is not None:
+                problems.append(Problem(join(*where), "invalid_secret_reference", message))
+            continue
+        if isinstance(node, dict):
+            stack.extend(((*where, key), child) for key, child in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*where, index), child) for index, child in enumerate(node))
+    return sorted(problems, key=lambda problem: problem.path)
+
+
+def _stands_for_any(error: Any) -> bool:
+    """A template string stands for any value; a secret reference for a string."""
+    if is_template(error.instance):
+        return True
+    expected = error.validator_value
+    return (
+        error.validator == "type"
+        and is_literal_reference(error.instance)
+        and (expected == "string" or (isinstance(expected, list) and "string" in expected))
+    )
+
+
 def _against_schema(
     value: Any, schema: dict[str, Any], base: tuple[str | int, ...], *, templates_allowed: bool
 ) -> list[Problem]:
-    """Every JSON Schema error; with templates allowed, a template string stands for any value."""
+    """Every JSON Schema error; in step configs a template stands for any value, a reference for a string."""
     problems = []
     for error in Draft202012Validator(schema).iter_errors(value):
-        if templates_allowed and is_template(error.instance):
+        if templates_allowed and _stands_for_any(error):
             continue
         problems.append(Problem(join(*base, *error.absolute_path), "invalid_config", error.message))
         if len(problems) >= MAX_SCHEMA_PROBLEMS_PER_CONFIG:
