@@ -78,6 +78,12 @@ class RunJournal:
         async with self.uow() as session:
             if await RunRepository(session).held(self.run_id, self.attempt) is None:
                 raise ClaimLost()
+            steps = RunStepRepository(session)
+            paused = await steps.suspended(self.run_id, phase, index, attempt)
+            if paused is not None:
+                # The attempt that suspended continues: same record, same attempt, same call ids.
+                paused.status, paused.finished_at, paused.duration_ms = "running", None, None
+                return paused.id
             record = RunStep(
                 id=uuid.uuid4(),
                 run_id=self.run_id,
@@ -89,7 +95,7 @@ class RunJournal:
                 status="running",
                 started_at=utcnow(),
             )
-            await RunStepRepository(session).create(record)
+            await steps.create(record)
             return record.id
 
     async def finish_step(
