@@ -1,4 +1,4 @@
-"""Secret references: where the validator accepts them, how the executor binds them, how values are scrubbed."""
+"""Secret references: where validation accepts them, how the executor binds them, how values are scrubbed."""
 
 from __future__ import annotations
 
@@ -16,14 +16,19 @@ from app.engine.secret_refs import (
 )
 from app.engine.validation import validate_definition
 
-HEADERS = {"type": "object", "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}}}}
+HEADERS = {
+    "type": "object",
+    "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}}},
+}
 
 
 def http_definition(config: dict[str, Any]) -> dict[str, Any]:
     return {
         "schema_version": "1.0",
         "name": "refs",
-        "plan": [{"step_id": "call", "action": "http_request", "config": {"url": "https://example.com", **config}}],
+        "plan": [
+            {"step_id": "call", "action": "http_request", "config": {"url": "https://example.com", **config}}
+        ],
     }
 
 
@@ -42,7 +47,13 @@ class TestSaveTime:
 
     def test_malformed_references_are_located(self) -> None:
         document = http_definition(
-            {"headers": {"A": {"$secret": "Bad-Name"}, "B": {"$secret": "ok", "extra": 1}, "C": {"$secret": 3}}}
+            {
+                "headers": {
+                    "A": {"$secret": "Bad-Name"},
+                    "B": {"$secret": "ok", "extra": 1},
+                    "C": {"$secret": 3},
+                }
+            }
         )
         found = codes(document)
         for header in ("A", "B", "C"):
@@ -57,7 +68,10 @@ class TestSaveTime:
 class TestRunTime:
     def test_literal_references_are_bound_and_everything_else_is_left_alone(self) -> None:
         written = {"headers": {"A": {"$secret": "k"}, "B": "{{ x }}"}, "list": [{"$secret": "k2"}, 1]}
-        rendered = {"headers": {"A": {"$secret": "k"}, "B": {"$secret": "stolen"}}, "list": [{"$secret": "k2"}, 1]}
+        rendered = {
+            "headers": {"A": {"$secret": "k"}, "B": {"$secret": "stolen"}},
+            "list": [{"$secret": "k2"}, 1],
+        }
         bound = bind_references(written, copy.deepcopy(rendered))
         assert isinstance(bound["headers"]["A"], SecretRef)
         assert not isinstance(bound["headers"]["B"], SecretRef)
@@ -68,9 +82,12 @@ class TestRunTime:
     def test_run_time_validation_accepts_bound_references_only(self) -> None:
         assert reference_aware_problems(HEADERS, {"headers": {"A": SecretRef("k")}}) == []
         assert reference_aware_problems(HEADERS, {"headers": {"A": {"$secret": "k"}}}) != []
-        assert reference_aware_problems(
-            HEADERS, {"headers": {"A": {"$secret": "k"}}}, is_reference=is_literal_reference
-        ) == []
+        assert (
+            reference_aware_problems(
+                HEADERS, {"headers": {"A": {"$secret": "k"}}}, is_reference=is_literal_reference
+            )
+            == []
+        )
 
     def test_substitute_replaces_references_and_keeps_the_original(self) -> None:
         args = {"headers": {"A": SecretRef("k")}, "n": [SecretRef("k")]}

@@ -47,7 +47,8 @@ async def test_a_space_sees_the_shared_capabilities_and_its_own_only() -> None:
     assert [c.id for c in await resolver.for_space(None)] == ["http.request"]
     assert await resolver.resolve("s1", "crm.deal") is None
     found = await resolver.resolve("s2", "crm.deal")
-    assert found is not None and found.id == "crm.deal"
+    assert found is not None
+    assert found.id == "crm.deal"
 
 
 async def test_the_first_source_that_knows_an_id_answers_for_it() -> None:
@@ -56,7 +57,8 @@ async def test_the_first_source_that_knows_an_id_answers_for_it() -> None:
     resolver = CapabilityResolver([RegistrySource(registry(native)), shadow])
     assert await resolver.resolve("s1", "http.request") is native
     answer = await resolver.for_space("s1")
-    assert len(answer) == 1 and answer.get("http.request") is native
+    assert len(answer) == 1
+    assert answer.get("http.request") is native
 
 
 async def test_no_source_means_nothing_resolves() -> None:
@@ -70,4 +72,5 @@ def test_a_set_matches_glob_patterns_in_its_order() -> None:
     assert [c.id for c in found.matching(["slack.*"])] == ["slack.post", "slack.list"]
     assert [c.id for c in found.matching(["http.request", "nope.*"])] == ["http.request"]
     assert found.matching([]) == []
-    assert "slack.post" in found and "slack" not in found
+    assert "slack.post" in found
+    assert "slack" not in found

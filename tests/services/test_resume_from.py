@@ -52,7 +52,12 @@ def test_succeeded_and_skipped_steps_are_done_with_bound_outputs_restored() -> N
 
 
 def test_failed_attempts_count_the_highest_attempt_and_success_clears_them() -> None:
-    records = [record(0, 1, "failed"), record(0, 2, "failed"), record(0, 3, "succeeded", 5), record(2, 2, "failed")]
+    records = [
+        record(0, 1, "failed"),
+        record(0, 2, "failed"),
+        record(0, 3, "succeeded", 5),
+        record(2, 2, "failed"),
+    ]
     resume = resume_from(run(), records, DEFINITION)
     assert resume.failed_attempts == {("plan", 2): 2}
     assert resume.outputs == {"first": 5}

@@ -78,7 +78,11 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
         "name": "Suspends",
         "plan": [
             {"step_id": "first", "action": "transform_data", "config": {"output": 1}, "output_as": "one"},
-            {"step_id": "call", "action": "http_request", "config": {"method": "POST", "url": f"{loopback.url}/x/{name}"}},
+            {
+                "step_id": "call",
+                "action": "http_request",
+                "config": {"method": "POST", "url": f"{loopback.url}/x/{name}"},
+            },
         ],
     }
     automation = await owner.create_automation(document)
@@ -108,7 +112,8 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
     async with app.state.sessionmaker() as session:
         run = await session.get(Run, run_id)
         steps = list((await session.scalars(select(RunStep).where(RunStep.run_id == run_id))).all())
-    assert run is not None and (run.claimed_by, run.lease_expires_at) == (None, None)
+    assert run is not None
+    assert (run.claimed_by, run.lease_expires_at) == (None, None)
     suspended = next(step for step in steps if step.step_id == "call")
     assert suspended.status == "suspended"
     assert suspended.suspension == {
@@ -127,6 +132,9 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
     async with app.state.sessionmaker() as session:
         steps = list((await session.scalars(select(RunStep).where(RunStep.run_id == run_id))).all())
     # The suspended attempt's record continues (it keeps why it paused); the done step did not run again.
-    assert sorted((s.step_id, s.attempt, s.status) for s in steps) == [("call", 1, "succeeded"), ("first", 1, "succeeded")]
+    assert sorted((s.step_id, s.attempt, s.status) for s in steps) == [
+        ("call", 1, "succeeded"),
+        ("first", 1, "succeeded"),
+    ]
     assert next(s for s in steps if s.step_id == "call").suspension is not None
     assert loopback.hits[name] == 1

@@ -177,7 +177,12 @@ class TestLlmRules:
             "llm.complete", llm_args()
         )
         [(step_id, reply)] = ports.ledger.recorded
-        assert (step_id, reply.input_tokens, reply.output_tokens, reply.model) == ("ask", 12, 12, "test/model")
+        assert (step_id, reply.input_tokens, reply.output_tokens, reply.model) == (
+            "ask",
+            12,
+            12,
+            "test/model",
+        )
 
     async def test_calls_that_are_not_metered_read_no_ledger_and_record_nothing(self) -> None:
         cap, _ = capability()
@@ -189,8 +194,10 @@ class TestLlmRules:
     async def test_an_agent_model_turn_takes_the_same_caps(self) -> None:
         ports = FakePorts(llm=FakeLlm([text_reply("hi")]), ledger=FakeLedger(cost=0.99))
         ctx = context(pipeline(), ports, limits=RunLimits(budget_cap_usd=1.0))
-        with pytest.raises(StepError, match="budget|cap"):
-            await ctx.llm_complete(model="test/model", messages=[{"role": "user", "content": "x"}], max_tokens=50)
+        with pytest.raises(StepError, match=r"its \$1.0000 cap"):
+            await ctx.llm_complete(
+                model="test/model", messages=[{"role": "user", "content": "x"}], max_tokens=50
+            )
         ports.ledger.cost = 0.0
         reply = await ctx.llm_complete(
             model="test/model", messages=[{"role": "user", "content": "x"}], max_tokens=50
@@ -278,6 +285,8 @@ class TestSuspend:
         cap, _ = capability("crm.note", handler=broken)
         llm = FakeLlm([tool_reply("crm__note", "{}"), text_reply("gave up")])
         ctx = context(pipeline(cap), FakePorts(llm=llm))
-        answer = await AGENT_TASK.handler(ctx, {"prompt": "note it", "model": "test/model", "tools": ["crm.*"]})
+        answer = await AGENT_TASK.handler(
+            ctx, {"prompt": "note it", "model": "test/model", "tools": ["crm.*"]}
+        )
         assert answer == "gave up"
         assert '"tool_failed"' in llm.calls[1]["messages"][-1]["content"]

@@ -36,7 +36,11 @@ class Script:
         self.registry.register(
             self._action(
                 "call_api",
-                {"type": "object", "properties": {"token": {"type": "string"}}, "additionalProperties": False},
+                {
+                    "type": "object",
+                    "properties": {"token": {"type": "string"}},
+                    "additionalProperties": False,
+                },
             )
         )
 
@@ -115,7 +119,11 @@ class TestRetries:
             script, definition(step("a"), max_retries=3, retry_backoff="exponential")
         )
         assert outcome.status == "succeeded"
-        assert [(r.attempt, r.status) for r in journal.records] == [(1, "failed"), (2, "failed"), (3, "succeeded")]
+        assert [(r.attempt, r.status) for r in journal.records] == [
+            (1, "failed"),
+            (2, "failed"),
+            (3, "succeeded"),
+        ]
         rng = random.Random(7)
         policy = RetryPolicy(3, "exponential")
         expected = policy.delay(1, rng) + policy.delay(2, rng)
@@ -138,8 +146,10 @@ class TestRetries:
         script.fail("work", *(StepError("flaky", f"attempt {n}") for n in (1, 2, 3)))
         outcome, journal, _ = await run(script, definition(step("a"), max_retries=2))
         assert (outcome.status, outcome.failed_step_id) == ("failed", "a")
-        assert outcome.error is not None and outcome.error["message"] == "attempt 3"
-        assert journal.failed_plan is not None and journal.failed_plan[0] == "a"
+        assert outcome.error is not None
+        assert outcome.error["message"] == "attempt 3"
+        assert journal.failed_plan is not None
+        assert journal.failed_plan[0] == "a"
 
     async def test_an_error_that_cannot_be_retried_is_not(self) -> None:
         script = Script()
@@ -154,14 +164,18 @@ class TestRetries:
         outcome, journal, _ = await run(script, definition(step("a"), max_retries=1))
         assert outcome.status == "succeeded"
         error = journal.records[0].error
-        assert error is not None and error["code"] == "action_error" and error["retryable"] is True
+        assert error is not None
+        assert error["code"] == "action_error"
+        assert error["retryable"] is True
 
     async def test_on_failure_steps_see_the_error(self) -> None:
         script = Script()
         script.fail("work", StepError("fatal", "broken", retryable=False))
         document = definition(
             step("a"),
-            on_failure=[step("tell", "echo", config={"what": "{{ run.failed_step_id }}: {{ run.error.code }}"})],
+            on_failure=[
+                step("tell", "echo", config={"what": "{{ run.failed_step_id }}: {{ run.error.code }}"})
+            ],
         )
         outcome, _, _ = await run(script, document)
         assert outcome.status == "failed"
@@ -171,7 +185,9 @@ class TestRetries:
 class TestStops:
     async def test_cancel_stops_at_the_next_step_boundary(self) -> None:
         script = Script()
-        outcome, journal, _ = await run(script, definition(step("a"), step("b")), journal=FakeJournal(stop_after=1))
+        outcome, journal, _ = await run(
+            script, definition(step("a"), step("b")), journal=FakeJournal(stop_after=1)
+        )
         assert outcome.status == "cancelled"
         assert [r.step_id for r in journal.records] == ["a"]
 
@@ -204,7 +220,8 @@ class TestResume:
         script = Script()
         resume = Resume(outputs={"first": {"n": 41}}, done={("plan", 0)})
         document = definition(
-            step("a", output_as="first"), step("b", "echo", config={"n": "{{ first.n + 1 }}"}, output_as="second")
+            step("a", output_as="first"),
+            step("b", "echo", config={"n": "{{ first.n + 1 }}"}, output_as="second"),
         )
         outcome, journal, _ = await run(script, document, resume=resume)
         assert outcome.status == "succeeded"
@@ -223,7 +240,9 @@ class TestResume:
     async def test_a_failed_plan_resumes_in_its_on_failure_steps(self) -> None:
         script = Script()
         resume = Resume(plan_error={"code": "fatal", "message": "x"}, failed_step_id="a")
-        document = definition(step("a"), on_failure=[step("tell", "echo", config={"c": "{{ run.error.code }}"})])
+        document = definition(
+            step("a"), on_failure=[step("tell", "echo", config={"c": "{{ run.error.code }}"})]
+        )
         outcome, _, _ = await run(script, document, resume=resume)
         assert (outcome.status, outcome.failed_step_id) == ("failed", "a")
         assert "work" not in script.calls
@@ -299,7 +318,8 @@ class TestValues:
         )
         assert outcome.status == "failed"
         error = journal.records[0].error
-        assert error is not None and error["code"] == "invalid_config"
+        assert error is not None
+        assert error["code"] == "invalid_config"
         assert "call_api" not in script.calls
 
     async def test_each_attempt_gets_a_context_with_its_attempt_number(self) -> None:
