@@ -344,9 +344,14 @@ class TemplatePool:
                 raise
 
     async def _aspawn(self) -> _Child:
+        # Rare (a new or replaced child), and it waits for the child's start-up: off the loop. A
+        # caller cancelled meanwhile must not leak the child: it is stopped when it arrives.
+        spawning = asyncio.ensure_future(asyncio.to_thread(_Child.spawn, self._arguments))
         try:
-            # Rare (a new or replaced child), and it waits for the child's start-up: off the loop.
-            return await asyncio.to_thread(_Child.spawn, self._arguments)
+            return await asyncio.shield(spawning)
+        except asyncio.CancelledError:
+            spawning.add_done_callback(self._discard)
+            raise
         except (OSError, _Overrun, _ChildGone, ValueError) as exc:
             self._forget_one()
             raise TemplateError(
@@ -355,6 +360,12 @@ class TemplatePool:
         except BaseException:
             self._forget_one()
             raise
+
+    def _discard(self, spawning: asyncio.Future[_Child]) -> None:
+        """A child started for a caller that went away: stop it and free its slot."""
+        if not spawning.cancelled() and spawning.exception() is None:
+            spawning.result().kill()
+        self._forget_one()
 
     def _wake_one(self) -> None:
         """Tell one waiting thread and one waiting coroutine that a child or a slot is free (lock held)."""
