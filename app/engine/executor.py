@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
+from app.definitions.json_schema import schema_problems
 from app.definitions.signals import StepError, Suspend
 from app.engine.context import ActionContext
-from app.engine.schema_check import schema_problems
 from app.engine.secret_refs import bind_references, reference_aware_problems
 from app.engine.steps import RetryPolicy
 from app.engine.templating import TemplateError, aevaluate_predicate, arender_value

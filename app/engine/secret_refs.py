@@ -17,13 +17,13 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
-from app.definitions.pointers import join
+from app.definitions.json_schema import Violation, compiled_schema
 
 REFERENCE_KEY = "$secret"
 SECRET_NAME = re.compile(r"[a-z0-9_]{1,64}")
 MAX_PROBLEMS = 20
+# References skipped among the violations do not count against the problems shown.
+MAX_VIOLATIONS = 200
 SCRUBBED = "[REDACTED]"
 
 
@@ -138,19 +138,21 @@ def reference_aware_problems(
 
     `is_reference` says what counts as one: bound references at run time, literal ones at save time.
     """
-    problems = []
-    for error in Draft202012Validator(schema).iter_errors(value):
-        if _stands_for_string(error.validator, error.validator_value, error.instance, is_reference):
-            continue
-        problems.append(f"{join(*error.absolute_path) or '(root)'}: {error.message}")
-        if len(problems) == MAX_PROBLEMS:
-            break
-    return problems
+    try:
+        found = compiled_schema(schema).violations(value, limit=MAX_VIOLATIONS)
+    except ValueError as exc:  # a schema refused or too costly: one problem, like `schema_problems`
+        return [f"(schema): {exc}"]
+    problems = [
+        f"{violation.pointer or '(root)'}: {violation.message}"
+        for violation in found
+        if not stands_for_string(violation, is_reference)
+    ]
+    return problems[:MAX_PROBLEMS]
 
 
-def _stands_for_string(
-    validator: Any, expected: Any, instance: Any, is_reference: Callable[[Any], bool]
-) -> bool:
-    if validator != "type" or not is_reference(instance):
+def stands_for_string(violation: Violation, is_reference: Callable[[Any], bool]) -> bool:
+    """A `type` violation by a reference where the schema admits a string: not a problem."""
+    if violation.keyword != "type" or not is_reference(violation.instance):
         return False
+    expected = violation.expected
     return expected == "string" or (isinstance(expected, list) and "string" in expected)

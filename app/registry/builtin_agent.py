@@ -15,8 +15,8 @@ import json
 import re
 from typing import Any
 
+from app.definitions.json_schema import schema_problems
 from app.definitions.signals import StepError
-from app.engine.schema_check import schema_problems
 from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
 from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
 from app.registry.ports import HandlerContext

@@ -21,11 +21,17 @@ class CheckedDefinition:
     warnings: list[Problem]
 
 
-def check_definition(
+async def problems_of(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
+    """Every problem of a definition, found on a thread: a large definition (up to the body cap, with
+    hundreds of templates, filters and schemas) costs CPU that must not hold up the event loop."""
+    return await asyncio.to_thread(validate_definition, document, vocabulary)
+
+
+async def check_definition(
     document: Any, vocabulary: Vocabulary | None = None, *, prefix: str = DEFINITION_POINTER
 ) -> CheckedDefinition:
     """Validate a definition; 422 listing every error (not just the first) otherwise."""
-    problems = validate_definition(document, vocabulary)
+    problems = await problems_of(document, vocabulary)
     blocking = errors(problems)
     if blocking:
         raise ValidationFailed(
@@ -34,15 +40,3 @@ def check_definition(
             details=[ErrorDetail(path=prefix + p.path, message=p.message, code=p.code) for p in blocking],
         )
     return CheckedDefinition(AutomationDefinition.model_validate(document), warnings(problems))
-
-
-async def check_definition_off_loop(
-    document: Any, vocabulary: Vocabulary | None = None, *, prefix: str = DEFINITION_POINTER
-) -> CheckedDefinition:
-    """`check_definition` on a worker thread: its template checks wait on the sandbox, not the event loop."""
-    return await asyncio.to_thread(check_definition, document, vocabulary, prefix=prefix)
-
-
-async def validate_off_loop(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
-    """Every problem of a definition, computed on a worker thread (see `check_definition_off_loop`)."""
-    return await asyncio.to_thread(validate_definition, document, vocabulary)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.definitions.json_schema import schema_problems
 from app.definitions.signals import StepError
 from app.engine.capabilities.call import CapabilityCall, Proceed, Rule
-from app.engine.schema_check import schema_problems
 from app.engine.secret_refs import reference_aware_problems
 from app.registry import CapabilityResolver
 
