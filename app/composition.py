@@ -1,10 +1,10 @@
-"""What every process builds from its settings, once: `build_runtime(settings, send_task)`.
+"""What every process builds from its settings, once: `build_runtime(settings, send_task, sessions)`.
 
 The API (`app.main`) and each worker process (`app.worker.runtime`) call it and differ only in their
-connections: the LLM adapter, dispatch limits, the capability resolver and its sources, the secret
-resolver, the capability pipeline and the job sender are built here, the same way for both. Nothing
-here runs at import time; a process builds its runtime when it starts (the API in its lifespan, a
-worker after the fork).
+connections (their broker client and database sessions, handed in): the LLM adapter, dispatch limits,
+the capability resolver and its sources, the secret resolver (the vault), the capability pipeline and
+the job sender are built here, the same way for both. Nothing here runs at import time and nothing
+connects: a process builds its runtime when it starts (the API in its lifespan, a worker after the fork).
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
 from app.config import Settings
-from app.engine.capabilities import CapabilityPipeline, NoSecrets, SecretResolver, default_rules
+from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
 from app.engine.validation import Vocabulary
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
@@ -25,6 +27,8 @@ from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
+from app.services.pipeline_secrets import VaultSecrets
+from app.services.vault import SecretVault, keyring_for
 
 SendTask = Callable[..., Any]
 """`celery_app.send_task`: the broker client of the process."""
@@ -65,13 +69,14 @@ class Runtime:
         return ExecutionDeps(pipeline=self.pipeline, actions=self.actions, ports=ports)
 
 
-def build_runtime(settings: Settings, send_task: SendTask) -> Runtime:
+def build_runtime(
+    settings: Settings, send_task: SendTask, sessions: async_sessionmaker[AsyncSession]
+) -> Runtime:
     """Compose the runtime. Capability sources are listed in resolution order (native first)."""
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
     resolver = CapabilityResolver([RegistrySource(native_capabilities)])
-    # No vault yet: every secret reference resolves to nothing and fails its step with secret_missing.
-    secrets: SecretResolver = NoSecrets()
+    secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
     return Runtime(
         settings=settings,
         egress_allow=allow,

@@ -30,12 +30,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             application_name="automations-api",
         )
         redis_url = settings.resolved_redis_url()
-        runtime = build_runtime(settings, create_celery(settings).send_task)
+        sessionmaker = create_sessionmaker(engine)
+        runtime = build_runtime(settings, create_celery(settings).send_task, sessionmaker)
         redis = Redis.from_url(redis_url)
 
         app.state.runtime = runtime
         app.state.engine = engine
-        app.state.sessionmaker = create_sessionmaker(engine)
+        app.state.sessionmaker = sessionmaker
         app.state.redis = redis
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)

@@ -58,13 +58,14 @@ def runtime() -> WorkerRuntime:
         engine = create_engine(
             settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
         )
+        sessionmaker = create_sessionmaker(engine)
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
-            core=build_runtime(settings, _send_task),
+            core=build_runtime(settings, _send_task, sessionmaker),
             loop=loop,
             engine=engine,
-            sessionmaker=create_sessionmaker(engine),
+            sessionmaker=sessionmaker,
             redis=Redis.from_url(settings.resolved_redis_url()),
         )
     return _runtime

@@ -1,13 +1,14 @@
 """The `secrets` rule: bound `{"$secret": name}` references become values right before `execute`.
 
 Values come from a `SecretResolver` handed to the pipeline at composition (the space's vault), one
-lookup per reference per call, and live only in the arguments the handler receives: the call's own
+lookup per call for all its references, and live only in the arguments the handler receives: the call's own
 arguments keep the references, so records and errors show names, never values. Whatever comes back
 (result or error message) is scrubbed of the values before any other rule sees it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from app.definitions.signals import StepError
@@ -16,16 +17,19 @@ from app.engine.secret_refs import references, scrub, substitute
 
 
 class SecretResolver(Protocol):
-    """The space's secrets, by name; None when the space has no secret of that name."""
+    """The space's secrets: the values of those `names` the space has (absent names are left out).
 
-    async def resolve(self, space_id: str, name: str) -> str | None: ...
+    May raise `StepError` for a secret that exists but cannot be read (e.g. `secret_unreadable`).
+    """
+
+    async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]: ...
 
 
 class NoSecrets:
     """The resolver of an installation without a vault: every reference is missing."""
 
-    async def resolve(self, space_id: str, name: str) -> str | None:
-        return None
+    async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]:
+        return {}
 
 
 def secrets_rule(resolver: SecretResolver) -> Rule:
@@ -39,16 +43,15 @@ def secrets_rule(resolver: SecretResolver) -> Rule:
             raise StepError(
                 "secret_not_allowed", "secret references are never sent to a model", retryable=False
             )
-        values: dict[str, str] = {}
-        for reference in found:
-            if reference.name in values:
-                continue
-            value = await resolver.resolve(call.ctx.space_id, reference.name)
-            if value is None:
-                raise StepError(
-                    "secret_missing", f"no secret {reference.name!r} in this space", retryable=False
-                )
-            values[reference.name] = value
+        names = sorted({reference.name for reference in found})
+        values = dict(await resolver.resolve(call.ctx.space_id, names))
+        missing = [name for name in names if name not in values]
+        if missing:
+            raise StepError(
+                "secret_missing",
+                f"no secret named {', '.join(repr(name) for name in missing)} in this space",
+                retryable=False,
+            )
         written = call.args
         call.args = substitute(written, values)
         secrets = list(values.values())

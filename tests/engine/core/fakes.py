@@ -6,7 +6,7 @@ a broker or a worker, and retries wait on a clock that only moves when asked to.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -168,11 +168,11 @@ class DictSecrets:
 
     def __init__(self, values: Mapping[str, str]) -> None:
         self.values = dict(values)
-        self.lookups: list[tuple[str, str]] = []
+        self.lookups: list[tuple[str, list[str]]] = []
 
-    async def resolve(self, space_id: str, name: str) -> str | None:
-        self.lookups.append((space_id, name))
-        return self.values.get(name)
+    async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]:
+        self.lookups.append((space_id, sorted(names)))
+        return {name: self.values[name] for name in names if name in self.values}
 
 
 def capability_registry(*capabilities: Capability) -> Registry[Capability]:

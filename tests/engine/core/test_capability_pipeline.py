@@ -217,14 +217,14 @@ class TestSecrets:
         assert seen == []
 
     async def test_the_value_reaches_the_handler_only_and_is_scrubbed_from_the_result(self) -> None:
-        cap, seen = capability(input_schema=STRING_ARGS)
+        cap, seen = capability()
         vault = DictSecrets({"api": "s3cr3t-value"})
-        args = {"token": SecretRef("api")}
+        args = {"token": SecretRef("api"), "again": [SecretRef("api")]}
         answer = await context(pipeline(cap, secrets=vault)).invoke_capability(cap.id, args)
-        assert seen == [{"token": "s3cr3t-value"}]
-        assert answer == {"echo": {"token": "[REDACTED]"}}
-        assert args == {"token": {"$secret": "api"}}
-        assert vault.lookups == [("space-1", "api")]
+        assert seen == [{"token": "s3cr3t-value", "again": ["s3cr3t-value"]}]
+        assert answer == {"echo": {"token": "[REDACTED]", "again": ["[REDACTED]"]}}
+        assert args == {"token": {"$secret": "api"}, "again": [{"$secret": "api"}]}
+        assert vault.lookups == [("space-1", ["api"])]  # one lookup per call
 
     async def test_an_error_carrying_the_value_is_scrubbed(self) -> None:
         async def leaky(ctx: HandlerContext, args: dict[str, Any]) -> Any:
