@@ -68,20 +68,29 @@ def for_display(value: Any) -> Any:
 class RunJournal:
     """The executor's journal for one claim: step records, cancellation and lease checks."""
 
-    def __init__(self, uow: UnitOfWork, run_id: uuid.UUID, attempt: int) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        run_id: uuid.UUID,
+        attempt: int,
+        suspended: dict[tuple[str, int, int], uuid.UUID] | None = None,
+    ) -> None:
         self.uow = uow
         self.run_id = run_id
         self.attempt = attempt
         self.lease_lost = False
+        # (phase, step index, attempt) -> the record of an attempt an earlier claim suspended.
+        self.suspended = dict(suspended or {})
 
     async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> uuid.UUID:
         async with self.uow() as session:
             if await RunRepository(session).held(self.run_id, self.attempt) is None:
                 raise ClaimLost()
-            steps = RunStepRepository(session)
-            paused = await steps.suspended(self.run_id, phase, index, attempt)
-            if paused is not None:
+            paused_id = self.suspended.pop((phase, index, attempt), None)
+            if paused_id is not None:
                 # The attempt that suspended continues: same record, same attempt, same call ids.
+                paused = await session.get(RunStep, paused_id)
+                assert paused is not None
                 paused.status, paused.finished_at, paused.duration_ms = "running", None, None
                 return paused.id
             record = RunStep(
@@ -95,7 +104,7 @@ class RunJournal:
                 status="running",
                 started_at=utcnow(),
             )
-            await steps.create(record)
+            await RunStepRepository(session).create(record)
             return record.id
 
     async def finish_step(
@@ -203,9 +212,9 @@ class ExecutionService:
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, resume, deadline = claimed
+        run, resume, deadline, suspended = claimed
         definition = AutomationDefinition.model_validate(run.definition)
-        journal = RunJournal(uow, run.id, run.attempt)
+        journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 
         policy = definition.execution
@@ -234,7 +243,7 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, Resume, datetime] | None:
+    ) -> tuple[Run, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
@@ -254,7 +263,12 @@ class ExecutionService:
                         "code": "interrupted",
                         "message": "the worker stopped during this attempt",
                     }
-            return run, resume_from(run, records, definition), run.deadline_at
+            suspended = {
+                (record.phase, record.step_index, record.attempt): record.id
+                for record in records
+                if record.status == "suspended"
+            }
+            return run, resume_from(run, records, definition), run.deadline_at, suspended
 
     @contextlib.asynccontextmanager
     async def _heartbeat(

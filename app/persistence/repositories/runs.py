@@ -170,15 +170,3 @@ class RunStepRepository(RepositoryBase[RunStep]):
     async def for_run(self, run_id: uuid.UUID) -> Sequence[RunStep]:
         statement = select(RunStep).where(RunStep.run_id == run_id).order_by(RunStep.started_at, RunStep.id)
         return (await self.session.scalars(statement)).all()
-
-    async def suspended(self, run_id: uuid.UUID, phase: str, step_index: int, attempt: int) -> RunStep | None:
-        """The record of this attempt if it is suspended (a resumed claim continues it)."""
-        return await self.get_one_or_none(
-            select(RunStep).where(
-                RunStep.run_id == run_id,
-                RunStep.phase == phase,
-                RunStep.step_index == step_index,
-                RunStep.attempt == attempt,
-                RunStep.status == "suspended",
-            )
-        )
