@@ -60,9 +60,14 @@ class Runtime:
     """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
     send_job: SendJob
 
-    async def vocabulary_for(self, space_id: str) -> Vocabulary:
-        """What a definition of this space is validated against: the base plus the space's capabilities."""
-        return dataclasses.replace(self.vocabulary, capabilities=await self.capabilities.for_space(space_id))
+    async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
+        """What a definition of this space is validated against: the base plus the space's capabilities
+        and, when given, the names of its secrets."""
+        return dataclasses.replace(
+            self.vocabulary,
+            capabilities=await self.capabilities.for_space(space_id),
+            secret_names=secret_names,
+        )
 
     def execution(self, ports: PortsFactory) -> ExecutionDeps:
         """What the run service needs for one claim, with the process's own ports."""

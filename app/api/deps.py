@@ -18,6 +18,7 @@ from app.persistence.transaction import transaction
 from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
+from app.services.secrets import secret_service
 from app.services.vault import keyring_for
 
 _bearer = HTTPBearer(
@@ -119,10 +120,11 @@ def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
-async def get_vocabulary(runtime: RuntimeDep, access: SpaceDep) -> Vocabulary:
-    """What the space's definitions are validated against: the registries, the allowed LLM models
-    and the capabilities this space can call (from the capability resolver)."""
-    return await runtime.vocabulary_for(str(access.space_id))
+async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
+    """What the space's definitions are validated against: the registries, the allowed LLM models,
+    the capabilities this space can call (from the capability resolver) and its secrets' names."""
+    names = await secret_service.names(session, access)
+    return await runtime.vocabulary_for(str(access.space_id), names)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

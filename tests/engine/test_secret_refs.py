@@ -14,7 +14,7 @@ from app.engine.secret_refs import (
     scrub,
     substitute,
 )
-from app.engine.validation import validate_definition
+from app.engine.validation import Vocabulary, validate_definition
 
 HEADERS = {
     "type": "object",
@@ -32,8 +32,8 @@ def http_definition(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def codes(document: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(p.path, p.code) for p in validate_definition(document) if p.severity == "error"]
+def codes(document: dict[str, Any], vocabulary: Vocabulary | None = None) -> list[tuple[str, str]]:
+    return [(p.path, p.code) for p in validate_definition(document, vocabulary) if p.severity == "error"]
 
 
 class TestSaveTime:
@@ -63,6 +63,14 @@ class TestSaveTime:
         assert codes(http_definition({"headers": {"A": {"secret": "x"}}})) == [
             ("/plan/0/config/headers/A", "invalid_config")
         ]
+
+    def test_references_must_name_a_secret_of_the_space_when_its_secrets_are_known(self) -> None:
+        document = http_definition({"headers": {"A": {"$secret": "known"}, "B": {"$secret": "gone"}}})
+        assert codes(document, Vocabulary(secret_names=frozenset({"known"}))) == [
+            ("/plan/0/config/headers/B", "unknown_secret")
+        ]
+        assert codes(document, Vocabulary(secret_names=frozenset({"known", "gone"}))) == []
+        assert codes(document) == []  # secrets unknown (no space at hand): not checked
 
 
 class TestRunTime:

@@ -21,6 +21,7 @@ from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
 from app.engine.mapping import check_mapping
 from app.engine.secret_refs import (
+    REFERENCE_KEY,
     is_literal_reference,
     looks_like_reference,
     reference_problem,
@@ -54,6 +55,8 @@ class Vocabulary:
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
     # The LLM models steps may name (a deployment setting); None skips the check.
     allowed_models: frozenset[str] | None = None
+    # The names of the space's secrets, which `{"$secret": name}` references must name; None skips it.
+    secret_names: frozenset[str] | None = None
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -209,7 +212,7 @@ def _step(
     action = vocabulary.actions.get(action_type) if isinstance(action_type, str) else None
     if isinstance(action_type, str) and action is None:
         problems.append(Problem(join(*base, "action"), "unknown_action", f"no action type {action_type!r}"))
-    problems += _secret_references(config, (*base, "config"))
+    problems += _secret_references(config, (*base, "config"), vocabulary.secret_names)
     if action is not None and isinstance(config, dict):
         problems += _against_schema(config, action.config_schema, (*base, "config"), templates_allowed=True)
         if action.output_contract is DYNAMIC_OUTPUT and "output_schema" not in config:
@@ -300,8 +303,11 @@ def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> l
     return problems
 
 
-def _secret_references(value: Any, base: tuple[str | int, ...]) -> list[Problem]:
-    """Every malformed `{"$secret": …}` object of a step's config (a well-formed one names a secret)."""
+def _secret_references(
+    value: Any, base: tuple[str | int, ...], secret_names: frozenset[str] | None
+) -> list[Problem]:
+    """Every malformed `{"$secret": …}` object of a step's config, and every reference to a secret the
+    space lacks (when its secrets are known)."""
     problems: list[Problem] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [(base, value)]
     while stack:
@@ -310,6 +316,10 @@ def _secret_references(value: Any, base: tuple[str | int, ...]) -> list[Problem]
             message = reference_problem(node)
             if message is not None:
                 problems.append(Problem(join(*where), "invalid_secret_reference", message))
+            elif secret_names is not None and node[REFERENCE_KEY] not in secret_names:
+                name = node[REFERENCE_KEY]
+                message = f"this space has no secret named {name!r} (store it with PUT …/secrets/{name})"
+                problems.append(Problem(join(*where), "unknown_secret", message))
             continue
         if isinstance(node, dict):
             stack.extend(((*where, key), child) for key, child in node.items())
