@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import text
 
 from tests.support.factories import Caller, Factory
-from tests.support.runs import attempts, definition, start, wait_for
+from tests.support.runs import attempts, definition, fire, start, wait_for
 
 VALUE = "sk-live-" + uuid.uuid4().hex
 
@@ -96,14 +96,19 @@ async def test_a_reference_reaches_the_server_and_nothing_stored_or_shown_holds_
             assert all(VALUE not in row[0] for row in rows), table
 
 
-async def test_a_secret_the_space_lacks_fails_the_step_once_with_secret_missing(
+async def test_a_secret_deleted_after_saving_fails_the_step_once_with_secret_missing(
     factory: Factory, echo: EchoServer, worker: Any
 ) -> None:
     owner = await factory.owner()
     other = await factory.owner(space="Other")
+    await store(owner, "crm_token", VALUE)
     await store(other, "crm_token", VALUE)  # another space's secret of that name does not count
+    automation = await owner.create_automation(definition(call_step(echo.url, "crm_token")))
+    await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+    deleted = await owner.request("DELETE", owner.space_path("/secrets/crm_token"))
+    assert deleted.status_code == 204, deleted.text
     before = len(echo.received)
-    _, run = await start(owner, definition(call_step(echo.url, "crm_token")))
+    run = await fire(owner, automation["id"])
     done = await wait_for(owner, run["id"])
     assert done["status"] == "failed"
     (step,) = attempts(done, "call")
