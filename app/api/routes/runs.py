@@ -5,13 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, Query, Request, Response, status
+from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.deps import LimitsDep, PageDep, SessionDep, SpaceDep
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
 from app.persistence.models import Run
-from app.services.dispatch import DispatchLimits
 from app.services.notifications import notification_service
 from app.services.runs import run_service
 
@@ -20,11 +19,6 @@ router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonB
 RunStatus = Literal[
     "queued", "pending", "running", "succeeded", "failed", "cancelled", "timed_out", "dropped"
 ]
-
-
-def _limits(request: Request) -> DispatchLimits:
-    limits: DispatchLimits = request.app.state.limits
-    return limits
 
 
 def _run_out(run: Run) -> RunOut:
@@ -42,7 +36,7 @@ async def run_now(
     automation_id: uuid.UUID,
     session: SessionDep,
     access: SpaceDep,
-    request: Request,
+    limits: LimitsDep,
     response: Response,
     body: RunCreate | None = None,
     idempotency_key: Annotated[
@@ -55,7 +49,7 @@ async def run_now(
         automation_id,
         inputs=body.inputs if body else {},
         idempotency_key=idempotency_key,
-        limits=_limits(request),
+        limits=limits,
     )
     out = _run_out(result.run)
     response.headers["Location"] = out.url
@@ -100,8 +94,8 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
 @router.post(
     "/runs/{run_id}/cancel", summary="Cancel: at once when queued or pending, at the next step when running"
 )
-async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, request: Request) -> RunOut:
-    return _run_out(await run_service.cancel(session, access, run_id, _limits(request)))
+async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, limits: LimitsDep) -> RunOut:
+    return _run_out(await run_service.cancel(session, access, run_id, limits))
 
 
 @router.get("/queue", summary="Queued runs of the space, in promotion order")
