@@ -10,6 +10,7 @@ connects: a process builds its runtime when it starts (the API in its lifespan, 
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,10 @@ class Runtime:
             capabilities=await self.capabilities.for_space(space_id),
             secret_names=secret_names,
         )
+
+    async def space_vocabulary(self, space_id: uuid.UUID) -> Vocabulary:
+        """`vocabulary_for` by the space's id, for collaborators that ask per space (drafting)."""
+        return await self.vocabulary_for(str(space_id))
 
     def execution(self, ports: PortsFactory) -> ExecutionDeps:
         """What the run service needs for one claim, with the process's own ports."""

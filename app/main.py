@@ -15,6 +15,7 @@ from app.api.throttle import AuthFailureThrottle
 from app.composition import build_runtime
 from app.config import Settings, get_settings
 from app.integrations.rate_limit import RateLimiter
+from app.nl.runtime import build_draft_service
 from app.persistence.db import create_engine, create_sessionmaker
 from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
@@ -46,9 +47,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.rate_limiter = RateLimiter(limiter_redis)
         app.state.send_job = runtime.send_job
         app.state.limits = runtime.limits
+        app.state.drafts, drafts_redis = build_draft_service(
+            settings,
+            llm=runtime.llm,
+            vocabulary_of=runtime.space_vocabulary,
+            sessionmaker=sessionmaker,
+            send_job=runtime.send_job,
+        )
         try:
             yield
         finally:
+            await drafts_redis.aclose()
             await redis.aclose()
             await limiter_redis.aclose()
             await engine.dispose()

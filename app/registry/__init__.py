@@ -19,12 +19,19 @@ from app.registry.models import (
 )
 from app.registry.ports import HandlerContext
 from app.registry.registries import actions, capabilities, triggers
-from app.registry.resolver import CapabilityResolver, CapabilitySet, CapabilitySource, RegistrySource
+from app.registry.resolver import (
+    Capabilities,
+    CapabilityResolver,
+    CapabilitySet,
+    CapabilitySource,
+    RegistrySource,
+)
 
 __all__ = [
     "DYNAMIC_OUTPUT",
     "ActionDefinition",
     "ArtifactSpec",
+    "Capabilities",
     "Capability",
     "CapabilityResolver",
     "CapabilitySet",

@@ -17,6 +17,14 @@ from app.registry.base import Registry
 from app.registry.models import Capability
 
 
+class Capabilities(Protocol):
+    """Capabilities to iterate and look up by id: a `CapabilitySet`, or a registry."""
+
+    def get(self, capability_id: str, /) -> Capability | None: ...
+
+    def __iter__(self) -> Iterator[Capability]: ...
+
+
 class CapabilitySource(Protocol):
     """One place capabilities come from. `space_id` None asks for what every space shares."""
 

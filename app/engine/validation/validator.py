@@ -8,7 +8,6 @@ pass reports as much as it can.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +29,7 @@ from app.engine.secret_refs import (
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
-from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capability, Registry, TriggerDefinition
+from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
 from app.registry import capabilities as default_capabilities
 from app.registry import triggers as default_triggers
@@ -51,7 +50,7 @@ class Vocabulary:
     """
 
     actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
-    capabilities: Iterable[Capability] = field(default_factory=lambda: default_capabilities)
+    capabilities: Capabilities = field(default_factory=lambda: default_capabilities)
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
     # The LLM models steps may name (a deployment setting); None skips the check.
     allowed_models: frozenset[str] | None = None

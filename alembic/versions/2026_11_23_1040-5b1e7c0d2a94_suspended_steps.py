@@ -1,8 +1,8 @@
 """suspended steps: a step attempt may pause at a capability call
 
 Revision ID: 5b1e7c0d2a94
-Revises: 68787df6903c
-Create Date: 2026-11-23 09:30:00.000000+00:00
+Revises: 5d0c1f2a9b7e
+Create Date: 2026-11-23 10:40:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "5b1e7c0d2a94"
-down_revision: str | None = "68787df6903c"
+down_revision: str | None = "5d0c1f2a9b7e"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
