@@ -3,10 +3,9 @@ notifications, and the run's cost ledger."""
 
 from __future__ import annotations
 
-from app.engine.context import LlmPort, LlmReply, Ports
 from app.integrations.http import GuardedHttp
 from app.persistence.models import Run
-from app.security.egress import EgressAllowList
+from app.registry.ports import LlmReply, Ports
 from app.services.execution import PortsFactory
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
@@ -44,12 +43,14 @@ class RunLedger:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
-def ports_for(worker: WorkerRuntime, allow: EgressAllowList, llm: LlmPort) -> PortsFactory:
+def ports_for(worker: WorkerRuntime) -> PortsFactory:
+    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger."""
+
     def make(run: Run) -> Ports:
         return Ports(
-            http=GuardedHttp(allow),
+            http=GuardedHttp(worker.core.egress_allow),
             notifications=RunNotifications(worker, run),
-            llm=llm,
+            llm=worker.core.llm,
             ledger=RunLedger(worker, run),
         )
 

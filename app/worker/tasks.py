@@ -24,15 +24,15 @@ async def _tick() -> str:
     worker = runtime()
     now = datetime.now(UTC)
     async with worker.unit_of_work() as session:
-        await schedule_service.tick(session, now, worker.limits)
+        await schedule_service.tick(session, now, worker.core.limits)
     async with worker.unit_of_work() as session:
         await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:
         await recovery_service.recover(
             session,
             now,
-            requeue_after=timedelta(seconds=worker.settings.run_requeue_after_seconds),
-            limits=worker.limits,
+            requeue_after=timedelta(seconds=worker.core.settings.run_requeue_after_seconds),
+            limits=worker.core.limits,
         )
     return await record_beat_tick(worker.redis, now)
 
@@ -49,8 +49,8 @@ async def _dispatch_event(event_id: str) -> None:
         await event_service.dispatch(
             session,
             uuid.UUID(event_id),
-            limits=worker.limits,
-            max_chain_depth=worker.settings.max_chain_depth,
+            limits=worker.core.limits,
+            max_chain_depth=worker.core.settings.max_chain_depth,
         )
 
 
@@ -64,11 +64,11 @@ async def _execute(run_id: str) -> str:
     worker = runtime()
     settings = ExecutionSettings(
         worker=worker.name,
-        lease=timedelta(seconds=worker.settings.run_lease_seconds),
-        limits=worker.limits,
+        lease=timedelta(seconds=worker.core.settings.run_lease_seconds),
+        limits=worker.core.limits,
     )
-    ports = ports_for(worker, worker.egress_allow, worker.llm)
-    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, ports)
+    deps = worker.core.execution(ports_for(worker))
+    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, deps)
 
 
 @shared_task(name="runs.execute")  # type: ignore[untyped-decorator]
