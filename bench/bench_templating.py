@@ -11,6 +11,7 @@ trip per field, of a large context, and of starting the pool.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from typing import Any
 from jinja2 import StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from app.engine.templating import render_template, render_value
+from app.engine.templating import arender_value, render_template, render_value
 from app.engine.templating.filters import date_filter, slugify
 from app.engine.templating.pool import TemplatePool, default_pool
 from app.engine.templating.protocol import encode_request
@@ -113,9 +114,14 @@ def main(argv: list[str] | None = None) -> None:
     large = _context(items=20, padding=1024 * 1024)
     default_pool()  # the pool starts lazily: the warm-up below pays for the spawn
     floor = _median_us(_in_process(context), warmup, repeat)
+    loop = asyncio.new_event_loop()
     rows = [
         ("in-process ImmutableSandboxedEnvironment (floor)", floor),
         ("render_value, one round trip", _median_us(lambda: render_value(CONFIG, context), warmup, repeat)),
+        (
+            "arender_value, one round trip on an event loop",
+            _median_us(lambda: loop.run_until_complete(arender_value(CONFIG, context)), warmup, repeat),
+        ),
         (
             "render_template per field, 10 round trips",
             _median_us(_one_trip_per_field(context), warmup, repeat),
@@ -126,6 +132,7 @@ def main(argv: list[str] | None = None) -> None:
         ),
         ("pool cold start (spawn + first render)", _median_us(_cold_start, 0, cold)),
     ]
+    loop.close()
     print(f"Typical step config: 10 templated fields, context of {len(str(context))} characters\n")
     print("| case | median µs | ratio to floor |")
     print("|---|---:|---:|")

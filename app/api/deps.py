@@ -17,6 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.schemas import MAX_VERSION
+from app.composition import Runtime
 from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
@@ -29,6 +30,7 @@ from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
 from app.services.dispatch import DispatchLimits
 from app.services.health import ReadinessProbe
+from app.services.secrets import secret_service
 from app.services.vault import keyring_for
 
 _bearer = HTTPBearer(
@@ -180,9 +182,19 @@ def expected_version(if_match: str | None, body_version: int | None, *, required
     return version
 
 
-def get_vocabulary(request: Request) -> Vocabulary:
-    """The registries plus this deployment's allowed LLM models, for validating definitions."""
-    return app_state(request, "vocabulary", Vocabulary)
+def get_runtime(request: Request) -> Runtime:
+    """The process's composed runtime (built in the app's lifespan)."""
+    return app_state(request, "runtime", Runtime)
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
+    """What the space's definitions are validated against: the registries, the allowed LLM models,
+    the capabilities this space can call (from the capability resolver) and its secrets' names."""
+    names = await secret_service.names(session, access)
+    return await runtime.vocabulary_for(str(access.space_id), names)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

@@ -223,6 +223,10 @@ class Violation:
     path: tuple[str | int, ...]
     message: str
     instance: Any
+    keyword: str = ""
+    """The schema keyword that refused the value (`type`, `minLength`, ...)."""
+    expected: Any = None
+    """That keyword's value in the schema (for `type`: the type or list of types allowed)."""
 
     @property
     def pointer(self) -> str:
@@ -257,7 +261,15 @@ class CompiledSchema:
         token = _METER.set(_Meter(budget))
         try:
             for error in self._validator.iter_errors(value):
-                found.append(Violation(tuple(error.absolute_path), _message(error), error.instance))
+                found.append(
+                    Violation(
+                        tuple(error.absolute_path),
+                        _message(error),
+                        error.instance,
+                        str(error.validator),
+                        error.validator_value,
+                    )
+                )
                 if len(found) >= limit:
                     break
         except RecursionError:

@@ -1,25 +1,33 @@
 """The executor: a loop with bookkeeping that walks a plan step by step.
 
-It does no I/O of its own. The journal (persistence of step attempts, cancellation and lease checks)
-and the action context (side effects) are handed to it, so the same loop runs in a worker and in a test.
-A resumed run starts at the first step without a recorded success; a succeeded step never runs again.
+It does no I/O of its own. The journal (persistence of step attempts, cancellation and lease checks),
+the clock (time and waiting) and the action context (side effects) are handed to it, so the same loop
+runs in a worker and in a unit test with fakes. A resumed run starts at the first step without a
+recorded success; a succeeded step never runs again.
+
+Each step attempt has exactly one timer: the step's timeout (or what is left of the run's), around
+the whole handler. A `Suspend` raised anywhere below the handler ends the claim with a `suspended`
+outcome; it is never turned into a failure or retried.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
 from app.definitions.json_schema import schema_problems
+from app.definitions.signals import StepError, Suspend
 from app.engine.context import ActionContext
-from app.engine.steps import RetryPolicy, StepError
-from app.engine.templating import TemplateError, evaluate_predicate, render_value
+from app.engine.secret_refs import bind_references, reference_aware_problems
+from app.engine.steps import RetryPolicy
+from app.engine.templating import TemplateError, aevaluate_predicate, arender_value
 from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Registry
 
 Phase = Literal["plan", "on_failure"]
@@ -48,11 +56,33 @@ class Journal(Protocol):
         error: dict[str, Any] | None = None,
     ) -> None: ...
 
+    async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
+        """The attempt paused at a call (`Suspend`): durable, so a later claim resumes this attempt."""
+        ...
+
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None: ...
 
     async def stop_reason(self) -> str | None:
         """ "cancelled" or "lease_lost" when the run must stop, else None."""
         ...
+
+
+class Clock(Protocol):
+    """Time for the executor: deadlines, and waiting between attempts."""
+
+    def now(self) -> datetime: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """The wall clock, in UTC."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -70,11 +100,13 @@ class Resume:
 class Outcome:
     """How this claim of the run ended."""
 
-    status: Literal["succeeded", "failed", "timed_out", "cancelled", "retry_later", "lease_lost"]
+    status: Literal["succeeded", "failed", "timed_out", "cancelled", "retry_later", "lease_lost", "suspended"]
     output: Any = None
     error: dict[str, Any] | None = None
     failed_step_id: str | None = None
     retry_in_seconds: float = 0.0
+    suspension: dict[str, Any] | None = None
+    """For `suspended`: the paused call's identity, capability and reason (`Suspend.as_dict`)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +117,14 @@ class _StepResult:
     outcome: Outcome | None = None
 
 
-ContextFactory = Callable[[Step, dict[str, Any], float], ActionContext]
+ContextFactory = Callable[[Step, dict[str, Any], float, int], ActionContext]
+"""(step, the run's template variables, seconds the attempt has, attempt number) → the handler's context."""
+Scrub = Callable[[Any], Any]
+"""What a step output becomes before it is recorded and bound: the same value the journal keeps."""
+
+
+def _unchanged(value: Any) -> Any:
+    return value
 
 
 class Executor:
@@ -97,14 +136,21 @@ class Executor:
         actions: Registry[ActionDefinition],
         journal: Journal,
         context_factory: ContextFactory,
-        now: Callable[[], datetime],
+        clock: Clock | None = None,
+        scrub: Scrub = _unchanged,
         inline_retry_seconds: float = INLINE_RETRY_SECONDS,
+        rng: random.Random | None = None,
     ) -> None:
         self.actions = actions
         self.journal = journal
         self.context_factory = context_factory
-        self.now = now
+        self.clock = clock or SystemClock()
+        self.scrub = scrub
         self.inline_retry_seconds = inline_retry_seconds
+        self.rng = rng
+
+    def now(self) -> datetime:
+        return self.clock.now()
 
     async def run(
         self, definition: AutomationDefinition, variables: dict[str, Any], resume: Resume, deadline: datetime
@@ -184,7 +230,7 @@ class Executor:
                 return _StepResult("stop", outcome=stop)
             record = await self.journal.begin_step(phase, index, step, attempt)
             try:
-                result = await self._attempt(step, scope, record, deadline)
+                result = await self._attempt(step, scope, record, deadline, attempt)
             except _DeadlineReached:
                 await self.journal.finish_step(
                     record,
@@ -197,7 +243,7 @@ class Executor:
             assert result.error is not None
             if not (result.error.get("retryable", True) and retry.allows(attempt)):
                 return result
-            delay = retry.delay(attempt)
+            delay = retry.delay(attempt, self.rng)
             if delay > self.inline_retry_seconds:
                 return _StepResult("stop", outcome=Outcome("retry_later", retry_in_seconds=delay))
             stop = await self._wait(delay, deadline)
@@ -206,21 +252,21 @@ class Executor:
             attempt += 1
 
     async def _attempt(
-        self, step: Step, scope: dict[str, Any], record: Any, deadline: datetime
+        self, step: Step, scope: dict[str, Any], record: Any, deadline: datetime, attempt: int
     ) -> _StepResult:
         config: Any = None
         try:
-            if step.when is not None and not evaluate_predicate(step.when, scope):
+            if step.when is not None and not await aevaluate_predicate(step.when, scope):
                 await self.journal.finish_step(record, status="skipped")
                 return _StepResult("skipped")
             action = self.actions.get(step.action)
             if action is None:
                 raise StepError("unknown_action", f"no action {step.action!r}", retryable=False)
-            config = render_value(step.config, scope)
-            _check(action.config_schema, config, "invalid_config", retryable=False)
+            config = bind_references(step.config, await arender_value(step.config, scope))
+            _check_config(action.config_schema, config)
             remaining = (deadline - self.now()).total_seconds()
             limit = min(float(step.timeout_seconds), remaining) if step.timeout_seconds else remaining
-            ctx = self.context_factory(step, scope.get("run", {}), limit)
+            ctx = self.context_factory(step, scope.get("run", {}), limit, attempt)
             started = time.monotonic()
             try:
                 output = await asyncio.wait_for(action.handler(ctx, config), limit)
@@ -231,6 +277,11 @@ class Executor:
                     "step_timeout", f"no result within {limit:g} s (after {time.monotonic() - started:.1f} s)"
                 ) from None
             _check_output(action, config, output)
+            output = self.scrub(output)
+        except Suspend as signal:
+            suspension = signal.as_dict()
+            await self.journal.suspend_step(record, config=config, suspension=suspension)
+            return _StepResult("stop", outcome=Outcome("suspended", suspension=suspension))
         except TemplateError as exc:
             return await self._failed(
                 record, config, {"code": exc.code, "message": exc.message, "retryable": False}
@@ -268,12 +319,18 @@ class Executor:
             stop = await self._stop_or_timeout(deadline)
             if stop is not None:
                 return stop
-            await asyncio.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
+            await self.clock.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
         return None
 
 
 class _DeadlineReached(Exception):
     """The run's own timeout ended the step (not the step's timeout)."""
+
+
+def _check_config(schema: dict[str, Any], config: Any) -> None:
+    problems = reference_aware_problems(schema, config)
+    if problems:
+        raise StepError("invalid_config", problems[0], retryable=False, details=problems)
 
 
 def _check(schema: dict[str, Any], value: Any, code: str, *, retryable: bool) -> None:

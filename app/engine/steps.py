@@ -1,33 +1,16 @@
-"""Step failures and retry timing: what may be retried, and how long to wait before the next attempt."""
+"""Retry timing: whether a failed attempt may be followed by another, and how long to wait first."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 Backoff = Literal["none", "linear", "exponential"]
 
 BASE_DELAY_SECONDS = 2.0
 MAX_DELAY_SECONDS = 3600.0
 JITTER = 0.2
-
-
-class StepError(Exception):
-    """A step attempt that failed; `retryable` says whether another attempt could do better."""
-
-    def __init__(self, code: str, message: str, *, retryable: bool = True, details: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retryable = retryable
-        self.details = details
-
-    def as_dict(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details is not None:
-            error["details"] = self.details
-        return error
 
 
 @dataclass(frozen=True)

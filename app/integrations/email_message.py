@@ -13,7 +13,7 @@ from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 
 MAX_RECIPIENTS = 100
 MAX_MESSAGE_BYTES = 1024 * 1024

@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
-from app.engine.context import HttpAnswer
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
+from app.registry.ports import HttpAnswer
 from app.security.egress import EgressAllowList, EgressDenied, EgressError, display_url, egress_client
 
 

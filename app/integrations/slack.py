@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.security.egress import EgressAllowList, EgressError, egress_client
 
 # Codes that another attempt cannot fix: the token, the channel or the message itself is wrong.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.email_message import Mail, build_mail
 from app.security.egress import EgressAllowList, EgressDenied, system_resolver
 from app.security.egress.targets import resolve_checked

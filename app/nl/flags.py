@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.definitions.pointers import join
-from app.engine.context import LlmPort
+from app.definitions.signals import StepError
 from app.engine.schedule import ScheduleError, next_fire_after
-from app.engine.steps import StepError
 from app.engine.validation import Problem, Vocabulary
 from app.engine.validation.templates import is_template
 from app.nl.drafts import CostEstimate, Flag
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.usage import AGENT_ACTIONS, capability_uses, matching, steps, tool_patterns
+from app.registry.ports import LlmPort
 
 LLM_ACTIONS = frozenset({"agent_task", "llm_complete"})
 # Defaults of the LLM actions when a step leaves them out (see app/registry/builtin_agent.py).

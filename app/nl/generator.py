@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.engine.validation import Problem, errors
 from app.nl.checks import scrub, without_literal_credentials
 from app.nl.drafts import Clarification

@@ -13,12 +13,12 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.engine.context import LlmPort, LlmReply
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.errors import AppError
 from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.transaction import transaction
+from app.registry.ports import LlmPort, LlmReply
 from app.services.ledger import ledger_service
 
 

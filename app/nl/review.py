@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.nl.checks import scrub
 from app.nl.drafts import CostEstimate, Flag
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.engine.context import LlmPort
-from app.engine.validation import Vocabulary
 from app.jobs import Job
 from app.nl.metering import CallLimits, DatabaseLedger
 from app.nl.service import AuthoringConfig, DraftService, VocabularyOf
 from app.nl.store import DraftStore
+from app.registry.ports import LlmPort
 from app.security.egress import EgressAllowList
 
 # Short socket timeouts: a dead Redis answers 503 quickly instead of holding the request.
@@ -35,15 +33,6 @@ def authoring_config(settings: Settings) -> AuthoringConfig:
         default_max_tokens=settings.llm_default_max_tokens,
         egress_allow=EgressAllowList.parse(settings.egress_allow),
     )
-
-
-def static_vocabulary(vocabulary: Vocabulary) -> VocabularyOf:
-    """Every space sees the same vocabulary (until capabilities are resolved per space)."""
-
-    async def of(space_id: uuid.UUID) -> Vocabulary:
-        return vocabulary
-
-    return of
 
 
 def build_draft_service(

@@ -19,7 +19,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition
-from app.engine.context import LlmPort
 from app.engine.validation import Problem, Vocabulary, errors, warnings
 from app.errors import Conflict, ErrorDetail, NotFound, ServiceUnavailable, ValidationFailed
 from app.nl.checks import proposal_problems, scrub
@@ -36,6 +35,7 @@ from app.nl.store import DraftStore
 from app.nl.usage import used_capability_ids
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
+from app.registry.ports import LlmPort
 from app.security.egress import EgressAllowList
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import Saved, automation_service

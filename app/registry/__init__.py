@@ -7,6 +7,7 @@ capabilities and actions when imported.
 
 from app.registry.base import InvalidEntry, Registry, RegistryConflict, RegistryError, UnknownEntry
 from app.registry.catalog import catalog
+from app.registry.factories import capability_action
 from app.registry.models import (
     DYNAMIC_OUTPUT,
     ActionDefinition,
@@ -16,23 +17,38 @@ from app.registry.models import (
     Handler,
     TriggerDefinition,
 )
+from app.registry.ports import HandlerContext
 from app.registry.registries import actions, capabilities, triggers
+from app.registry.resolver import (
+    Capabilities,
+    CapabilityResolver,
+    CapabilitySet,
+    CapabilitySource,
+    RegistrySource,
+)
 
 __all__ = [
     "DYNAMIC_OUTPUT",
     "ActionDefinition",
     "ArtifactSpec",
+    "Capabilities",
     "Capability",
+    "CapabilityResolver",
+    "CapabilitySet",
+    "CapabilitySource",
     "DynamicOutput",
     "Handler",
+    "HandlerContext",
     "InvalidEntry",
     "Registry",
     "RegistryConflict",
     "RegistryError",
+    "RegistrySource",
     "TriggerDefinition",
     "UnknownEntry",
     "actions",
     "capabilities",
+    "capability_action",
     "catalog",
     "triggers",
 ]

@@ -1,15 +1,18 @@
-"""The built-in pure actions."""
+"""The built-in actions: one pure transformation, and actions that forward to one capability each."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.registry.builtin_agent import AGENT_TASK, LLM_COMPLETE_ACTION
+from app.registry.builtin_agent import AGENT_TASK
 from app.registry.builtin_capabilities import HTTP_REQUEST, NOTIFY_SEND
+from app.registry.builtin_llm import LLM_COMPLETE_ACTION
+from app.registry.factories import capability_action
 from app.registry.models import ActionDefinition
+from app.registry.ports import HandlerContext
 
 
-async def _transform_data(ctx: Any, config: dict[str, Any]) -> Any:
+async def _transform_data(ctx: HandlerContext, config: dict[str, Any]) -> Any:
     # The executor has already rendered the templates in the config: the result is the output.
     return config["output"]
 
@@ -38,16 +41,19 @@ class HttpStatusRefused(Exception):
     """The server answered with a status the step did not accept."""
 
 
-async def _http_request(ctx: Any, config: dict[str, Any]) -> Any:
-    args = {key: value for key, value in config.items() if key != "accept_statuses"}
-    answer = await ctx.invoke_capability("http.request", args)
+def _without_step_keys(config: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in config.items() if key != "accept_statuses"}
+
+
+def _accepted(config: dict[str, Any], answer: Any) -> Any:
     status = answer["status_code"]
     if status >= 400 and status not in config.get("accept_statuses", []):
         raise HttpStatusRefused(f"{config.get('method', 'GET')} answered {status}")
     return answer
 
 
-HTTP_REQUEST_ACTION = ActionDefinition(
+HTTP_REQUEST_ACTION = capability_action(
+    HTTP_REQUEST,
     type="http_request",
     name="HTTP request",
     description=(
@@ -68,26 +74,17 @@ HTTP_REQUEST_ACTION = ActionDefinition(
         "not": {"required": ["json", "body"]},
         "additionalProperties": False,
     },
-    output_contract=HTTP_REQUEST.output_schema,
-    handler=_http_request,
     duration_class="fast",
-    uses_capabilities=("http.request",),
+    prepare=_without_step_keys,
+    finish=_accepted,
 )
 
-
-async def _notification(ctx: Any, config: dict[str, Any]) -> Any:
-    return await ctx.invoke_capability("notify.send", config)
-
-
-NOTIFICATION_ACTION = ActionDefinition(
+NOTIFICATION_ACTION = capability_action(
+    NOTIFY_SEND,
     type="notification",
     name="In-app notification",
     description="Post a notification to the space's inbox (GET /api/v1/spaces/{space_id}/notifications).",
-    config_schema=NOTIFY_SEND.input_schema,
-    output_contract=NOTIFY_SEND.output_schema,
-    handler=_notification,
     duration_class="fast",
-    uses_capabilities=("notify.send",),
 )
 
 BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (

@@ -1,8 +1,12 @@
-"""`agent_task`: an LLM step with a bounded tool loop and a validated answer; and `llm.complete`.
+"""`agent_task`: an LLM step with a bounded tool loop and a validated answer.
 
-The tool set is fixed when the step starts (capabilities matching `tools`); each tool call goes
-through `invoke_capability`, like any side effect. A final answer that does not match `output_schema`
-is sent back to the model with the problems; those repairs use up the step's retries.
+The tool set is fixed when the step starts (the space's capabilities matching `tools`); each tool call
+goes through `invoke_capability`, like any side effect, and each model turn through the pipeline's
+metered path (`ctx.llm_complete`). A final answer that does not match `output_schema` is sent back to
+the model with the problems; those repairs use up the step's retries.
+
+A tool call the pipeline suspends (`Suspend`, a `BaseException`) is not a tool failure: it leaves the
+loop, and the executor pauses the run.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ import re
 from typing import Any
 
 from app.definitions.json_schema import schema_problems
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
+from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
 from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
+from app.registry.ports import HandlerContext
 
 DEFAULT_MAX_ITERATIONS = 10
-DEFAULT_MAX_TOKENS = 1024
 MAX_TOOL_RESULT_BYTES = 256 * 1024
 MAX_TOOL_ERROR_CHARS = 300
 SYSTEM_PROMPT = (
@@ -58,7 +63,9 @@ def _short(error: BaseException) -> dict[str, str]:
     }
 
 
-async def _run_tool(ctx: Any, names: dict[str, Capability], name: str, arguments: str) -> dict[str, Any]:
+async def _run_tool(
+    ctx: HandlerContext, names: dict[str, Capability], name: str, arguments: str
+) -> dict[str, Any]:
     capability = names.get(name)
     if capability is None:
         return {"error": {"code": "tool_not_allowed", "message": f"{name!r} is not one of your tools"}}
@@ -70,7 +77,7 @@ async def _run_tool(ctx: Any, names: dict[str, Capability], name: str, arguments
         return {"error": {"code": "invalid_arguments", "message": "the arguments must be a JSON object"}}
     try:
         result = await ctx.invoke_capability(capability.id, args)
-    except Exception as exc:  # reported to the model; the step goes on
+    except Exception as exc:  # reported to the model; the step goes on (Suspend is no Exception)
         return {"error": _short(exc)}
     if len(json.dumps(result, default=str).encode()) > MAX_TOOL_RESULT_BYTES:
         return {
@@ -88,8 +95,8 @@ def _parse_answer(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
     return value, schema_problems(schema, value)
 
 
-async def _agent_task(ctx: Any, config: dict[str, Any]) -> Any:
-    names = provider_names(ctx.capabilities_matching(config.get("tools", [])))
+async def _agent_task(ctx: HandlerContext, config: dict[str, Any]) -> Any:
+    names = provider_names(await ctx.capabilities_matching(config.get("tools", [])))
     tools = _tool_specs(names) or None
     schema = config.get("output_schema")
     system = SYSTEM_PROMPT + (f"\n{_SCHEMA_HINT}{json.dumps(schema)}" if schema else "")
@@ -199,78 +206,4 @@ AGENT_TASK = ActionDefinition(
     output_contract=DYNAMIC_OUTPUT,
     handler=_agent_task,
     duration_class="medium",
-)
-
-
-async def _llm_complete(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
-    messages = list(args["messages"])
-    if args.get("system"):
-        messages.insert(0, {"role": "system", "content": args["system"]})
-    reply = await ctx.llm_complete(
-        model=args["model"],
-        messages=messages,
-        max_tokens=args.get("max_tokens", DEFAULT_MAX_TOKENS),
-        temperature=args.get("temperature"),
-    )
-    return {
-        "text": reply.content or "",
-        "model": reply.model,
-        "usage": {
-            "input_tokens": reply.input_tokens,
-            "output_tokens": reply.output_tokens,
-            "cost_usd": reply.cost_usd,
-        },
-    }
-
-
-_MESSAGES = {
-    "type": "array",
-    "minItems": 1,
-    "maxItems": 200,
-    "items": {
-        "type": "object",
-        "required": ["role", "content"],
-        "properties": {"role": {"enum": ["user", "assistant", "system"]}, "content": {"type": "string"}},
-        "additionalProperties": False,
-    },
-}
-
-LLM_COMPLETE = Capability(
-    id="llm.complete",
-    description="One LLM completion without tools: messages (and an optional system prompt) in, text out.",
-    input_schema={
-        "type": "object",
-        "required": ["model", "messages"],
-        "properties": {
-            "model": {"type": "string", "minLength": 1, "maxLength": 200},
-            "messages": _MESSAGES,
-            "system": {"type": "string", "maxLength": 100_000},
-            "max_tokens": {"type": "integer", "minimum": 1, "maximum": 200_000},
-            "temperature": {"type": "number", "minimum": 0, "maximum": 2},
-        },
-        "additionalProperties": False,
-    },
-    output_schema={
-        "type": "object",
-        "required": ["text", "model", "usage"],
-        "properties": {"text": {"type": "string"}, "model": {"type": "string"}, "usage": {"type": "object"}},
-    },
-    handler=_llm_complete,
-    risk="read",
-)
-
-
-async def _llm_complete_action(ctx: Any, config: dict[str, Any]) -> Any:
-    return await ctx.invoke_capability("llm.complete", config)
-
-
-LLM_COMPLETE_ACTION = ActionDefinition(
-    type="llm_complete",
-    name="LLM completion",
-    description="One completion without tools (the `llm.complete` capability); its cost lands in the ledger.",
-    config_schema=LLM_COMPLETE.input_schema,
-    output_contract=LLM_COMPLETE.output_schema,
-    handler=_llm_complete_action,
-    duration_class="medium",
-    uses_capabilities=("llm.complete",),
 )

@@ -10,8 +10,9 @@ import contextlib
 import json
 from typing import Any
 
-from app.registry.builtin_agent import LLM_COMPLETE
+from app.registry.builtin_llm import LLM_COMPLETE
 from app.registry.models import Capability
+from app.registry.ports import HandlerContext
 
 HEADERS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -21,7 +22,7 @@ HEADERS_SCHEMA: dict[str, Any] = {
 MAX_TEXT_CHARS = 1024 * 1024
 
 
-async def _http_request(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
+async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     answer = await ctx.ports.http.request(
         args.get("method", "GET"),
         args["url"],
@@ -76,7 +77,7 @@ HTTP_REQUEST = Capability(
 )
 
 
-async def _notify(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
+async def _notify(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     notification_id = await ctx.ports.notifications.send(
         level=args.get("level", "info"), title=args["title"], body=args.get("body", "")
     )

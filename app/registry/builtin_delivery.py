@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.registry.models import ActionDefinition, Capability
 
 MAX_TEXT = 40_000

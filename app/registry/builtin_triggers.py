@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from app.definitions.automation import EventConfig, ScheduleConfig, WebhookConfig
-from app.engine.filters import FILTER_SCHEMA
+from app.definitions.filter_schema import FILTER_SCHEMA
 from app.registry.models import TriggerDefinition
 
 _DATE_TIME = {"type": "string", "format": "date-time"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 
 from app.registry import registries
@@ -51,11 +52,14 @@ def _trigger(item: TriggerDefinition) -> dict[str, Any]:
 
 def catalog(
     *,
-    capabilities: Registry[Capability] = registries.capabilities,
+    capabilities: Iterable[Capability] = registries.capabilities,
     actions: Registry[ActionDefinition] = registries.actions,
     triggers: Registry[TriggerDefinition] = registries.triggers,
 ) -> dict[str, Any]:
     """Every capability, action and trigger with its JSON Schemas (never its handler), sorted by id.
+
+    `capabilities` is what one space can call (the resolver's `CapabilitySet`); the default, the
+    native registry alone, is what every space shares.
 
     The answer is a fresh JSON-serialisable structure: callers may change it freely.
     `dynamic_output: true` marks an action whose steps declare their own `output_schema`

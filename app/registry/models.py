@@ -17,9 +17,10 @@ from typing import Any, Literal, get_args
 from app.definitions.automation import ACTION_TYPE_PATTERN
 from app.definitions.json_schema import check_schema_document
 from app.registry.base import InvalidEntry
+from app.registry.ports import HandlerContext
 
-Handler = Callable[..., Awaitable[Any]]
-"""An async handler. Typed loosely until the action context exists."""
+Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
+"""An async handler: the step's context and the (rendered) config or arguments in, the result out."""
 
 Tier = Literal["native", "mcp", "plugin"]
 Risk = Literal["read", "write"]
@@ -107,6 +108,9 @@ class Capability:
     risk: Risk = "write"
     """A hint for the default permission mode inferred for the capability."""
     tier: Tier = "native"
+    metered: bool = False
+    """A call that spends LLM tokens: checked against the run's caps before, recorded in the ledger after.
+    Its arguments carry `model`, `messages`, an optional `system` and `max_tokens`."""
 
     def __post_init__(self) -> None:
         check_capability_id(self.id)

@@ -5,8 +5,9 @@ Two rules, applied to a copy of the value:
 1. Sensitive keys. A key is sensitive when, after turning camelCase into snake_case, lower-casing and
    reading "-" as "_", it is one of `SENSITIVE_KEYS` or ends with one of `SENSITIVE_SUFFIXES`
    (`X-Api-Key`, `accessToken`, `db_password`, `OPENAI_API_KEY`, `webhook_secret` all are). The whole value
-   under such a key, whatever its type, becomes `"[REDACTED]"`. The suffix rule errs on the safe side:
-   `sort_key` is redacted too.
+   under such a key, whatever its type, becomes `"[REDACTED]"`, except a secret reference
+   (`{"$secret": "name"}`), which names a credential without holding it. The suffix rule errs on the
+   safe side: `sort_key` is redacted too.
 2. Secret text. In every string (keys included), each occurrence of a known secret value of at least
    six characters, and the credential of a `Bearer <token of 8+ characters>` or
    `Basic <base64 of user:password>`, becomes `[REDACTED]`. Should hiding a secret make two keys of
@@ -101,11 +102,16 @@ def redact(value: Any, *, secrets: Iterable[str] = (), extra_keys: Iterable[str]
         source, target = pending.pop()
         if isinstance(source, dict) and isinstance(target, dict):
             for key, item in source.items():
-                is_secret = isinstance(key, str) and _is_sensitive(key, extra)
+                is_secret = isinstance(key, str) and _is_sensitive(key, extra) and not _is_reference(item)
                 target[copy_leaf(key)] = REDACTED if is_secret else copy_node(item)
         elif isinstance(target, list):
             target.extend(copy_node(item) for item in source)
     return root
+
+
+def _is_reference(value: Any) -> bool:
+    """A secret reference (`{"$secret": "name"}`) names a credential without holding it: kept as it is."""
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$secret"), str)
 
 
 class _Scrubber:

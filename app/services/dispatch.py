@@ -22,15 +22,15 @@ from app import jobs
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
 from app.definitions.pointers import join
-from app.engine.context import LlmPort
+from app.definitions.signals import StepError
 from app.engine.inputs import FireContext, resolve_inputs
-from app.engine.steps import StepError
 from app.errors import Conflict, ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import ACTIVE, RunRepository
 from app.registry import actions
+from app.registry.ports import LlmPort
 from app.services.ledger import ledger_service
 from app.services.outbox import record_run_finished
 

@@ -21,13 +21,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import jobs
 from app.definitions.automation import AutomationDefinition, Step
-from app.engine.capabilities import CapabilityPipeline, default_rules
-from app.engine.context import ActionContext, Ports, RunLimits
-from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume
+from app.engine.capabilities import CapabilityPipeline
+from app.engine.context import ActionContext, RunLimits
+from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
-from app.registry import actions, capabilities
+from app.registry import ActionDefinition, Registry
+from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
@@ -51,6 +52,15 @@ class ExecutionSettings:
         return max(0.5, self.lease.total_seconds() / 3)
 
 
+@dataclass(frozen=True)
+class ExecutionDeps:
+    """What a process's composition hands the run service: the pipeline, the actions, the ports."""
+
+    pipeline: CapabilityPipeline
+    actions: Registry[ActionDefinition]
+    ports: PortsFactory
+
+
 def for_display(value: Any) -> Any:
     """What run records show: secrets redacted, at most 10 KB, cut structurally."""
     return truncate_json(redact(value), DISPLAY_BYTES)
@@ -59,16 +69,31 @@ def for_display(value: Any) -> Any:
 class RunJournal:
     """The executor's journal for one claim: step records, cancellation and lease checks."""
 
-    def __init__(self, uow: UnitOfWork, run_id: uuid.UUID, attempt: int) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        run_id: uuid.UUID,
+        attempt: int,
+        suspended: dict[tuple[str, int, int], uuid.UUID] | None = None,
+    ) -> None:
         self.uow = uow
         self.run_id = run_id
         self.attempt = attempt
         self.lease_lost = False
+        # (phase, step index, attempt) -> the record of an attempt an earlier claim suspended.
+        self.suspended = dict(suspended or {})
 
     async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> uuid.UUID:
         async with self.uow() as session:
             if await RunRepository(session).held(self.run_id, self.attempt) is None:
                 raise ClaimLost()
+            paused_id = self.suspended.pop((phase, index, attempt), None)
+            if paused_id is not None:
+                # The attempt that suspended continues: same record, same attempt, same call ids.
+                paused = await session.get(RunStep, paused_id)
+                assert paused is not None
+                paused.status, paused.finished_at, paused.duration_ms = "running", None, None
+                return paused.id
             record = RunStep(
                 id=uuid.uuid4(),
                 run_id=self.run_id,
@@ -100,9 +125,21 @@ class RunJournal:
             step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
             step.config = for_display(config) if config is not None else None
             if status == "succeeded":
+                # The executor hands over the output already through `redact` (what it bound for
+                # later steps), so the full copy kept for resume is scrubbed like the display one.
                 step.output = for_display(output)
                 step.output_full = output
             step.error = redact(error) if error else None
+
+    async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
+        async with self.uow() as session:
+            step = await session.get(RunStep, record)
+            assert step is not None
+            step.status = "suspended"
+            step.finished_at = utcnow()
+            step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
+            step.config = for_display(config) if config is not None else None
+            step.suspension = redact(suspension)
 
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
         async with self.uow() as session:
@@ -122,7 +159,11 @@ class RunJournal:
 
 
 def resume_from(run: Run, records: list[RunStep], definition: AutomationDefinition) -> Resume:
-    """What earlier claims did: done steps, their outputs, attempts used, and whether the plan failed."""
+    """What earlier claims did: done steps, their outputs, attempts used, and whether the plan failed.
+
+    A suspended attempt is not used up: the next claim runs that attempt again, so its calls get the
+    same identities and the suspended one is recognised.
+    """
     resume = Resume(plan_error=run.error if run.failed_step_id else None, failed_step_id=run.failed_step_id)
     steps = {"plan": definition.plan, "on_failure": definition.execution.on_failure}
     for record in records:
@@ -137,7 +178,8 @@ def resume_from(run: Run, records: list[RunStep], definition: AutomationDefiniti
             if record.status == "succeeded" and step is not None and step.output_as:
                 resume.outputs[step.output_as] = record.output_full
         else:
-            resume.failed_attempts[key] = max(resume.failed_attempts.get(key, 0), record.attempt)
+            used = record.attempt - 1 if record.status == "suspended" else record.attempt
+            resume.failed_attempts[key] = max(resume.failed_attempts.get(key, 0), used)
     for key in resume.done:
         resume.failed_attempts.pop(key, None)
     return resume
@@ -164,37 +206,37 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
 
 
 class ExecutionService:
-    def __init__(self) -> None:
-        self.pipeline = CapabilityPipeline(default_rules(capabilities), capabilities)
-
     async def execute(
-        self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, ports_factory: PortsFactory
+        self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
     ) -> str:
         """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours)."""
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, resume, deadline = claimed
+        run, resume, deadline, suspended = claimed
         definition = AutomationDefinition.model_validate(run.definition)
-        journal = RunJournal(uow, run.id, run.attempt)
-        ports = ports_factory(run)
+        journal = RunJournal(uow, run.id, run.attempt, suspended)
+        ports = deps.ports(run)
 
         policy = definition.execution
         limits = RunLimits(budget_cap_usd=policy.budget_cap_usd, max_llm_tokens=policy.max_llm_tokens)
 
-        def context(step: Step, run_vars: dict[str, Any], timeout: float) -> ActionContext:
+        def context(step: Step, run_vars: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
             return ActionContext(
                 space_id=str(run.space_id),
                 run=run_vars,
                 step_id=step.step_id,
                 ports=ports,
-                pipeline=self.pipeline,
+                pipeline=deps.pipeline,
                 timeout_seconds=timeout,
                 limits=limits,
                 max_retries=step.max_retries if step.max_retries is not None else policy.max_retries,
+                attempt=attempt,
             )
 
-        executor = Executor(actions=actions, journal=journal, context_factory=context, now=utcnow)
+        executor = Executor(
+            actions=deps.actions, journal=journal, context_factory=context, clock=SystemClock(), scrub=redact
+        )
         async with self._heartbeat(uow, run, settings, journal):
             outcome = await executor.run(definition, run_variables(run, definition), resume, deadline)
         await self._finish(uow, run, outcome, settings)
@@ -202,7 +244,7 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, Resume, datetime] | None:
+    ) -> tuple[Run, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
@@ -222,7 +264,12 @@ class ExecutionService:
                         "code": "interrupted",
                         "message": "the worker stopped during this attempt",
                     }
-            return run, resume_from(run, records, definition), run.deadline_at
+            suspended = {
+                (record.phase, record.step_index, record.attempt): record.id
+                for record in records
+                if record.status == "suspended"
+            }
+            return run, resume_from(run, records, definition), run.deadline_at, suspended
 
     @contextlib.asynccontextmanager
     async def _heartbeat(
@@ -254,6 +301,9 @@ class ExecutionService:
     async def _finish(self, uow: UnitOfWork, run: Run, outcome: Outcome, settings: ExecutionSettings) -> None:
         if outcome.status == "lease_lost":
             return
+        if outcome.status == "suspended":
+            await self._suspend(uow, run)
+            return
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
@@ -280,6 +330,16 @@ class ExecutionService:
             if finished is not None:
                 await publish_terminal(session, finished)
                 await promoter.promote(session, settings.limits)
+
+    async def _suspend(self, uow: UnitOfWork, run: Run) -> None:
+        """The claim ends at a suspended call: the lease and the worker are released.
+
+        The journal has made the suspension durable in the step record. The run keeps its status
+        and holds no lease, so recovery leaves it alone; the run-state table gives it a status of
+        its own (awaiting a decision) and a decision puts it back to pending.
+        """
+        async with uow() as session:
+            await RunRepository(session).finish(run.id, run.attempt, {})
 
 
 async def publish_terminal(session: AsyncSession, run: Run) -> None:

@@ -8,10 +8,10 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.engine.context import LlmReply
 from app.persistence.base import utcnow
 from app.persistence.models import LlmUsage, Run
 from app.persistence.repositories.ledger import LedgerRepository
+from app.registry.ports import LlmReply
 
 
 def start_of_day(moment: datetime) -> datetime:

@@ -105,6 +105,11 @@ class SecretService:
             descending=False,
         )
 
+    async def names(self, session: AsyncSession, access: SpaceAccess) -> frozenset[str]:
+        """The names of the space's secrets, what a definition's references are checked against."""
+        access.require(Permissions.read)
+        return frozenset(await SecretRepository(session).all_names(access.space_id))
+
     async def get(self, session: AsyncSession, access: SpaceAccess, name: str) -> Secret:
         """One secret's metadata."""
         access.require(Permissions.read)

@@ -4,11 +4,11 @@ notifications, and the run's cost ledger."""
 from __future__ import annotations
 
 from app.config import Settings
-from app.engine.context import LlmPort, LlmReply, Ports
 from app.integrations.http import GuardedHttp
 from app.integrations.slack import SlackApi
 from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import Run
+from app.registry.ports import LlmReply, Ports
 from app.security.egress import EgressAllowList
 from app.services.execution import PortsFactory
 from app.services.ledger import ledger_service
@@ -55,15 +55,17 @@ def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
     return RelayMail(SmtpMailer(relay, settings.smtp_from, allow))
 
 
-def ports_for(worker: WorkerRuntime, allow: EgressAllowList, llm: LlmPort) -> PortsFactory:
-    slack = SlackApi(worker.settings.slack_api_url, allow)
-    mail = mail_port(worker.settings, allow)
+def ports_for(worker: WorkerRuntime) -> PortsFactory:
+    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger,
+    Slack's Web API and the SMTP relay (when one is configured)."""
+    slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
+    mail = mail_port(worker.core.settings, worker.core.egress_allow)
 
     def make(run: Run) -> Ports:
         return Ports(
-            http=GuardedHttp(allow),
+            http=GuardedHttp(worker.core.egress_allow),
             notifications=RunNotifications(worker, run),
-            llm=llm,
+            llm=worker.core.llm,
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,

@@ -1,4 +1,7 @@
-"""Per worker process: one event loop, one engine, one Redis client, created after the fork."""
+"""Per worker process: one event loop, one engine, one Redis client, created after the fork.
+
+Everything else a task needs comes from `build_runtime`, the composition the API uses too.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +17,10 @@ from celery import current_app
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.config import Settings, get_settings
-from app.integrations.llm import LiteLlm
-from app.jobs import Job
+from app.composition import Runtime, build_runtime
+from app.config import get_settings
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
-from app.security.egress import EgressAllowList
-from app.services.dispatch import DispatchLimits, pricer
 
 T = TypeVar("T")
 
@@ -29,21 +29,23 @@ T = TypeVar("T")
 class WorkerRuntime:
     pid: int
     name: str
-    settings: Settings
+    core: Runtime
     loop: asyncio.AbstractEventLoop
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
-    egress_allow: EgressAllowList
-    llm: LiteLlm
-    limits: DispatchLimits
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
-        return transaction(self.sessionmaker, send_job)
+        return transaction(self.sessionmaker, self.core.send_job)
 
 
 _runtime: WorkerRuntime | None = None
+
+
+def _send_task(*args: Any, **kwargs: Any) -> Any:
+    # Resolved per call: the worker's Celery app is the current one when a task runs.
+    return current_app.send_task(*args, **kwargs)
 
 
 def runtime() -> WorkerRuntime:
@@ -56,19 +58,15 @@ def runtime() -> WorkerRuntime:
         engine = create_engine(
             settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
         )
-        allow = EgressAllowList.parse(settings.egress_allow)
-        llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
+        sessionmaker = create_sessionmaker(engine)
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
-            settings=settings,
+            core=build_runtime(settings, _send_task, sessionmaker),
             loop=loop,
             engine=engine,
-            sessionmaker=create_sessionmaker(engine),
+            sessionmaker=sessionmaker,
             redis=Redis.from_url(settings.resolved_redis_url()),
-            egress_allow=allow,
-            llm=llm,
-            limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)),
         )
     return _runtime
 
@@ -76,10 +74,3 @@ def runtime() -> WorkerRuntime:
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a task's coroutine on this process's loop."""
     return runtime().loop.run_until_complete(coroutine)
-
-
-def send_job(job: Job) -> None:
-    """Send a buffered job through the worker's Celery app (after the task's commit)."""
-    current_app.send_task(
-        job.name, args=job.args, kwargs=job.kwargs, queue=job.queue, countdown=job.countdown
-    )

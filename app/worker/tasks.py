@@ -26,15 +26,15 @@ async def _tick() -> str:
     worker = runtime()
     now = datetime.now(UTC)
     async with worker.unit_of_work() as session:
-        await schedule_service.tick(session, now, worker.limits)
+        await schedule_service.tick(session, now, worker.core.limits)
     async with worker.unit_of_work() as session:
         await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:
         await recovery_service.recover(
             session,
             now,
-            requeue_after=timedelta(seconds=worker.settings.run_requeue_after_seconds),
-            limits=worker.limits,
+            requeue_after=timedelta(seconds=worker.core.settings.run_requeue_after_seconds),
+            limits=worker.core.limits,
         )
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
@@ -53,8 +53,8 @@ async def _dispatch_event(event_id: str) -> None:
         await event_service.dispatch(
             session,
             uuid.UUID(event_id),
-            limits=worker.limits,
-            max_chain_depth=worker.settings.max_chain_depth,
+            limits=worker.core.limits,
+            max_chain_depth=worker.core.settings.max_chain_depth,
         )
 
 
@@ -68,11 +68,11 @@ async def _execute(run_id: str) -> str:
     worker = runtime()
     settings = ExecutionSettings(
         worker=worker.name,
-        lease=timedelta(seconds=worker.settings.run_lease_seconds),
-        limits=worker.limits,
+        lease=timedelta(seconds=worker.core.settings.run_lease_seconds),
+        limits=worker.core.limits,
     )
-    ports = ports_for(worker, worker.egress_allow, worker.llm)
-    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, ports)
+    deps = worker.core.execution(ports_for(worker))
+    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, deps)
 
 
 @shared_task(name="runs.execute")  # type: ignore[untyped-decorator]
@@ -84,11 +84,11 @@ def execute_run(run_id: str) -> str:
 async def _deliver_webhook(delivery_id: str) -> str:
     worker = runtime()
     settings = DeliverySettings(
-        keyring=keyring_for(worker.settings),
-        allow=worker.egress_allow,
-        timeout_seconds=worker.settings.webhook_delivery_timeout_seconds,
-        retry_scale=worker.settings.webhook_retry_scale,
-        disable_after_failures=worker.settings.webhook_disable_after_failures,
+        keyring=keyring_for(worker.core.settings),
+        allow=worker.core.egress_allow,
+        timeout_seconds=worker.core.settings.webhook_delivery_timeout_seconds,
+        retry_scale=worker.core.settings.webhook_retry_scale,
+        disable_after_failures=worker.core.settings.webhook_disable_after_failures,
     )
     return await delivery_service.attempt(worker.unit_of_work, uuid.UUID(delivery_id), settings)
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.http import GuardedHttp
 from app.security.egress import EgressAllowList
 from tests.security.loopback_http import LoopbackHTTP

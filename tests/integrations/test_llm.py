@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from app.engine.context import LlmPort
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.llm import LiteLlm, ModelSettings
 from app.integrations.llm.clients import HTTP_HANDLER_PROVIDERS
+from app.registry.ports import LlmPort
 from app.security.egress import EgressAllowList
 from tests.support.fake_llm import FakeLlm, error, json_reply, reply, tool_call, tool_calls
 

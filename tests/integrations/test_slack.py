@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.slack import SlackApi
 from app.security.egress import EgressAllowList
 from tests.support.fake_slack import FakeSlack

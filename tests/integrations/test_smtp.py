@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.email_message import MAX_RECIPIENTS, build_mail
 from app.integrations.smtp import SmtpMailer, SmtpRelay
 from app.security.egress import EgressAllowList

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.email_message import build_mail
 from app.integrations.smtp import SmtpMailer, SmtpRelay
 from app.security.egress import EgressAllowList

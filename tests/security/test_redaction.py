@@ -205,3 +205,11 @@ def test_values_without_credentials_come_back_equal(value: Any) -> None:
 def test_basic_needs_a_user_password_shape() -> None:
     not_a_pair = base64.b64encode(b"justtext").decode()
     assert redact(f"Basic {not_a_pair}") == f"Basic {not_a_pair}"
+
+
+def test_a_secret_reference_under_a_sensitive_key_is_kept() -> None:
+    value = {"headers": {"Authorization": {"$secret": "crm_token"}, "X-Api-Key": {"$secret": 3}}}
+    assert redact(value) == {
+        "headers": {"Authorization": {"$secret": "crm_token"}, "X-Api-Key": "[REDACTED]"}
+    }
+    assert redact({"token": {"$secret": "a", "value": "leak"}}) == {"token": "[REDACTED]"}

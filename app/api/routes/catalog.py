@@ -6,12 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CallerDep
+from app.api.deps import CallerDep, RuntimeDep
 from app.services.catalog import catalog_service
 
 router = APIRouter(tags=["catalog"])
 
 
 @router.get("/catalog", summary="Every capability, action and trigger, with JSON Schemas and tier")
-async def get_catalog(caller: CallerDep) -> dict[str, Any]:
-    return catalog_service.catalog()
+async def get_catalog(caller: CallerDep, runtime: RuntimeDep) -> dict[str, Any]:
+    return await catalog_service.catalog(runtime.capabilities)

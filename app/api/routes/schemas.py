@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.definitions.export import definition_json_schema
-from app.engine.filters import FILTER_SCHEMA
+from app.definitions.filter_schema import FILTER_SCHEMA
 
 router = APIRouter(prefix="/schemas", tags=["schemas"])
 

@@ -4,6 +4,7 @@ Public API: `compile_filter`, `check_filter`, `FILTER_SCHEMA`, `FilterError`, an
 The grammar is documented for users in docs/filters.md.
 """
 
+from app.definitions.filter_schema import FILTER_SCHEMA
 from app.engine.filters.compiler import check_filter, compile_filter
 from app.engine.filters.limits import (
     MAX_DEPTH,
@@ -18,7 +19,6 @@ from app.engine.filters.limits import (
     FilterError,
 )
 from app.engine.filters.operators import OPERATORS
-from app.engine.filters.schema import FILTER_SCHEMA
 
 __all__ = [
     "FILTER_SCHEMA",

@@ -1,4 +1,7 @@
-"""FILTER_SCHEMA: the filter grammar as a JSON Schema (draft 2020-12), generated from the operator table.
+"""The filter grammar as a JSON Schema (draft 2020-12), generated from the operator table.
+
+The generated document is stored as data in `app/definitions/filter_schema.json` (what the registry
+and the API use, see `app.definitions.filter_schema`); `write_filter_schema` regenerates that file.
 
 The nesting limit is spelled out as one `$defs` entry per level, so the schema refuses a document
 that nests too deep exactly as the compiler does. Three limits have no JSON Schema keyword and are
@@ -8,8 +11,10 @@ syntax (plus finite numbers, which JSON guarantees anyway).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from app.definitions.filter_schema import FILTER_SCHEMA_PATH
 from app.engine.filters.limits import (
     MAX_DEPTH,
     MAX_NODES,
@@ -48,7 +53,8 @@ def _document(level: int) -> dict[str, Any]:
     }
 
 
-def _build() -> dict[str, Any]:
+def build_filter_schema() -> dict[str, Any]:
+    """The grammar's JSON Schema, built from the operator table and the limits."""
     defs: dict[str, Any] = {operand.name: operand.schema for operand in OPERANDS}
     defs["operators"] = {
         "type": "object",
@@ -80,5 +86,7 @@ def _build() -> dict[str, Any]:
     }
 
 
-FILTER_SCHEMA: dict[str, Any] = _build()
-"""The grammar as JSON Schema. Read-only: copy it before embedding it elsewhere."""
+def write_filter_schema() -> None:
+    """Regenerate `app/definitions/filter_schema.json` after a change to the operators or limits."""
+    text = json.dumps(build_filter_schema(), indent=1, sort_keys=True) + "\n"
+    FILTER_SCHEMA_PATH.write_text(text, encoding="utf-8")

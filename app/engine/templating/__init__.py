@@ -7,6 +7,8 @@ Contexts are JSON data. The user documentation of the language is `docs/template
 
 from app.engine.templating.api import (
     RUN_FIELDS,
+    aevaluate_predicate,
+    arender_value,
     check_template,
     evaluate_predicate,
     referenced_names,
@@ -35,6 +37,8 @@ __all__ = [
     "TemplateSecurityError",
     "TemplateSyntaxError",
     "TemplateUndefinedError",
+    "aevaluate_predicate",
+    "arender_value",
     "check_template",
     "evaluate_predicate",
     "referenced_names",

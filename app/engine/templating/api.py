@@ -1,7 +1,9 @@
 """The public functions of the template engine (re-exported by the package).
 
 Each call checks sizes, skips strings that hold no template syntax, and otherwise makes exactly one
-round trip to a sandbox process, whatever the number of templates involved. Contexts are JSON data:
+round trip to a sandbox process, whatever the number of templates involved. `arender_value` and
+`aevaluate_predicate` are the same calls for code on an event loop: the round trip waits off the
+loop. Contexts are JSON data:
 the caller passes plain dicts, lists, strings, numbers, booleans and null (datetimes and UUIDs are
 converted to ISO strings on the way); anything else is refused with `TemplateRuntimeError`.
 """
@@ -53,7 +55,22 @@ def _request(
     pointers: list[str] | None = None,
 ) -> list[Any]:
     payload = encode_request(op, sources, context, predicate=predicate)
-    reply = default_pool().exchange(payload, len(sources))
+    return _results(default_pool().exchange(payload, len(sources)), sources, pointers)
+
+
+async def _arequest(
+    op: str,
+    sources: list[str],
+    context: Mapping[str, Any],
+    *,
+    predicate: bool = False,
+    pointers: list[str] | None = None,
+) -> list[Any]:
+    payload = encode_request(op, sources, context, predicate=predicate)
+    return _results(await default_pool().aexchange(payload, len(sources)), sources, pointers)
+
+
+def _results(reply: Any, sources: list[str], pointers: list[str] | None) -> list[Any]:
     if not isinstance(reply, dict):
         raise TemplateError("the template sandbox sent an invalid reply")
     if "error" in reply:
@@ -89,6 +106,13 @@ def evaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
     """
     check_source(expression)
     (result,) = _request("predicate", [expression], context, predicate=True)
+    return bool(result)
+
+
+async def aevaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
+    """`evaluate_predicate` for code on an event loop: the sandbox round trip does not block it."""
+    check_source(expression)
+    (result,) = await _arequest("predicate", [expression], context, predicate=True)
     return bool(result)
 
 
@@ -139,6 +163,18 @@ def render_value(value: Any, context: Mapping[str, Any]) -> Any:
     try:
         _collect(value, "", sources, pointers)
         results = _request("value", sources, context, pointers=pointers) if sources else []
+        return _rebuild(value, "", dict(zip(pointers, results, strict=True)))
+    except RecursionError:
+        raise TemplateLimitError("the value to render is nested too deeply", code=TOO_COMPLEX) from None
+
+
+async def arender_value(value: Any, context: Mapping[str, Any]) -> Any:
+    """`render_value` for code on an event loop: the sandbox round trip does not block it."""
+    sources: list[str] = []
+    pointers: list[str] = []
+    try:
+        _collect(value, "", sources, pointers)
+        results = await _arequest("value", sources, context, pointers=pointers) if sources else []
         return _rebuild(value, "", dict(zip(pointers, results, strict=True)))
     except RecursionError:
         raise TemplateLimitError("the value to render is nested too deeply", code=TOO_COMPLEX) from None

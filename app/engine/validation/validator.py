@@ -14,15 +14,22 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.definitions.automation import AutomationDefinition
-from app.definitions.json_schema import SchemaRefused, check_schema_document, compiled_schema
+from app.definitions.json_schema import SchemaRefused, Violation, check_schema_document, compiled_schema
 from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
 from app.engine.mapping import check_mapping
+from app.engine.secret_refs import (
+    REFERENCE_KEY,
+    is_literal_reference,
+    looks_like_reference,
+    reference_problem,
+    stands_for_string,
+)
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
-from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capability, Registry, TriggerDefinition
+from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
 from app.registry import capabilities as default_capabilities
 from app.registry import triggers as default_triggers
@@ -36,13 +43,19 @@ MAX_SCHEMA_VIOLATIONS = 200
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """The registries a definition is checked against (the process's own unless a test passes others)."""
+    """What a definition is checked against: actions, triggers, and the capabilities of its space.
+
+    `capabilities` is data handed in, the space's set as the capability resolver answered it (the
+    validator does no I/O); the default, the native registry alone, is what every space shares.
+    """
 
     actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
-    capabilities: Registry[Capability] = field(default_factory=lambda: default_capabilities)
+    capabilities: Capabilities = field(default_factory=lambda: default_capabilities)
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
     # The LLM models steps may name (a deployment setting); None skips the check.
     allowed_models: frozenset[str] | None = None
+    # The names of the space's secrets, which `{"$secret": name}` references must name; None skips it.
+    secret_names: frozenset[str] | None = None
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -198,6 +211,7 @@ def _step(
     action = vocabulary.actions.get(action_type) if isinstance(action_type, str) else None
     if isinstance(action_type, str) and action is None:
         problems.append(Problem(join(*base, "action"), "unknown_action", f"no action type {action_type!r}"))
+    problems += _secret_references(config, (*base, "config"), vocabulary.secret_names)
     if action is not None and isinstance(config, dict):
         problems += _against_schema(config, action.config_schema, (*base, "config"), templates_allowed=True)
         if action.output_contract is DYNAMIC_OUTPUT and "output_schema" not in config:
@@ -288,17 +302,47 @@ def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> l
     return problems
 
 
+def _secret_references(
+    value: Any, base: tuple[str | int, ...], secret_names: frozenset[str] | None
+) -> list[Problem]:
+    """Every malformed `{"$secret": …}` object of a step's config, and every reference to a secret the
+    space lacks (when its secrets are known)."""
+    problems: list[Problem] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(base, value)]
+    while stack:
+        where, node = stack.pop()
+        if looks_like_reference(node):
+            message = reference_problem(node)
+            if message is not None:
+                problems.append(Problem(join(*where), "invalid_secret_reference", message))
+            elif secret_names is not None and node[REFERENCE_KEY] not in secret_names:
+                name = node[REFERENCE_KEY]
+                message = f"this space has no secret named {name!r} (store it with PUT …/secrets/{name})"
+                problems.append(Problem(join(*where), "unknown_secret", message))
+            continue
+        if isinstance(node, dict):
+            stack.extend(((*where, key), child) for key, child in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*where, index), child) for index, child in enumerate(node))
+    return sorted(problems, key=lambda problem: problem.path)
+
+
+def _stands_for_any(violation: Violation) -> bool:
+    """A template string stands for any value; a secret reference for a string."""
+    return is_template(violation.instance) or stands_for_string(violation, is_literal_reference)
+
+
 def _against_schema(
     value: Any, schema: dict[str, Any], base: tuple[str | int, ...], *, templates_allowed: bool
 ) -> list[Problem]:
-    """Every JSON Schema error; with templates allowed, a template string stands for any value."""
+    """Every JSON Schema error; in step configs a template stands for any value, a reference for a string."""
     try:
         found = compiled_schema(schema).violations(value, limit=MAX_SCHEMA_VIOLATIONS)
     except ValueError as exc:  # a schema refused or too costly: reported, never raised
         return [Problem(join(*base), "invalid_config", str(exc))]
     problems = []
     for violation in found:
-        if templates_allowed and is_template(violation.instance):
+        if templates_allowed and _stands_for_any(violation):
             continue
         problems.append(Problem(join(*base, *violation.path), "invalid_config", violation.message))
         if len(problems) >= MAX_SCHEMA_PROBLEMS_PER_CONFIG:

@@ -7,12 +7,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from app.engine.context import LlmReply, LlmToolCall
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.llm._litellm import litellm
 from app.integrations.llm.clients import check_provider, guarded_call_kwargs
 from app.integrations.llm.errors import to_step_error
 from app.integrations.llm.models import ModelSettings, Prices, known_info, output_cap, prices_for
+from app.registry.ports import LlmReply, LlmToolCall
 from app.security.egress import EgressAllowList
 
 SCHEMA_NAME = "output"

@@ -22,7 +22,7 @@ from typing import Any
 
 import openai
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.llm._litellm import AsyncHTTPHandler, litellm
 from app.integrations.llm.models import ModelSettings, known_info
 from app.security.egress import EgressAllowList, egress_client

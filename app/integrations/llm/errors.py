@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.llm._litellm import exceptions
 from app.security.egress import EgressError
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.engine.steps import StepError
+from app.definitions.signals import StepError
 from app.integrations.llm._litellm import litellm
 
 _NUMBER_KEYS = ("input_cost_per_token", "output_cost_per_token")

@@ -23,7 +23,7 @@ RUN_STATUSES = (
     "timed_out",
     "dropped",
 )
-STEP_STATUSES = ("running", "succeeded", "failed", "skipped")
+STEP_STATUSES = ("running", "succeeded", "failed", "skipped", "suspended")
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -117,6 +117,9 @@ class RunStep(IdMixin, Base):
         JSONB, comment="For later steps and resume, at most 1 MB."
     )
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    suspension: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONB, comment="For a suspended attempt: the paused call's identity, capability and reason."
+    )
     started_at: Mapped[datetime] = mapped_column(server_default=func.now())
     finished_at: Mapped[datetime | None]
     duration_ms: Mapped[int | None] = mapped_column(Integer)

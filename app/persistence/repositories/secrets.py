@@ -26,6 +26,10 @@ class SecretRepository(RepositoryBase[Secret]):
     async def named(self, space_id: uuid.UUID, names: Collection[str]) -> Sequence[Secret]:
         return await self.get_all(self.space_statement(space_id).where(Secret.name.in_(names)))
 
+    async def all_names(self, space_id: uuid.UUID) -> set[str]:
+        """The names of every secret of the space (never a value)."""
+        return set((await self.session.scalars(select(Secret.name).where(Secret.space_id == space_id))).all())
+
     async def existing_names(self, space_id: uuid.UUID, names: Collection[str]) -> set[str]:
         statement = select(Secret.name).where(Secret.space_id == space_id, Secret.name.in_(names))
         return set((await self.session.scalars(statement)).all())

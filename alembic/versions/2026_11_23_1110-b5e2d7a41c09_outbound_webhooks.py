@@ -1,8 +1,8 @@
 """outbound webhooks: endpoints, deliveries, attempts
 
 Revision ID: b5e2d7a41c09
-Revises: 5d0c1f2a9b7e
-Create Date: 2026-11-23 10:30:00.000000+00:00
+Revises: 5b1e7c0d2a94
+Create Date: 2026-11-23 11:10:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "b5e2d7a41c09"
-down_revision: str | None = "5d0c1f2a9b7e"
+down_revision: str | None = "5b1e7c0d2a94"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,101 @@
+"""What every process builds from its settings, once: `build_runtime(settings, send_task, sessions)`.
+
+The API (`app.main`) and each worker process (`app.worker.runtime`) call it and differ only in their
+connections (their broker client and database sessions, handed in): the LLM adapter, dispatch limits,
+the capability resolver and its sources, the secret resolver (the vault), the capability pipeline and
+the job sender are built here, the same way for both. Nothing here runs at import time and nothing
+connects: a process builds its runtime when it starts (the API in its lifespan, a worker after the fork).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
+from app.engine.validation import Vocabulary
+from app.integrations.llm import LiteLlm
+from app.jobs import Job
+from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
+from app.registry import actions as native_actions
+from app.registry import capabilities as native_capabilities
+from app.security.egress import EgressAllowList
+from app.services.dispatch import DispatchLimits, pricer
+from app.services.execution import ExecutionDeps, PortsFactory
+from app.services.pipeline_secrets import VaultSecrets
+from app.services.vault import SecretVault, keyring_for
+
+SendTask = Callable[..., Any]
+"""`celery_app.send_task`: the broker client of the process."""
+SendJob = Callable[[Job], None]
+
+
+def job_sender(send_task: SendTask) -> SendJob:
+    """Send a buffered job (after its transaction committed) through the process's broker client."""
+
+    def send_job(job: Job) -> None:
+        send_task(job.name, args=job.args, kwargs=job.kwargs, queue=job.queue, countdown=job.countdown)
+
+    return send_job
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The process's long-lived collaborators, built from settings alone (no open connection)."""
+
+    settings: Settings
+    egress_allow: EgressAllowList
+    llm: LiteLlm
+    limits: DispatchLimits
+    capabilities: CapabilityResolver
+    actions: Registry[ActionDefinition]
+    secrets: SecretResolver
+    pipeline: CapabilityPipeline
+    vocabulary: Vocabulary
+    """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
+    send_job: SendJob
+
+    async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
+        """What a definition of this space is validated against: the base plus the space's capabilities
+        and, when given, the names of its secrets."""
+        return dataclasses.replace(
+            self.vocabulary,
+            capabilities=await self.capabilities.for_space(space_id),
+            secret_names=secret_names,
+        )
+
+    async def space_vocabulary(self, space_id: uuid.UUID) -> Vocabulary:
+        """`vocabulary_for` by the space's id, for collaborators that ask per space (drafting)."""
+        return await self.vocabulary_for(str(space_id))
+
+    def execution(self, ports: PortsFactory) -> ExecutionDeps:
+        """What the run service needs for one claim, with the process's own ports."""
+        return ExecutionDeps(pipeline=self.pipeline, actions=self.actions, ports=ports)
+
+
+def build_runtime(
+    settings: Settings, send_task: SendTask, sessions: async_sessionmaker[AsyncSession]
+) -> Runtime:
+    """Compose the runtime. Capability sources are listed in resolution order (native first)."""
+    allow = EgressAllowList.parse(settings.egress_allow)
+    llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
+    resolver = CapabilityResolver([RegistrySource(native_capabilities)])
+    secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
+    return Runtime(
+        settings=settings,
+        egress_allow=allow,
+        llm=llm,
+        limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)),
+        capabilities=resolver,
+        actions=native_actions,
+        secrets=secrets,
+        pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
+        vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
+        send_job=job_sender(send_task),
+    )

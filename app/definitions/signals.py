@@ -1,0 +1,76 @@
+"""How a step attempt ends other than with a result: the signals step code raises.
+
+They live below the registry and the engine because both raise them: a built-in handler fails with
+`StepError`; a pipeline rule fails a call with `StepError` or pauses the run with `Suspend`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class StepError(Exception):
+    """A step attempt that failed; `retryable` says whether another attempt could do better."""
+
+    def __init__(self, code: str, message: str, *, retryable: bool = True, details: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.details = details
+
+    def as_dict(self) -> dict[str, Any]:
+        """The error as a step record stores it: code, message and details when there are any."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details is not None:
+            error["details"] = self.details
+        return error
+
+
+@dataclass(frozen=True)
+class CallId:
+    """The stable identity of one capability call: the same call gets the same id when a step is replayed.
+
+    `index` counts the calls of one step attempt in the order they are made, so a run resumed after a
+    suspension meets the suspended call again under the same id and can execute it exactly once.
+    """
+
+    run_id: str
+    step_id: str
+    attempt: int
+    index: int
+
+    @property
+    def key(self) -> str:
+        """One string for storage and lookups: `<run>/<step>/<attempt>/<index>`."""
+        return f"{self.run_id}/{self.step_id}/{self.attempt}/{self.index}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "step_id": self.step_id, "attempt": self.attempt, "index": self.index}
+
+
+class Suspend(BaseException):
+    """A rule's decision to pause the run at this call until something outside decides (an approval).
+
+    It derives from `BaseException`, like `asyncio.CancelledError`, so a handler's or an agent loop's
+    `except Exception` cannot swallow it and turn a pause into a retried failure or a tool error.
+    """
+
+    def __init__(self, reason: str, *, call: CallId, capability_id: str, details: Any = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.call = call
+        self.capability_id = capability_id
+        self.details = details
+
+    def as_dict(self) -> dict[str, Any]:
+        """What the step record keeps of the suspension (params stay with the later invocation row)."""
+        record: dict[str, Any] = {
+            "reason": self.reason,
+            "capability": self.capability_id,
+            "call": self.call.as_dict(),
+        }
+        if self.details is not None:
+            record["details"] = self.details
+        return record

@@ -1,0 +1,89 @@
+"""Run-level LLM rules: the model allow-list, the run's budget and token caps, and the ledger.
+
+They act only on metered capabilities (`Capability.metered`: `llm.complete` and an agent's model
+turn) and let every other call through untouched. Caps are checked against the worst case of the
+call (prompt tokens plus the whole output cap) before anything is spent; the ledger records what the
+call actually used once it returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.definitions.signals import StepError
+from app.engine.capabilities.call import CapabilityCall, Proceed
+from app.registry.builtin_llm import MeteredRequest, metered_request, reply_from_result
+
+_SPENT = "llm_spent"
+_PROMPT_TOKENS = "llm_prompt_tokens"
+
+
+def _request(call: CapabilityCall) -> MeteredRequest | None:
+    return metered_request(call.args) if call.resolved().metered else None
+
+
+async def _spent(call: CapabilityCall) -> tuple[float, int]:
+    """The run's spending so far, read once per call however many rules ask."""
+    if _SPENT not in call.notes:
+        call.notes[_SPENT] = await call.ctx.ports.ledger.spent()
+    spent: tuple[float, int] = call.notes[_SPENT]
+    return spent
+
+
+def _prompt_tokens(call: CapabilityCall, request: MeteredRequest) -> int:
+    if _PROMPT_TOKENS not in call.notes:
+        call.notes[_PROMPT_TOKENS] = call.ctx.ports.llm.count_tokens(request.model, request.messages)
+    tokens: int = call.notes[_PROMPT_TOKENS]
+    return tokens
+
+
+async def model_allowed(call: CapabilityCall, proceed: Proceed) -> Any:
+    """Only the models the deployment allows (AUTOMATIONS_LLM_ALLOWED_MODELS) are called."""
+    request = _request(call)
+    if request is not None and not call.ctx.ports.llm.allows(request.model):
+        raise StepError("model_not_allowed", f"model {request.model!r} is not allowed here", retryable=False)
+    return await proceed()
+
+
+async def llm_budget(call: CapabilityCall, proceed: Proceed) -> Any:
+    """Refuse a call whose worst-case cost would take the run past `execution.budget_cap_usd`."""
+    request = _request(call)
+    cap = call.ctx.limits.budget_cap_usd
+    if request is not None and cap is not None:
+        cost, _ = await _spent(call)
+        worst = call.ctx.ports.llm.worst_case_cost(
+            request.model, _prompt_tokens(call, request), request.max_tokens
+        )
+        if cost + worst > cap:
+            raise StepError(
+                "budget_exceeded",
+                f"this call could cost ${worst:.4f}; with ${cost:.4f} spent the run would pass "
+                f"its ${cap:.4f} cap",
+                retryable=False,
+            )
+    return await proceed()
+
+
+async def llm_token_cap(call: CapabilityCall, proceed: Proceed) -> Any:
+    """Refuse a call whose prompt plus output cap would take the run past `execution.max_llm_tokens`."""
+    request = _request(call)
+    cap = call.ctx.limits.max_llm_tokens
+    if request is not None and cap is not None:
+        _, tokens = await _spent(call)
+        prompt_tokens = _prompt_tokens(call, request)
+        if tokens + prompt_tokens + request.max_tokens > cap:
+            raise StepError(
+                "budget_exceeded",
+                f"this call could use {prompt_tokens + request.max_tokens} tokens; with {tokens} used "
+                f"the run would pass its {cap}-token cap",
+                retryable=False,
+            )
+    return await proceed()
+
+
+async def llm_ledger(call: CapabilityCall, proceed: Proceed) -> Any:
+    """Record what a metered call used, before its output is checked: an invalid answer was paid for."""
+    result = await proceed()
+    if call.resolved().metered:
+        await call.ctx.ports.ledger.record(step_id=call.ctx.step_id, reply=reply_from_result(result))
+    return result

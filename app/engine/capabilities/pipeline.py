@@ -1,0 +1,63 @@
+"""The pipeline: named rules applied in order around every capability call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.engine.capabilities.call import CapabilityCall, NamedRule
+from app.engine.capabilities.metering import llm_budget, llm_ledger, llm_token_cap, model_allowed
+from app.engine.capabilities.rules import execute, resolve_rule, validate_arguments, validate_output
+from app.engine.capabilities.secrets import SecretResolver, secrets_rule
+from app.registry import CapabilityResolver
+
+
+def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
+    """resolve → validate arguments → model allowed → budget → token cap → validate output → ledger →
+    secrets → execute.
+
+    Rules that decide whether a call may happen at all (grants, permission mode, rate limit) belong
+    between `validate_arguments` and `model_allowed`: after the call is known to be well formed, before
+    anything is spent or any secret is read.
+    """
+    return [
+        NamedRule("resolve", resolve_rule(resolver)),
+        NamedRule("validate_arguments", validate_arguments),
+        NamedRule("model_allowed", model_allowed),
+        NamedRule("llm_budget", llm_budget),
+        NamedRule("llm_token_cap", llm_token_cap),
+        NamedRule("validate_output", validate_output),
+        NamedRule("llm_ledger", llm_ledger),
+        NamedRule("secrets", secrets_rule(secrets)),
+        NamedRule("execute", execute),
+    ]
+
+
+class CapabilityPipeline:
+    """Rules applied in order around every capability call; `resolver` answers what a space can call."""
+
+    def __init__(self, rules: Sequence[NamedRule], resolver: CapabilityResolver) -> None:
+        names = [rule.name for rule in rules]
+        if len(set(names)) != len(names):
+            raise ValueError(f"rule names must be unique: {names}")
+        self.rules = tuple(rules)
+        self.resolver = resolver
+
+    @property
+    def names(self) -> list[str]:
+        return [rule.name for rule in self.rules]
+
+    def with_rule(self, rule: NamedRule, *, before: str) -> CapabilityPipeline:
+        """A copy with `rule` inserted before the rule named `before` (`ValueError` if there is none)."""
+        position = self.names.index(before)
+        return CapabilityPipeline([*self.rules[:position], rule, *self.rules[position:]], self.resolver)
+
+    async def invoke(self, call: CapabilityCall) -> Any:
+        """Run the call through every rule; the innermost one that does not call `proceed` answers."""
+
+        async def step(index: int) -> Any:
+            if index == len(self.rules):
+                return None
+            return await self.rules[index].rule(call, lambda: step(index + 1))
+
+        return await step(0)

@@ -1,0 +1,164 @@
+"""What a handler may use: the ports of its context, and the context itself, as protocols.
+
+Handlers never reach the database, the network or credentials directly. The worker hands the engine's
+action context its ports (HTTP through the egress guard, notifications, LLM completions, the run's
+ledger), and handlers see that context only through `HandlerContext`. The protocols live here, with
+the definitions that name handlers, so built-in handlers are typed without importing the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from app.registry.models import Capability
+
+
+@dataclass(frozen=True)
+class HttpAnswer:
+    status_code: int
+    headers: dict[str, str]
+    content: bytes
+    url: str
+
+
+class HttpPort(Protocol):
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        params: Mapping[str, Any],
+        json_body: Any,
+        content: str | None,
+        timeout_seconds: float,
+    ) -> HttpAnswer: ...
+
+
+class NotificationPort(Protocol):
+    async def send(self, *, level: str, title: str, body: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class LlmToolCall:
+    """One tool call the model asked for; `arguments` is the raw JSON text the model wrote."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class LlmReply:
+    """One completion: text or tool calls, and what it cost."""
+
+    content: str | None
+    tool_calls: tuple[LlmToolCall, ...]
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    model: str
+
+
+class LlmPort(Protocol):
+    """LLM completions (through litellm in the worker); provider keys never pass through here."""
+
+    def allows(self, model: str) -> bool: ...
+
+    def worst_case_cost(self, model: str, prompt_tokens: int, max_tokens: int) -> float:
+        """The most a call could cost: prompt tokens plus `max_tokens` of output at the model's prices."""
+        ...
+
+    def count_tokens(self, model: str, messages: list[dict[str, Any]]) -> int: ...
+
+    async def complete(
+        self,
+        *,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        response_schema: dict[str, Any] | None,
+        max_tokens: int,
+        temperature: float | None,
+        timeout_seconds: float,
+    ) -> LlmReply: ...
+
+
+class LedgerPort(Protocol):
+    """The run's LLM spending: what it has used so far, and the record of each call."""
+
+    async def spent(self) -> tuple[float, int]:
+        """(cost in USD, tokens) the run has used so far."""
+        ...
+
+    async def record(self, *, step_id: str, reply: LlmReply) -> None: ...
+
+
+class SlackPort(Protocol):
+    """Slack's Web API; the bot token comes with each call (resolved from a secret), never kept."""
+
+    async def post_message(
+        self, token: str, message: dict[str, Any], *, timeout_seconds: float
+    ) -> dict[str, Any]: ...
+
+
+class MailPort(Protocol):
+    """The operator's SMTP relay: builds and sends one message (to, cc, bcc, subject, text, html…)."""
+
+    async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Ports:
+    http: HttpPort
+    notifications: NotificationPort
+    llm: LlmPort
+    ledger: LedgerPort
+    slack: SlackPort | None = None
+    # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
+    mail: MailPort | None = None
+
+
+class HandlerContext(Protocol):
+    """What an action or capability handler is handed for one step attempt (the engine's ActionContext)."""
+
+    @property
+    def space_id(self) -> str: ...
+
+    @property
+    def step_id(self) -> str: ...
+
+    @property
+    def ports(self) -> Ports: ...
+
+    @property
+    def timeout_seconds(self) -> float:
+        """The time this step attempt has; ports that take their own I/O timeout get this one."""
+        ...
+
+    @property
+    def max_retries(self) -> int: ...
+
+    async def invoke_capability(self, capability_id: str, args: dict[str, Any]) -> Any:
+        """Call a capability through the pipeline: the only way an action causes a side effect."""
+        ...
+
+    async def capabilities_matching(self, patterns: Sequence[str]) -> list[Capability]:
+        """The space's capabilities whose ids match any of the patterns (`http.*`)."""
+        ...
+
+    async def llm_complete(
+        self,
+        *,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        response_schema: dict[str, Any] | None = None,
+        max_tokens: int,
+        temperature: float | None = None,
+    ) -> LlmReply:
+        """One model turn through the pipeline's metered path (caps before, ledger after)."""
+        ...

@@ -1,0 +1,329 @@
+"""The executor with a fake journal and a fake clock: retries, backoff, resume, stops and suspension."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.signals import StepError, Suspend
+from app.engine.context import ActionContext
+from app.engine.executor import Executor, Outcome, Resume
+from app.engine.secret_refs import SecretRef
+from app.engine.steps import RetryPolicy
+from app.registry import ActionDefinition, Registry
+from app.registry.ports import HandlerContext
+from app.security.redaction import redact
+from tests.engine.core.fakes import START, FakeClock, FakeJournal, context, pipeline
+
+ANY_CONFIG = {"type": "object"}
+DEADLINE = START + timedelta(hours=1)
+
+
+class Script:
+    """Test actions whose behaviour each test scripts: failures to raise, then results."""
+
+    def __init__(self) -> None:
+        self.failures: dict[str, list[BaseException]] = {}
+        self.calls: dict[str, list[dict[str, Any]]] = {}
+        self.contexts: list[HandlerContext] = []
+        self.registry: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambda a: a.type)
+        for name in ("echo", "work"):
+            self.registry.register(self._action(name, ANY_CONFIG))
+        self.registry.register(
+            self._action(
+                "call_api",
+                {
+                    "type": "object",
+                    "properties": {"token": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+            )
+        )
+
+    def _action(self, name: str, schema: dict[str, Any]) -> ActionDefinition:
+        async def handler(ctx: HandlerContext, config: dict[str, Any]) -> Any:
+            self.calls.setdefault(name, []).append(config)
+            self.contexts.append(ctx)
+            pending = self.failures.get(name)
+            if pending:
+                raise pending.pop(0)
+            return config
+
+        return ActionDefinition(
+            type=name,
+            name=name,
+            description=f"test action {name}",
+            config_schema=schema,
+            output_contract={},
+            handler=handler,
+            duration_class="fast",
+        )
+
+    def fail(self, name: str, *errors: BaseException) -> None:
+        self.failures[name] = list(errors)
+
+
+def definition(*steps: dict[str, Any], **execution: Any) -> AutomationDefinition:
+    return AutomationDefinition.model_validate(
+        {"schema_version": "1.0", "name": "unit", "plan": list(steps), "execution": execution}
+    )
+
+
+def step(step_id: str, action: str = "work", **fields: Any) -> dict[str, Any]:
+    return {"step_id": step_id, "action": action, "config": fields.pop("config", {}), **fields}
+
+
+def executor(script: Script, journal: FakeJournal, clock: FakeClock, **options: Any) -> Executor:
+    built = pipeline()
+
+    def make(step: Step, run: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
+        return context(built, step_id=step.step_id, attempt=attempt, timeout=timeout)
+
+    return Executor(
+        actions=script.registry,
+        journal=journal,
+        context_factory=make,
+        clock=clock,
+        rng=random.Random(7),
+        **options,
+    )
+
+
+async def run(
+    script: Script,
+    document: AutomationDefinition,
+    *,
+    journal: FakeJournal | None = None,
+    clock: FakeClock | None = None,
+    resume: Resume | None = None,
+    variables: dict[str, Any] | None = None,
+    **options: Any,
+) -> tuple[Outcome, FakeJournal, FakeClock]:
+    journal = journal or FakeJournal()
+    clock = clock or FakeClock()
+    outcome = await executor(script, journal, clock, **options).run(
+        document, variables or {"run": {"id": "run-1"}}, resume or Resume(), DEADLINE
+    )
+    return outcome, journal, clock
+
+
+class TestRetries:
+    async def test_exponential_backoff_waits_on_the_clock_until_success(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "try again"), StepError("flaky", "try again"))
+        outcome, journal, clock = await run(
+            script, definition(step("a"), max_retries=3, retry_backoff="exponential")
+        )
+        assert outcome.status == "succeeded"
+        assert [(r.attempt, r.status) for r in journal.records] == [
+            (1, "failed"),
+            (2, "failed"),
+            (3, "succeeded"),
+        ]
+        rng = random.Random(7)
+        policy = RetryPolicy(3, "exponential")
+        expected = policy.delay(1, rng) + policy.delay(2, rng)
+        assert (clock.now() - START).total_seconds() == pytest.approx(expected)
+        assert 2 * 0.8 + 4 * 0.8 <= expected <= 2 * 1.2 + 4 * 1.2
+
+    async def test_a_wait_longer_than_the_inline_limit_goes_back_to_the_broker(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "try again"))
+        outcome, journal, clock = await run(
+            script, definition(step("a"), max_retries=3, retry_backoff="linear"), inline_retry_seconds=1.0
+        )
+        assert outcome.status == "retry_later"
+        assert 1.6 <= outcome.retry_in_seconds <= 2.4
+        assert clock.sleeps == []
+        assert [r.status for r in journal.records] == ["failed"]
+
+    async def test_retries_exhausted_fail_the_run_with_the_last_error(self) -> None:
+        script = Script()
+        script.fail("work", *(StepError("flaky", f"attempt {n}") for n in (1, 2, 3)))
+        outcome, journal, _ = await run(script, definition(step("a"), max_retries=2))
+        assert (outcome.status, outcome.failed_step_id) == ("failed", "a")
+        assert outcome.error is not None
+        assert outcome.error["message"] == "attempt 3"
+        assert journal.failed_plan is not None
+        assert journal.failed_plan[0] == "a"
+
+    async def test_an_error_that_cannot_be_retried_is_not(self) -> None:
+        script = Script()
+        script.fail("work", StepError("fatal", "no", retryable=False))
+        outcome, journal, _ = await run(script, definition(step("a"), max_retries=5))
+        assert outcome.status == "failed"
+        assert len(journal.records) == 1
+
+    async def test_a_handler_exception_is_a_retryable_action_error_without_traceback(self) -> None:
+        script = Script()
+        script.fail("work", RuntimeError("socket closed\nTraceback (most recent call last)"))
+        outcome, journal, _ = await run(script, definition(step("a"), max_retries=1))
+        assert outcome.status == "succeeded"
+        error = journal.records[0].error
+        assert error is not None
+        assert error["code"] == "action_error"
+        assert error["retryable"] is True
+
+    async def test_on_failure_steps_see_the_error(self) -> None:
+        script = Script()
+        script.fail("work", StepError("fatal", "broken", retryable=False))
+        document = definition(
+            step("a"),
+            on_failure=[
+                step("tell", "echo", config={"what": "{{ run.failed_step_id }}: {{ run.error.code }}"})
+            ],
+        )
+        outcome, _, _ = await run(script, document)
+        assert outcome.status == "failed"
+        assert script.calls["echo"] == [{"what": "a: fatal"}]
+
+
+class TestStops:
+    async def test_cancel_stops_at_the_next_step_boundary(self) -> None:
+        script = Script()
+        outcome, journal, _ = await run(
+            script, definition(step("a"), step("b")), journal=FakeJournal(stop_after=1)
+        )
+        assert outcome.status == "cancelled"
+        assert [r.step_id for r in journal.records] == ["a"]
+
+    async def test_a_lost_lease_ends_the_claim_quietly(self) -> None:
+        script = Script()
+        outcome, _, _ = await run(
+            script, definition(step("a"), step("b")), journal=FakeJournal(stop_after=1, stop="lease_lost")
+        )
+        assert outcome.status == "lease_lost"
+
+    async def test_the_run_deadline_times_the_run_out_during_a_retry_wait(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "again"), StepError("flaky", "again"))
+        clock = FakeClock(START + timedelta(hours=1) - timedelta(seconds=1))
+        outcome, _, _ = await run(
+            script, definition(step("a"), max_retries=3, retry_backoff="linear"), clock=clock
+        )
+        assert outcome.status == "timed_out"
+
+    async def test_a_false_when_skips_the_step(self) -> None:
+        script = Script()
+        outcome, journal, _ = await run(script, definition(step("a", when="{{ 1 > 2 }}")))
+        assert outcome.status == "succeeded"
+        assert [r.status for r in journal.records] == ["skipped"]
+        assert "work" not in script.calls
+
+
+class TestResume:
+    async def test_done_steps_are_not_run_again_and_their_outputs_are_restored(self) -> None:
+        script = Script()
+        resume = Resume(outputs={"first": {"n": 41}}, done={("plan", 0)})
+        document = definition(
+            step("a", output_as="first"),
+            step("b", "echo", config={"n": "{{ first.n + 1 }}"}, output_as="second"),
+        )
+        outcome, journal, _ = await run(script, document, resume=resume)
+        assert outcome.status == "succeeded"
+        assert "work" not in script.calls
+        assert [r.step_id for r in journal.records] == ["b"]
+        assert outcome.output == {"first": {"n": 41}, "second": {"n": 42}}
+
+    async def test_attempt_numbers_continue_from_earlier_claims(self) -> None:
+        script = Script()
+        outcome, journal, _ = await run(
+            script, definition(step("a"), max_retries=5), resume=Resume(failed_attempts={("plan", 0): 2})
+        )
+        assert outcome.status == "succeeded"
+        assert [r.attempt for r in journal.records] == [3]
+
+    async def test_a_failed_plan_resumes_in_its_on_failure_steps(self) -> None:
+        script = Script()
+        resume = Resume(plan_error={"code": "fatal", "message": "x"}, failed_step_id="a")
+        document = definition(
+            step("a"), on_failure=[step("tell", "echo", config={"c": "{{ run.error.code }}"})]
+        )
+        outcome, _, _ = await run(script, document, resume=resume)
+        assert (outcome.status, outcome.failed_step_id) == ("failed", "a")
+        assert "work" not in script.calls
+        assert script.calls["echo"] == [{"c": "fatal"}]
+
+
+class TestSuspend:
+    async def test_a_suspension_ends_the_claim_with_its_own_outcome(self) -> None:
+        script = Script()
+        identity = context(pipeline(), step_id="a").next_call_id()
+        script.fail("work", Suspend("approval_required", call=identity, capability_id="crm.note"))
+        document = definition(step("a"), step("b", "echo"), max_retries=3, on_failure=[step("tell", "echo")])
+        outcome, journal, _ = await run(script, document)
+        assert outcome.status == "suspended"
+        assert outcome.suspension == {
+            "reason": "approval_required",
+            "capability": "crm.note",
+            "call": {"run_id": "run-1", "step_id": "a", "attempt": 1, "index": 0},
+        }
+        assert [(r.step_id, r.status) for r in journal.records] == [("a", "suspended")]
+        assert journal.failed_plan is None
+        assert "echo" not in script.calls
+
+    async def test_a_handler_catching_exception_cannot_swallow_a_suspension(self) -> None:
+        script = Script()
+        identity = context(pipeline(), step_id="a").next_call_id()
+
+        async def careless(ctx: HandlerContext, config: dict[str, Any]) -> Any:
+            try:
+                raise Suspend("approval_required", call=identity, capability_id="crm.note")
+            except Exception:
+                return "swallowed"
+
+        script.registry.register(
+            ActionDefinition(
+                type="careless",
+                name="careless",
+                description="catches everything",
+                config_schema=ANY_CONFIG,
+                output_contract={},
+                handler=careless,
+                duration_class="fast",
+            )
+        )
+        outcome, _, _ = await run(script, definition(step("a", "careless")))
+        assert outcome.status == "suspended"
+
+
+class TestValues:
+    async def test_outputs_are_scrubbed_before_they_are_recorded_and_bound(self) -> None:
+        script = Script()
+        document = definition(
+            step("login", "echo", config={"access_token": "tok-123456789", "user": "ada"}, output_as="login"),
+            step("use", "echo", config={"seen": "{{ login.access_token }}"}),
+        )
+        outcome, journal, _ = await run(script, document, scrub=redact)
+        assert outcome.status == "succeeded"
+        assert journal.records[0].output == {"access_token": "[REDACTED]", "user": "ada"}
+        assert script.calls["echo"][1] == {"seen": "[REDACTED]"}
+
+    async def test_only_references_the_definition_wrote_are_bound(self) -> None:
+        script = Script()
+        document = definition(step("a", "call_api", config={"token": {"$secret": "api_key"}}))
+        outcome, _, _ = await run(script, document)
+        assert outcome.status == "succeeded"
+        assert isinstance(script.calls["call_api"][0]["token"], SecretRef)
+
+        # The same shape arriving as data through a template is plain data, and not a string.
+        script = Script()
+        document = definition(step("a", "call_api", config={"token": "{{ trigger.ref }}"}))
+        outcome, journal, _ = await run(
+            script, document, variables={"run": {"id": "r"}, "trigger": {"ref": {"$secret": "api_key"}}}
+        )
+        assert outcome.status == "failed"
+        error = journal.records[0].error
+        assert error is not None
+        assert error["code"] == "invalid_config"
+        assert "call_api" not in script.calls
+
+    async def test_each_attempt_gets_a_context_with_its_attempt_number(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "again"))
+        await run(script, definition(step("a"), max_retries=1))
+        assert [ctx.next_call_id().attempt for ctx in script.contexts] == [1, 2]  # type: ignore[attr-defined]
