@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.factories import Factory
+from tests.support.fake_slack import FakeSlack
 from tests.support.runs import definition, start, wait_for
 from tests.support.smtp_server import SmtpServer
 
@@ -86,3 +87,50 @@ class TestRefusedAtSave:
         assert any(
             d["path"].startswith("/definition/plan/0/config/to") for d in response.json()["error"]["details"]
         )
+
+
+class TestSlackPost:
+    async def test_a_run_posts_with_the_token_from_the_space_secret(
+        self, factory: Factory, fake_slack: FakeSlack, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        stored = await owner.request(
+            "PUT", owner.space_path("/secrets/slack_bot_token"), json={"value": "xoxb-good"}
+        )
+        assert stored.status_code == 201, stored.text
+        step = {
+            "step_id": "post",
+            "action": "slack_post",
+            "config": {
+                "channel": "#eng",
+                "message_template": "{{ run.automation_name }} finished",
+                "token": {"$secret": "slack_bot_token"},
+            },
+        }
+        _, run = await start(owner, definition(step))
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "succeeded", done
+        (record,) = done["steps"]
+        assert record["output"]["channel"] == "C0ENG"
+        assert record["config"]["token"] == {"$secret": "slack_bot_token"}
+        assert "xoxb-good" not in str(done)
+        assert {"channel": "#eng", "text": "Pipeline test finished"} in fake_slack.posts
+
+    async def test_slack_errors_fail_the_step_with_their_code(
+        self, factory: Factory, fake_slack: FakeSlack, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        await owner.request(
+            "PUT", owner.space_path("/secrets/slack_bot_token"), json={"value": "xoxb-revoked"}
+        )
+        step = {
+            "step_id": "post",
+            "action": "slack_post",
+            "config": {"channel": "C1", "text": "hi", "token": {"$secret": "slack_bot_token"}},
+        }
+        _, run = await start(owner, definition(step))
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "failed"
+        (record,) = done["steps"]
+        assert record["error"]["code"] == "invalid_auth"
+        assert "xoxb-revoked" not in str(done)
