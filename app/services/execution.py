@@ -19,8 +19,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline, default_rules
 from app.engine.context import ActionContext, Ports, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume
@@ -29,14 +29,12 @@ from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.registry import actions, capabilities
 from app.security.redaction import redact
-from app.security.truncation import truncate_json
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
-from app.services.events import event_service
+from app.services.dispatch import DispatchLimits, parsed_definition
+from app.services.finishing import finish_claim, for_display
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 PortsFactory = Callable[[Run], Ports]
-DISPLAY_BYTES = 10 * 1024
 
 
 @dataclass(frozen=True)
@@ -48,11 +46,6 @@ class ExecutionSettings:
     @property
     def heartbeat_seconds(self) -> float:
         return max(0.5, self.lease.total_seconds() / 3)
-
-
-def for_display(value: Any) -> Any:
-    """What run records show: secrets redacted, at most 10 KB, cut structurally."""
-    return truncate_json(redact(value), DISPLAY_BYTES)
 
 
 class RunJournal:
@@ -115,7 +108,7 @@ class RunJournal:
             return "lease_lost"
         async with self.uow() as session:
             run = await session.get(Run, self.run_id)
-        if run is None or run.attempt != self.attempt or run.status != "running":
+        if run is None or run.attempt != self.attempt or run.status is not RunStatus.running:
             return "lease_lost"
         return "cancelled" if run.cancel_requested else None
 
@@ -173,8 +166,7 @@ class ExecutionService:
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, resume, deadline = claimed
-        definition = AutomationDefinition.model_validate(run.definition)
+        run, definition, resume, deadline = claimed
         journal = RunJournal(uow, run.id, run.attempt)
         ports = ports_factory(run)
 
@@ -201,14 +193,15 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, Resume, datetime] | None:
+    ) -> tuple[Run, AutomationDefinition, Resume, datetime] | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
             run = await runs.claim(run_id, settings.worker, settings.lease, now)
             if run is None:
                 return None
-            definition = AutomationDefinition.model_validate(run.definition)
+            # The snapshot is the document of (automation, version): the fire path's cache entry.
+            definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
             if run.deadline_at is None:
                 run.deadline_at = (run.started_at or now) + timedelta(
                     seconds=definition.execution.timeout_seconds
@@ -221,7 +214,7 @@ class ExecutionService:
                         "code": "interrupted",
                         "message": "the worker stopped during this attempt",
                     }
-            return run, resume_from(run, records, definition), run.deadline_at
+            return run, definition, resume_from(run, records, definition), run.deadline_at
 
     @contextlib.asynccontextmanager
     async def _heartbeat(
@@ -254,49 +247,7 @@ class ExecutionService:
         if outcome.status == "lease_lost":
             return
         async with uow() as session:
-            runs = RunRepository(session)
-            now = utcnow()
-            if outcome.status == "retry_later":
-                await runs.finish(
-                    run.id,
-                    run.attempt,
-                    {
-                        "status": "pending",
-                        "retry_at": now + timedelta(seconds=outcome.retry_in_seconds),
-                        "enqueued_at": now,
-                    },
-                )
-                jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue, countdown=outcome.retry_in_seconds)
-                return
-            values: dict[str, Any] = {"status": outcome.status, "finished_at": now}
-            if outcome.status == "succeeded":
-                values["output"] = for_display(outcome.output)
-            if outcome.error is not None:
-                values["error"] = redact(outcome.error)
-            if outcome.status == "cancelled":
-                values["reason"] = "cancelled by request"
-            finished = await runs.finish(run.id, run.attempt, values)
-            if finished is not None:
-                await publish_terminal(session, finished)
-                await promoter.promote(session, settings.limits)
-
-
-async def publish_terminal(session: AsyncSession, run: Run) -> None:
-    """`automation.run.<status>`: what other automations chain on."""
-    await event_service.publish(
-        session,
-        run.space_id,
-        f"automation.run.{run.status}",
-        {
-            "automation_id": str(run.automation_id),
-            "run_id": str(run.id),
-            "status": run.status,
-            "output": run.output,
-            "error": run.error,
-        },
-        str(run.automation_id),
-        chain_depth=run.chain_depth,
-    )
+            await finish_claim(session, run, outcome, settings.limits, utcnow())
 
 
 execution_service = ExecutionService()
