@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import socket
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import redis
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+
+from app.persistence.db import create_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,11 +90,36 @@ def redis_with_db(url: str, db: int) -> str:
 
 def flush_prefix(url: str, prefix: str) -> int:
     """Delete this session's Redis keys only: what a broker flush does, without touching anyone else."""
-    import redis
-
     client = redis.Redis.from_url(url)
     try:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         return int(client.delete(*keys)) if keys else 0
     finally:
         client.close()
+
+
+async def admin_sql(url: str, statement: str) -> None:
+    """One statement outside a transaction (CREATE / DROP DATABASE) on the server's admin database."""
+    engine = create_engine(url, pool_size=1)
+    try:
+        async with engine.connect() as connection:
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+def queued_task_ids(url: str, prefix: str, queue: str) -> dict[str, str]:
+    """Messages waiting in a Celery queue on Redis: the first argument of each task -> its task id."""
+    client = redis.Redis.from_url(url)
+    try:
+        messages = [json.loads(raw) for raw in client.lrange(f"{prefix}{queue}", 0, -1)]
+    finally:
+        client.close()
+    found: dict[str, str] = {}
+    for message in messages:
+        headers = message.get("headers", {})
+        argsrepr = headers.get("argsrepr", "")  # "('<first argument>',)"
+        first = argsrepr.strip("(),").strip("'\"")
+        found[first] = headers["id"]
+    return found
