@@ -189,7 +189,7 @@ def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceP
 @pytest.fixture(scope="session")
 def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceProcess]:
     """Celery beat, ticking every second: recovery and promotion happen on its ticks."""
-    process = ServiceProcess("beat", ["beat"], service_env, settings.home)
+    process = ServiceProcess.cli("beat", ["beat"], service_env, settings.home)
     yield process
     process.stop()
 

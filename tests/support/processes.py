@@ -1,4 +1,5 @@
-"""The service's own processes in tests: a real Celery worker or beat, started with the CLI, with its log."""
+"""The service's own processes, as real child processes with their logs: a worker and beat in the tests, the
+api and a worker in the benchmarks."""
 
 from __future__ import annotations
 
@@ -18,23 +19,38 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ServiceProcess:
-    """A real worker or beat process of the service, with its log."""
+    """A child Python process (`argv` follows the interpreter), its output in `<log_dir>/<name>.log`."""
 
     def __init__(
-        self, name: str, args: list[str], env: dict[str, str], log_dir: Path, node: str | None = None
+        self, name: str, argv: list[str], env: dict[str, str], log_dir: Path, node: str | None = None
     ) -> None:
+        self.name = name
         self.node = node  # a worker's Celery node name, for remote control addressed to it alone
         self.log_path = log_dir / f"{name}.log"
         self._log = self.log_path.open("ab")
         # A process group of its own, so stopping it also stops the pool children it forked.
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", *args],
+            [sys.executable, *argv],
             env=env,
             cwd=ROOT,
             stdout=self._log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+
+    @classmethod
+    def cli(
+        cls, name: str, args: list[str], env: dict[str, str], log_dir: Path, node: str | None = None
+    ) -> ServiceProcess:
+        """`automations <args>`, the way an operator starts it."""
+        return cls(name, ["-m", "app.cli", *args], env, log_dir, node)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def log_tail(self, size: int = 4000) -> str:
         return self.log_path.read_text(errors="replace")[-size:]
@@ -43,12 +59,13 @@ class ServiceProcess:
         return self.log_path.read_text(errors="replace").splitlines()
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # any pool child left behind
         self._log.close()
@@ -57,7 +74,7 @@ class ServiceProcess:
 def start_worker(settings: Settings, env: dict[str, str], name: str = "worker") -> ServiceProcess:
     """A worker on every queue (two pool processes), returned once it answers a ping."""
     node = f"{name}-{os.getpid()}@{socket.gethostname()}"
-    worker = ServiceProcess(name, ["worker", "-c", "2", "-n", node], env, settings.home, node)
+    worker = ServiceProcess.cli(name, ["worker", "-c", "2", "-n", node], env, settings.home, node)
     _wait_for_worker(settings, worker, node)
     return worker
 

@@ -14,6 +14,7 @@ import redis
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from app.devstack import start_postgres, start_redis
 from app.persistence.db import create_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,10 +35,16 @@ def _answers(host: str, port: int) -> bool:
         return False
 
 
-def resolve_servers() -> Servers:
-    """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded."""
-    if os.environ.get("AUTOMATIONS_TEST_SERVERS") == "embedded":
-        return _embedded(None, None)
+def resolve_servers(
+    home: Path = ROOT / ".automations" / "test-stack", force_variable: str = "AUTOMATIONS_TEST_SERVERS"
+) -> Servers:
+    """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded.
+
+    `<force_variable>=embedded` forces the embedded servers (what a clean machine gets); they keep their
+    data under `home` and stop when the process exits. The benchmarks call this with their own folder.
+    """
+    if os.environ.get(force_variable) == "embedded":
+        return _embedded(home, None, None)
     database_url = os.environ.get("DATABASE_URL")
     redis_url = os.environ.get("REDIS_URL")
     if database_url and redis_url:
@@ -48,14 +55,11 @@ def resolve_servers() -> Servers:
         redis_url = "redis://127.0.0.1:6379/0"
     if database_url and redis_url:
         return Servers(_asyncpg(database_url), redis_url, "local")
-    return _embedded(database_url, redis_url)
+    return _embedded(home, database_url, redis_url)
 
 
-def _embedded(database_url: str | None, redis_url: str | None) -> Servers:
-    """Start whichever of the two servers is missing from the wheels, for this test session only."""
-    from app.devstack import start_postgres, start_redis
-
-    home = ROOT / ".automations" / "test-stack"
+def _embedded(home: Path, database_url: str | None, redis_url: str | None) -> Servers:
+    """Start whichever of the two servers is missing from the wheels, for this process only."""
     home.mkdir(parents=True, exist_ok=True)
     if not database_url:
         postgres, database_url = start_postgres(home, database="postgres")
@@ -71,6 +75,11 @@ def _asyncpg(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+asyncpg://" + url[len(prefix) :]
     return url
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The DSN asyncpg itself takes for a SQLAlchemy `postgresql+asyncpg://` URL."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 def with_database(url: str, name: str) -> str:
