@@ -66,7 +66,7 @@ class RunService:
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
     ) -> Page[Run]:
         """Queued runs of the space in promotion order (oldest first)."""
-        statement = RunRepository(session).listing_statement(access.space_id, None, ["queued"])
+        statement = RunRepository(session).listing_statement(access.space_id, None, [RunStatus.queued])
         return await paginate(
             session,
             statement,
