@@ -12,12 +12,13 @@ from typing import Any
 
 import asyncpg
 
+from app.definitions.automation import AutomationDefinition
+from app.engine.validation import errors, validate_definition
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
 from app.services.auth import auth_service
 from app.services.automations import StatusAction, automation_service
-from app.services.definitions import check_definition
 from app.services.spaces import space_service
 
 # The run benchmarks' plan: two templated transforms and an in-app notification, all deterministic.
@@ -114,7 +115,10 @@ async def create_hooks(database_url: str, count: int, definition: dict[str, Any]
 
 def stored(document: dict[str, Any]) -> dict[str, Any]:
     """A definition as the service stores it (validated, defaults filled in)."""
-    return check_definition(copy.deepcopy(document)).definition.to_document()
+    problems = errors(validate_definition(document))
+    if problems:
+        raise ValueError(f"bench definition is invalid: {problems}")
+    return AutomationDefinition.model_validate(copy.deepcopy(document)).to_document()
 
 
 async def new_space(connection: asyncpg.Connection) -> uuid.UUID:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from app.engine.schema_check import schema_problems
+from app.definitions.json_schema import schema_problems
 from app.engine.steps import StepError
 from app.registry import Capability, Registry
 

@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
+from app.definitions.json_schema import schema_problems
 from app.engine.context import ActionContext
-from app.engine.schema_check import schema_problems
 from app.engine.steps import RetryPolicy, StepError
 from app.engine.templating import TemplateError, evaluate_predicate, render_value
 from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Registry

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from app.engine.schema_check import schema_problems
+from app.definitions.json_schema import schema_problems
 from app.engine.steps import StepError
 from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
 

@@ -11,14 +11,14 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition
-from app.engine.validation import Problem, Vocabulary, validate_definition
+from app.engine.validation import Problem, Vocabulary
 from app.errors import Conflict, ErrorDetail, NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.services.access import Permissions, SpaceAccess
-from app.services.definitions import check_definition
+from app.services.definitions import check_definition, problems_of
 from app.services.triggers import NewToken, trigger_service
 
 DEFAULT_LISTED = [AutomationStatus.active, AutomationStatus.paused]
@@ -60,7 +60,7 @@ class AutomationService:
     ) -> Saved:
         """Save a new automation, paused, as version 1."""
         access.require(Permissions.write_automations)
-        checked = check_definition(document, vocabulary)
+        checked = await check_definition(document, vocabulary)
         definition = checked.definition
         stored = definition.to_document()
         automation = await AutomationRepository(session).create(
@@ -80,12 +80,12 @@ class AutomationService:
         await session.refresh(automation, attribute_names=["triggers"])
         return Saved(automation, checked.warnings, tokens)
 
-    def validate(
+    async def validate(
         self, access: SpaceAccess, document: Any, vocabulary: Vocabulary | None = None
     ) -> list[Problem]:
         """Every problem of a definition, without saving anything."""
         access.require(Permissions.read)
-        return validate_definition(document, vocabulary)
+        return await problems_of(document, vocabulary)
 
     async def list(
         self,
@@ -120,7 +120,7 @@ class AutomationService:
     ) -> Saved:
         """Replace the definition if the caller saw the current version (None: any); store a new version."""
         access.require(Permissions.write_automations)
-        checked = check_definition(document, vocabulary)
+        checked = await check_definition(document, vocabulary)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
         tokens = await self._new_version(session, access, automation, checked.definition, restored_from=None)
         return Saved(automation, checked.warnings, tokens)
@@ -203,7 +203,7 @@ class AutomationService:
         if old is None:
             raise NotFound(f"Version {version} not found.", code="version_not_found")
         # Re-validate: the definition language may have tightened since the old version was saved.
-        checked = check_definition(old.definition, vocabulary)
+        checked = await check_definition(old.definition, vocabulary)
         tokens = await self._new_version(
             session, access, automation, checked.definition, restored_from=version
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +21,17 @@ class CheckedDefinition:
     warnings: list[Problem]
 
 
-def check_definition(
+async def problems_of(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
+    """Every problem of a definition, found on a thread: a large definition (up to the body cap, with
+    hundreds of templates, filters and schemas) costs CPU that must not hold up the event loop."""
+    return await asyncio.to_thread(validate_definition, document, vocabulary)
+
+
+async def check_definition(
     document: Any, vocabulary: Vocabulary | None = None, *, prefix: str = DEFINITION_POINTER
 ) -> CheckedDefinition:
     """Validate a definition; 422 listing every error (not just the first) otherwise."""
-    problems = validate_definition(document, vocabulary)
+    problems = await problems_of(document, vocabulary)
     blocking = errors(problems)
     if blocking:
         raise ValidationFailed(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import datetime
 from typing import Any, Protocol
@@ -18,6 +19,8 @@ from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
+# Mapping a body larger than this runs on a thread: its cost grows with the body and the mapping.
+MAPPING_INLINE_MAX_BYTES = 64 * 1024
 
 
 class Limiter(Protocol):
@@ -57,6 +60,7 @@ class WebhookService:
         body: Any,
         *,
         idempotency_key: str | None,
+        body_bytes: int = 0,
         limits: DispatchLimits,
         limiter: Limiter,
         rate_limit: int,
@@ -89,7 +93,11 @@ class WebhookService:
             raise TooManyRequests(headers={"Retry-After": str(max(1, round(decision.retry_after_seconds)))})
         key = idempotency_key_of(idempotency_key, body)
         # A MappingError is itself a 422 naming the input whose path failed.
-        inputs = compile_mapping(row.config.get("input_mapping", {})).apply(body)
+        mapping = compile_mapping(row.config.get("input_mapping", {}))
+        if body_bytes > MAPPING_INLINE_MAX_BYTES:
+            inputs = await asyncio.to_thread(mapping.apply, body)
+        else:
+            inputs = mapping.apply(body)
         payload = body if isinstance(body, dict) else {"body": body}
         request = FireRequest(
             trigger_type="webhook",

@@ -191,7 +191,8 @@ class TestDefinition:
         )
         assert response.status_code == 422
         detail = _error(response)["details"][0]
-        assert detail["path"] == "/definition/inputs/schema"
+        # The pointer goes on inside the schema, to the keyword at fault.
+        assert detail["path"] == "/definition/inputs/schema/type"
         assert "objekt" in detail["message"]
 
     async def test_inputs_schema_with_remote_ref_is_refused(self, owner: Caller) -> None:

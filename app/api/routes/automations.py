@@ -58,7 +58,7 @@ async def create_automation(
 async def validate_automation(
     body: AutomationCreate, access: SpaceDep, vocabulary: VocabularyDep
 ) -> ValidationOut:
-    problems = automation_service.validate(access, body.definition, vocabulary)
+    problems = await automation_service.validate(access, body.definition, vocabulary)
     found = [ProblemOut(**problem.as_dict()) for problem in problems]
     blocking = [p for p in found if p.severity == "error"]
     return ValidationOut(

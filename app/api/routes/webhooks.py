@@ -31,13 +31,15 @@ async def fire(
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
 ) -> FireOut:
     settings = request.app.state.settings
-    body = await request.json() if await request.body() else {}
+    raw = await request.body()
+    body = await request.json() if raw else {}
     result = await webhook_service.fire(
         session,
         automation_id,
         credentials.credentials if credentials else None,
         body,
         idempotency_key=idempotency_key,
+        body_bytes=len(raw),
         limits=request.app.state.limits,
         limiter=request.app.state.rate_limiter,
         rate_limit=settings.webhook_rate_limit,

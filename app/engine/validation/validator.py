@@ -11,11 +11,10 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
 from app.definitions.automation import AutomationDefinition
-from app.definitions.json_schema import check_schema_document
+from app.definitions.json_schema import SchemaRefused, check_schema_document, compiled_schema
 from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
@@ -31,6 +30,8 @@ from app.registry import triggers as default_triggers
 # Names every template may read besides bound step outputs.
 CONTEXT_NAMES = frozenset({"run", "inputs", "trigger"})
 MAX_SCHEMA_PROBLEMS_PER_CONFIG = 50
+# Violations looked at per config: template strings among them are skipped, not counted.
+MAX_SCHEMA_VIOLATIONS = 200
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,20 @@ def _shape(document: Any) -> list[Problem]:
         AutomationDefinition.model_validate(document)
     except ValidationError as exc:
         return [
-            Problem(locate(error["loc"], document), "schema", error["msg"].removeprefix("Value error, "))
+            Problem(
+                locate(error["loc"], document) + _inner_pointer(error),
+                "schema",
+                error["msg"].removeprefix("Value error, "),
+            )
             for error in exc.errors(include_url=False)
         ]
     return []
+
+
+def _inner_pointer(error: Any) -> str:
+    """Where inside an embedded JSON Schema a refusal points, to extend the document's pointer."""
+    cause = error.get("ctx", {}).get("error")
+    return cause.pointer if isinstance(cause, SchemaRefused) else ""
 
 
 def _inputs(inputs: Any) -> list[Problem]:
@@ -199,6 +210,7 @@ def _step(
                 )
             )
     if isinstance(config, dict):
+        problems += _output_schema(config.get("output_schema"), (*base, "config", "output_schema"))
         problems += _tools(config.get("tools"), (*base, "config", "tools"), vocabulary)
         problems += _model(config.get("model"), (*base, "config", "model"), vocabulary)
 
@@ -213,6 +225,17 @@ def _step(
         problems += found
         problems += _references(names, where, bound_at, position)
     return problems
+
+
+def _output_schema(schema: Any, base: tuple[str | int, ...]) -> list[Problem]:
+    """A step's own output schema (agent_task, llm_complete) is checked like an inputs schema."""
+    if not isinstance(schema, dict):
+        return []
+    try:
+        check_schema_document(schema)
+    except SchemaRefused as exc:
+        return [Problem(join(*base) + exc.pointer, "invalid_schema", str(exc))]
+    return []
 
 
 def _references(
@@ -269,11 +292,15 @@ def _against_schema(
     value: Any, schema: dict[str, Any], base: tuple[str | int, ...], *, templates_allowed: bool
 ) -> list[Problem]:
     """Every JSON Schema error; with templates allowed, a template string stands for any value."""
+    try:
+        found = compiled_schema(schema).violations(value, limit=MAX_SCHEMA_VIOLATIONS)
+    except ValueError as exc:  # a schema refused or too costly: reported, never raised
+        return [Problem(join(*base), "invalid_config", str(exc))]
     problems = []
-    for error in Draft202012Validator(schema).iter_errors(value):
-        if templates_allowed and is_template(error.instance):
+    for violation in found:
+        if templates_allowed and is_template(violation.instance):
             continue
-        problems.append(Problem(join(*base, *error.absolute_path), "invalid_config", error.message))
+        problems.append(Problem(join(*base, *violation.path), "invalid_config", violation.message))
         if len(problems) >= MAX_SCHEMA_PROBLEMS_PER_CONFIG:
             break
     return problems
