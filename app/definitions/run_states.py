@@ -93,10 +93,6 @@ def _allowed_from() -> Mapping[RunStatus, frozenset[RunStatus]]:
 
 # target -> the statuses a run may reach it from.
 ALLOWED_FROM: Mapping[RunStatus, frozenset[RunStatus]] = _allowed_from()
-# The outcome a worker reports for a finished claim -> the edge that records it.
-FINISHING: Mapping[RunStatus, Transition] = {
-    edge.target: edge for edge in (SUCCEED, FAIL, TIME_OUT, STOP, RETRY_LATER, SUSPEND)
-}
 
 
 class TransitionRefused(Exception):
