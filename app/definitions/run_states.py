@@ -98,9 +98,16 @@ ALLOWED_FROM: Mapping[RunStatus, frozenset[RunStatus]] = _allowed_from()
 class TransitionRefused(Exception):
     """A move the table does not allow: a bug in the caller, never a user's mistake."""
 
-    def __init__(self, source: RunStatus | None, target: RunStatus) -> None:
+    def __init__(
+        self, source: RunStatus | None, target: RunStatus, transition: Transition | None = None
+    ) -> None:
         self.source, self.target = source, target
-        if source is None:
+        if transition is not None:
+            leaves = ", ".join(sorted(transition.sources))
+            message = (
+                f"the {transition.name} transition cannot take a run from {source} (only from: {leaves})"
+            )
+        elif source is None:
             allowed = ", ".join(sorted(INITIAL))
             message = f"a run cannot be created {target.value} (a new run is one of: {allowed})"
         else:

@@ -101,3 +101,10 @@ class TestNamedTransitions:
         assert S.queued in run_states.IN_FLIGHT
         assert S.queued not in run_states.UNDER_WAY
         assert not run_states.IN_FLIGHT & run_states.TERMINAL
+
+
+def test_a_refused_named_transition_says_which_and_from_where() -> None:
+    refused = TransitionRefused(S.running, S.cancelled, run_states.CANCEL)
+    assert str(refused) == (
+        "the cancel transition cannot take a run from running (only from: awaiting_approval, pending, queued)"
+    )

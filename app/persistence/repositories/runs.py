@@ -133,7 +133,7 @@ class RunRepository(RepositoryBase[Run]):
         transition's sources.
         """
         if RunStatus.running not in transition.sources:
-            raise run_states.TransitionRefused(RunStatus.running, transition.target)
+            raise run_states.TransitionRefused(RunStatus.running, transition.target, transition)
         statement = (
             update(Run)
             .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
