@@ -1,8 +1,8 @@
 """The run-state machine: every status a run can have and every move between them, as one table.
 
 Code never assigns a run's status as a bare string: in Python it calls `move(run, target)`, which refuses
-a move the table does not allow; in SQL the conditional updates (claim, release, finish, cancel) take
-their `WHERE status IN (…)` sets from the same named transitions. Adding a state or an edge is a change
+a move the table does not allow; in SQL the claim and finish updates, the recovery query and the cancel
+request take their status sets from the same named transitions. Adding a state or an edge is a change
 here, and the unit tests that enumerate every pair show what it allows.
 """
 
@@ -130,6 +130,8 @@ def check(source: RunStatus | None, target: RunStatus) -> None:
 
 
 class HasStatus(Protocol):
+    """Anything with a run's status: the ORM row, or a stand-in in tests."""
+
     status: RunStatus
 
 
