@@ -1,4 +1,5 @@
-"""The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin, check."""
+"""The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin, check,
+rotate-key."""
 
 from __future__ import annotations
 
@@ -150,6 +151,70 @@ def create_admin(space: str, email: str) -> None:
     if not space.strip() or len(space) > 200:
         raise click.BadParameter("1 to 200 characters", param_hint="--space")
     click.echo(json.dumps(asyncio.run(_create_admin(_settings(), space, email))))
+
+
+async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
+    from app.persistence.db import create_engine, create_sessionmaker
+    from app.persistence.transaction import transaction
+    from app.services.vault import keyring_for, reseal_batch, secrets_by_key
+
+    keyring = keyring_for(settings, old_secret)
+    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    sessionmaker = create_sessionmaker(engine)
+    resealed = 0
+    try:
+        # One transaction per batch: rows are locked briefly and progress survives an interruption.
+        while True:
+            async with transaction(sessionmaker, _refuse_jobs) as session:
+                batch = await reseal_batch(session, keyring)
+            resealed += batch.resealed
+            if batch.resealed == 0:
+                break
+        async with transaction(sessionmaker, _refuse_jobs) as session:
+            census = await secrets_by_key(session)
+    finally:
+        await engine.dispose()
+    return {"current_key_id": keyring.current_key_id, "resealed": resealed, "secrets_by_key": census}
+
+
+@main.command("rotate-key")
+@click.option(
+    "--old-key-env",
+    required=True,
+    metavar="VAR",
+    help="Name of the environment variable that holds the previous secret key.",
+)
+@_fail_on_configuration
+def rotate_key(old_key_env: str) -> None:
+    """Re-encrypt every stored secret under AUTOMATIONS_SECRET_KEY, opening old ones with $VAR.
+
+    Safe while the service runs: processes that know both keys read either, and each batch is
+    its own transaction. Prints {current_key_id, resealed, secrets_by_key}; exits 1 when secrets
+    sealed under some other key remain.
+    """
+    from app.errors import AppError
+    from app.security.crypto import derive_key_id
+
+    old_secret = os.environ.get(old_key_env, "")
+    if not old_secret:
+        raise click.BadParameter(
+            f"the variable {old_key_env} is not set or empty", param_hint="--old-key-env"
+        )
+    settings = _settings()
+    if derive_key_id(old_secret) == derive_key_id(settings.resolved_secret_key()):
+        raise click.ClickException(
+            f"{old_key_env} holds the current AUTOMATIONS_SECRET_KEY; set the new key there first"
+        )
+    try:
+        report = asyncio.run(_rotate_key(settings, old_secret))
+    except AppError as exc:
+        raise click.ClickException(exc.message) from None
+    click.echo(json.dumps(report, indent=2))
+    left = {key: count for key, count in report["secrets_by_key"].items() if key != report["current_key_id"]}
+    if left:
+        raise click.ClickException(
+            f"secrets sealed under keys neither given key opens remain: {left}; rotate them with that key"
+        )
 
 
 async def _check(settings: Settings) -> dict[str, Any]:

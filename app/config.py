@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     environment: Literal["development", "test", "production"] = "development"
     home: Path = Field(default=Path(".automations"), description="Data folder of the embedded stack.")
     secret_key: SecretStr | None = None
+    previous_secret_key: SecretStr | None = Field(
+        default=None,
+        description="The key being rotated away from: still decrypts what it sealed (see docs/secrets.md).",
+    )
 
     database_url: str | None = Field(
         default=None, validation_alias=AliasChoices("DATABASE_URL", "AUTOMATIONS_DATABASE_URL")

@@ -60,6 +60,7 @@ def test_upgrade_head_then_downgrade_base_on_an_empty_database(servers: Servers)
             "api_tokens",
             "automations",
             "automation_versions",
+            "secrets",
         } <= tables
         assert {"membership_role", "automation_status"} <= types
         _alembic(url, "downgrade", "base")

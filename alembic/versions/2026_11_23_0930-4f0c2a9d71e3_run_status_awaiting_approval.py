@@ -5,7 +5,7 @@ characters (`awaiting_approval` has 17) and its CHECK constraint accepts the new
 unchanged; the column stays a plain string.
 
 Revision ID: 4f0c2a9d71e3
-Revises: 8113ccd15594
+Revises: 68787df6903c
 Create Date: 2026-11-23 09:30:00.000000+00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "4f0c2a9d71e3"
-down_revision: str | None = "8113ccd15594"
+down_revision: str | None = "68787df6903c"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -14,8 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
 from app.persistence.transaction import transaction
+from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
+from app.services.vault import keyring_for
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"
@@ -114,3 +116,11 @@ def get_vocabulary(request: Request) -> Vocabulary:
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
+
+
+def get_keyring(request: Request) -> Keyring:
+    """The keys that seal and open encrypted columns (built once per secret key)."""
+    return keyring_for(request.app.state.settings)
+
+
+KeyringDep = Annotated[Keyring, Depends(get_keyring)]

@@ -6,9 +6,10 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from app.persistence.models import AutomationStatus, Role
+from app.services.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
 T = TypeVar("T")
 
@@ -249,3 +250,29 @@ class FireOut(BaseModel):
     run_id: uuid.UUID
     status: str
     url: str
+
+
+class SecretPut(Body):
+    value: SecretStr = Field(
+        description=f"The value, 1 to {MAX_VALUE_BYTES} bytes of UTF-8. Never shown again by any answer."
+    )
+    description: str | None = Field(default=None, max_length=MAX_DESCRIPTION_LENGTH)
+
+    @field_validator("value")
+    @classmethod
+    def _storable_size(cls, value: SecretStr) -> SecretStr:
+        problem = value_size_problem(value.get_secret_value())
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+
+class SecretOut(Out):
+    """A secret's metadata; its value is never part of an answer."""
+
+    name: str
+    description: str | None
+    created_at: datetime
+    updated_at: datetime
+    created_by: uuid.UUID | None = Field(description="The user who first set it.")
+    updated_by: uuid.UUID | None = Field(description="The user who set the current value.")

@@ -54,6 +54,12 @@ def _decode(cursor: str, columns: Sequence[InstrumentedAttribute[Any]]) -> list[
                 values.append(uuid.UUID(value))
             elif python_type is int and isinstance(value, int) and not isinstance(value, bool):
                 values.append(value)
+            elif python_type is str and isinstance(value, str):
+                # Text PostgreSQL cannot compare (NUL, lone surrogates) is a bad cursor, not a 500.
+                if "\x00" in value:
+                    raise invalid
+                value.encode("utf-8")
+                values.append(value)
             else:
                 raise invalid
     except (ValueError, TypeError, UnicodeDecodeError):

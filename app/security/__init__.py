@@ -1,1 +1,1 @@
-"""Security primitives: token hashing, and later crypto, egress guard, redaction."""
+"""Security primitives: token hashing, the AES-256-GCM keyring, the egress guard, redaction, truncation."""

@@ -24,6 +24,7 @@ class Permissions:
     write_automations = Permission("write_automations", Role.member)
     manage_members = Permission("manage_members", Role.admin)
     manage_space = Permission("manage_space", Role.admin)
+    manage_secrets = Permission("manage_secrets", Role.admin)
     manage_owners = Permission("manage_owners", Role.owner)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import TEST_MODEL
+from tests.support.fake_llm import TEST_MODEL
 from tests.security.test_json_schema import BACKTRACKING
 from tests.support.factories import Factory
 from tests.support.fake_llm import FakeLlm, json_reply

@@ -28,6 +28,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "run_id": run_id,
         "event_id": str(uuid.uuid4()),
         "trigger_id": str(uuid.uuid4()),
+        "name": "crm_token",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -45,6 +46,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"name": "Taken over"}
     if path.endswith("/events"):
         return {"event_type": "intruder.event", "payload": {}}
+    if path.endswith("/secrets/{name}"):
+        return {"value": "intruder's value"}
     return None
 
 
@@ -54,6 +57,7 @@ class TestIsolation:
         bob = await factory.owner("Bob's")
         automation = await alice.create_automation()
         run = (await alice.request("POST", alice.space_path(f"/automations/{automation['id']}/runs"))).json()
+        secret = await alice.request("PUT", alice.space_path("/secrets/crm_token"), json={"value": "alice's"})
         routes = _space_routes(app)
         assert len(routes) >= 15, routes
         for method, template in routes:
@@ -69,6 +73,7 @@ class TestIsolation:
         assert runs[0]["cancel_requested"] is False
         members = (await alice.request("GET", alice.space_path("/members"))).json()["items"]
         assert [m["user_id"] for m in members] == [alice.user_id]
+        assert (await alice.request("GET", alice.space_path("/secrets/crm_token"))).json() == secret.json()
 
     async def test_automation_of_another_space_via_own_space_is_404(self, factory: Factory) -> None:
         alice = await factory.owner()

@@ -2,7 +2,18 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import automations, catalog, events, runs, schemas, spaces, tokens, triggers, webhooks
+from app.api.routes import (
+    automations,
+    catalog,
+    events,
+    runs,
+    schemas,
+    secrets,
+    spaces,
+    tokens,
+    triggers,
+    webhooks,
+)
 
 api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(spaces.router)
@@ -15,3 +26,4 @@ api_router.include_router(webhooks.router)
 api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
+api_router.include_router(secrets.router)

@@ -2,6 +2,7 @@
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
+from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
 from app.persistence.models.triggers import AutomationTrigger
 
@@ -19,6 +20,7 @@ __all__ = [
     "Role",
     "Run",
     "RunStep",
+    "Secret",
     "Space",
     "User",
 ]

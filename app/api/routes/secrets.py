@@ -1,0 +1,60 @@
+"""Secrets of a space: set (admin), list and read metadata (member), delete (admin). Values never leave."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response, status
+
+from app.api.body import JsonBodyRoute
+from app.api.deps import KeyringDep, PageDep, SessionDep, SpaceDep
+from app.api.schemas import PageOut, SecretOut, SecretPut
+from app.services.secrets import NAME_PATTERN, secret_service
+
+router = APIRouter(prefix="/spaces/{space_id}/secrets", tags=["secrets"], route_class=JsonBodyRoute)
+
+SecretName = Annotated[str, Path(pattern=NAME_PATTERN, description="1 to 64 characters of a-z, 0-9, _.")]
+
+
+@router.put(
+    "/{name}",
+    summary="Create (201) or replace (200) a secret (admin)",
+    responses={status.HTTP_201_CREATED: {"model": SecretOut, "description": "Created"}},
+)
+async def put_secret(
+    name: SecretName,
+    body: SecretPut,
+    session: SessionDep,
+    access: SpaceDep,
+    keyring: KeyringDep,
+    response: Response,
+) -> SecretOut:
+    written = await secret_service.put(
+        session,
+        access,
+        keyring,
+        name=name,
+        value=body.value.get_secret_value(),
+        description=body.description,
+    )
+    if written.created:
+        response.status_code = status.HTTP_201_CREATED
+        response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/secrets/{name}"
+    return SecretOut.model_validate(written.secret)
+
+
+@router.get("", summary="List the space's secrets (names and metadata, never values)")
+async def list_secrets(session: SessionDep, access: SpaceDep, page: PageDep) -> PageOut[SecretOut]:
+    result = await secret_service.list(session, access, limit=page.limit, cursor=page.cursor)
+    return PageOut(items=[SecretOut.model_validate(s) for s in result.items], next_cursor=result.next_cursor)
+
+
+@router.get("/{name}", summary="Get a secret's metadata (never its value)")
+async def get_secret(name: SecretName, session: SessionDep, access: SpaceDep) -> SecretOut:
+    return SecretOut.model_validate(await secret_service.get(session, access, name))
+
+
+@router.delete("/{name}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete a secret (admin)")
+async def delete_secret(name: SecretName, session: SessionDep, access: SpaceDep) -> Response:
+    await secret_service.delete(session, access, name)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,102 @@
+"""Queries over secrets: always within one space, except the key rotation sweep."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Collection, Sequence
+
+from sqlalchemy import Boolean, Select, delete, func, literal_column, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.sql.dml import ReturningInsert
+
+from app.persistence.models import Secret
+from app.persistence.repositories.base import RepositoryBase
+
+
+class SecretRepository(RepositoryBase[Secret]):
+    model = Secret
+
+    def space_statement(self, space_id: uuid.UUID) -> Select[Secret]:
+        """Secrets of one space: the one place a secret query is scoped."""
+        return select(Secret).where(Secret.space_id == space_id)
+
+    async def get_by_name(self, space_id: uuid.UUID, name: str) -> Secret | None:
+        return await self.get_one_or_none(self.space_statement(space_id).where(Secret.name == name))
+
+    async def named(self, space_id: uuid.UUID, names: Collection[str]) -> Sequence[Secret]:
+        return await self.get_all(self.space_statement(space_id).where(Secret.name.in_(names)))
+
+    async def existing_names(self, space_id: uuid.UUID, names: Collection[str]) -> set[str]:
+        statement = select(Secret.name).where(Secret.space_id == space_id, Secret.name.in_(names))
+        return set((await self.session.scalars(statement)).all())
+
+    async def upsert(
+        self,
+        *,
+        space_id: uuid.UUID,
+        name: str,
+        description: str | None,
+        ciphertext: bytes,
+        key_id: str,
+        user_id: uuid.UUID,
+    ) -> tuple[Secret, bool]:
+        """Create or replace in one statement (two concurrent first writes cannot both insert).
+
+        Answers the row and whether it was created.
+        """
+        statement: ReturningInsert[Secret, bool] = (
+            insert(Secret)
+            .values(
+                space_id=space_id,
+                name=name,
+                description=description,
+                ciphertext=ciphertext,
+                key_id=key_id,
+                created_by=user_id,
+                updated_by=user_id,
+            )
+            .on_conflict_do_update(
+                index_elements=[Secret.space_id, Secret.name],
+                set_={
+                    "description": description,
+                    "ciphertext": ciphertext,
+                    "key_id": key_id,
+                    "updated_by": user_id,
+                    "updated_at": func.now(),
+                },
+            )
+            # xmax is 0 on a freshly inserted row version, and set when the conflict branch updated it.
+            .returning(Secret, literal_column("xmax = 0", Boolean))
+            .execution_options(populate_existing=True)
+        )
+        row = (await self.session.execute(statement)).one()
+        return row[0], bool(row[1])
+
+    async def delete_by_name(self, space_id: uuid.UUID, name: str) -> bool:
+        statement = delete(Secret).where(Secret.space_id == space_id, Secret.name == name)
+        result = await self.session.execute(statement.returning(Secret.id))
+        return result.first() is not None
+
+    async def sealed_under(self, key_ids: Collection[str], limit: int) -> Sequence[Secret]:
+        """Rows sealed under one of `key_ids`, locked until the transaction ends."""
+        statement = (
+            select(Secret)
+            .where(Secret.key_id.in_(key_ids))
+            .order_by(Secret.id)
+            .limit(limit)
+            .with_for_update()
+        )
+        return await self.get_all(statement)
+
+    async def reseal(self, secret_id: uuid.UUID, ciphertext: bytes, key_id: str) -> None:
+        """Store a new ciphertext of the same value; `updated_at` and `updated_by` keep their meaning."""
+        statement = (
+            update(Secret)
+            .where(Secret.id == secret_id)
+            .values(ciphertext=ciphertext, key_id=key_id, updated_at=Secret.updated_at)
+        )
+        await self.session.execute(statement)
+
+    async def count_by_key(self) -> dict[str, int]:
+        statement = select(Secret.key_id, func.count()).group_by(Secret.key_id)
+        return {row[0]: row[1] for row in (await self.session.execute(statement)).all()}

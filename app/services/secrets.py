@@ -1,0 +1,139 @@
+"""Secrets of a space: set, list, read the metadata of, and delete. Values are only ever written here.
+
+Reading a value back is the vault's job (`app.services.vault`), at the moment a capability needs it.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import ErrorDetail, NotFound, ValidationFailed
+from app.persistence.models import Secret
+from app.persistence.pagination import Page, paginate
+from app.persistence.repositories.secrets import SecretRepository
+from app.security.crypto import Context, Keyring
+from app.services.access import Permissions, SpaceAccess
+
+NAME_PATTERN = r"^[a-z0-9_]{1,64}$"
+MAX_VALUE_BYTES = 8 * 1024
+MAX_DESCRIPTION_LENGTH = 500
+SECRET_PURPOSE = "secret"  # noqa: S105 (the purpose label of the encryption context, not a secret)
+
+_NAME = re.compile(NAME_PATTERN)
+
+
+def secret_context(space_id: uuid.UUID, name: str) -> Context:
+    """What a secret's value is sealed for: its space and its name."""
+    return Context.of(SECRET_PURPOSE, str(space_id), name)
+
+
+def check_name(name: str) -> None:
+    """Refuse a name outside `NAME_PATTERN` with a pointer to it."""
+    if not _NAME.fullmatch(name):
+        raise ValidationFailed(
+            "A secret name is 1 to 64 characters of a-z, 0-9 and _.",
+            code="invalid_secret_name",
+            details=[ErrorDetail(path="/path/name", message=f"must match {NAME_PATTERN}")],
+        )
+
+
+def value_size_problem(value: str) -> str | None:
+    """Why a value cannot be stored (its UTF-8 size must be 1 byte to 8 KB), or None. Never quotes it."""
+    size = len(value.encode("utf-8"))
+    if size == 0:
+        return "must not be empty"
+    if size > MAX_VALUE_BYTES:
+        return f"must be at most {MAX_VALUE_BYTES} bytes in UTF-8 (this one is {size})"
+    return None
+
+
+@dataclass(frozen=True)
+class SecretWrite:
+    """A secret after PUT; `created` tells a new secret from a replaced one."""
+
+    secret: Secret
+    created: bool
+
+
+class SecretService:
+    async def put(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        keyring: Keyring,
+        *,
+        name: str,
+        value: str,
+        description: str | None,
+    ) -> SecretWrite:
+        """Create or replace a secret (admin); the value is sealed for this space and name."""
+        access.require(Permissions.manage_secrets)
+        check_name(name)
+        problem = value_size_problem(value)
+        if problem is not None:
+            raise ValidationFailed(
+                "The secret value has a size that cannot be stored.",
+                code="invalid_secret_value",
+                details=[ErrorDetail(path="/value", message=problem)],
+            )
+        ciphertext = keyring.encrypt(value.encode("utf-8"), secret_context(access.space_id, name))
+        secret, created = await SecretRepository(session).upsert(
+            space_id=access.space_id,
+            name=name,
+            description=description,
+            ciphertext=ciphertext,
+            key_id=keyring.current_key_id,
+            user_id=access.user_id,
+        )
+        return SecretWrite(secret=secret, created=created)
+
+    async def list(
+        self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
+    ) -> Page[Secret]:
+        """The space's secrets by name (metadata only)."""
+        access.require(Permissions.read)
+        return await paginate(
+            session,
+            SecretRepository(session).space_statement(access.space_id),
+            order_by=[Secret.name],
+            limit=limit,
+            cursor=cursor,
+            descending=False,
+        )
+
+    async def get(self, session: AsyncSession, access: SpaceAccess, name: str) -> Secret:
+        """One secret's metadata."""
+        access.require(Permissions.read)
+        secret = await SecretRepository(session).get_by_name(access.space_id, name)
+        if secret is None:
+            raise _not_found(name)
+        return secret
+
+    async def delete(self, session: AsyncSession, access: SpaceAccess, name: str) -> None:
+        """Delete a secret (admin); steps that name it fail with `secret_missing` from then on."""
+        access.require(Permissions.manage_secrets)
+        if not await SecretRepository(session).delete_by_name(access.space_id, name):
+            raise _not_found(name)
+
+
+def _not_found(name: str) -> NotFound:
+    return NotFound(f"This space has no secret named {name!r}.", code="secret_not_found")
+
+
+secret_service = SecretService()
+
+__all__ = [
+    "MAX_DESCRIPTION_LENGTH",
+    "MAX_VALUE_BYTES",
+    "NAME_PATTERN",
+    "SecretService",
+    "SecretWrite",
+    "check_name",
+    "secret_context",
+    "secret_service",
+    "value_size_problem",
+]
