@@ -146,7 +146,7 @@ def _refuse_jobs(job: Any) -> None:
 @_fail_on_configuration
 def create_admin(space: str, email: str) -> None:
     """Create a space and its owner; print {space_id, user_id, token} (the token is shown once)."""
-    if "@" not in email or len(email) > 320:
+    if "@" not in email or len(email.lower()) > 320:
         raise click.BadParameter("not an email address", param_hint="--email")
     if not space.strip() or len(space) > 200:
         raise click.BadParameter("1 to 200 characters", param_hint="--space")

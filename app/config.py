@@ -95,6 +95,12 @@ class Settings(BaseSettings):
     # triggers
     webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")
     webhook_rate_window_seconds: float = Field(default=60.0, gt=0)
+    auth_failure_limit: int = Field(
+        default=30,
+        ge=0,
+        description="Failed authentications (401) per client address per window before it gets 429; 0 = off.",
+    )
+    auth_failure_window_seconds: float = Field(default=60.0, gt=0)
     max_chain_depth: int = Field(
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )
@@ -126,11 +132,15 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _rate_limit_countable(self) -> Settings:
         # The limiter counts in whole microseconds inside Redis Lua numbers (exact below 2**52).
-        if self.webhook_rate_limit * self.webhook_rate_window_seconds * 1_000_000 > 2**52:
-            raise ConfigurationError(
-                "AUTOMATIONS_WEBHOOK_RATE_LIMIT x AUTOMATIONS_WEBHOOK_RATE_WINDOW_SECONDS is too large "
-                "to count exactly; lower one of them"
-            )
+        for name, limit, window in (
+            ("WEBHOOK_RATE_LIMIT", self.webhook_rate_limit, self.webhook_rate_window_seconds),
+            ("AUTH_FAILURE_LIMIT", self.auth_failure_limit, self.auth_failure_window_seconds),
+        ):
+            if limit * window * 1_000_000 > 2**52:
+                raise ConfigurationError(
+                    f"AUTOMATIONS_{name} x its window in seconds is too large to count exactly; "
+                    "lower one of them"
+                )
         return self
 
     @property

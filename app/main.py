@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from app.api.errors import install_error_handlers
 from app.api.routes import api_router
 from app.api.routes.health import router as health_router
+from app.api.throttle import AuthFailureThrottle
 from app.config import Settings, get_settings
 from app.engine.validation import Vocabulary
 from app.integrations.llm import LiteLlm
@@ -19,6 +20,7 @@ from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits, pricer
+from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
 
 
@@ -45,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         app.state.redis = redis
+        app.state.readiness = ReadinessProbe(engine, redis)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
         app.state.rate_limiter = RateLimiter(limiter_redis)
@@ -70,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.vocabulary = Vocabulary(allowed_models=frozenset(settings.llm_allowed_models))
     install_error_handlers(app)
+    app.add_middleware(AuthFailureThrottle)
     app.include_router(health_router)
     app.include_router(api_router)
     return app

@@ -77,3 +77,7 @@ class TestRateLimit:
 
     def test_large_but_countable_limit_is_accepted(self) -> None:
         assert Settings(webhook_rate_limit=10**7, webhook_rate_window_seconds=60).webhook_rate_limit == 10**7
+
+    def test_an_auth_failure_limit_too_large_to_count_is_refused_at_start(self) -> None:
+        with pytest.raises(ConfigurationError, match="AUTH_FAILURE_LIMIT"):
+            Settings(auth_failure_limit=10**9, auth_failure_window_seconds=60)

@@ -1,20 +1,22 @@
 """JSON request bodies: content type, size, depth and storable text, checked before any model sees them.
 
 Starlette parses with `json.loads` as-is: deep nesting reaches Python's recursion limit, `NaN`
-is accepted, and NUL characters or lone surrogates parse fine but are rejected later by
-PostgreSQL. Each of those would be a 500; here each is a clear 4xx that changes nothing.
+is accepted, and NUL characters, lone surrogates or numbers that overflow to infinity parse fine but
+are rejected later by PostgreSQL. Each of those would be a 500; here each is a clear 4xx that changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
+from app.api.deps import get_settings
 from app.definitions.pointers import join
 from app.errors import BadRequest, ErrorDetail, PayloadTooLarge, UnsupportedMediaType
 
@@ -36,7 +38,7 @@ def is_json_content_type(value: str | None) -> bool:
 
 
 def check_document(document: Any, max_depth: int) -> None:
-    """Refuse nesting deeper than `max_depth` and text PostgreSQL cannot store, with a pointer to it."""
+    """Refuse nesting deeper than `max_depth`, and text or numbers PostgreSQL cannot store, with a pointer."""
     stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(document, 1, ())]
     while stack:
         node, depth, path = stack.pop()
@@ -54,6 +56,13 @@ def check_document(document: Any, max_depth: int) -> None:
             stack.extend((value, depth + 1, (*path, index)) for index, value in enumerate(node))
         elif isinstance(node, str):
             _check_text(node, path)
+        elif isinstance(node, float) and not math.isfinite(node):
+            # `1e400` parses to infinity: PostgreSQL's JSON refuses it, and pydantic would store null.
+            raise BadRequest(
+                "The JSON body contains a number too large to store.",
+                code="number_out_of_range",
+                details=[ErrorDetail(path=join(*path), message="the number overflows a 64-bit float")],
+            )
 
 
 def _check_text(text: str, path: tuple[str | int, ...]) -> None:
@@ -127,7 +136,7 @@ class JsonBodyRoute(APIRoute):
 
         async def checked_handler(request: Request) -> Response:
             if request.method in BODY_METHODS:
-                settings = request.app.state.settings
+                settings = get_settings(request)
                 await read_json_body(
                     request, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth
                 )

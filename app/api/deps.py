@@ -1,33 +1,94 @@
-"""Typed dependencies, so routes read like their permissions (`SessionDep`, `CallerDep`, `SpaceDep`)."""
+"""Typed dependencies, so routes read like their permissions (`SessionDep`, `CallerDep`, `SpaceDep`).
+
+Routes never read `request.app.state`: what the composition root put there reaches them through the
+typed aliases below (`SettingsDep`, `LimitsDep`, `RateLimiterDep`, ...), each checked for its type once
+per request, so a wiring mistake is a clear error and not an `AttributeError` deep inside a service.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.api.schemas import MAX_VERSION
+from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
+from app.integrations.rate_limit import RateLimiter
+from app.jobs import Sender
 from app.persistence.transaction import transaction
 from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
+from app.services.dispatch import DispatchLimits
+from app.services.health import ReadinessProbe
 from app.services.vault import keyring_for
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"
 )
 
+StateT = TypeVar("StateT")
+MAX_VERSION_DIGITS = len(str(MAX_VERSION))
+
+VersionPath = Annotated[int, Path(ge=1, le=MAX_VERSION, description="A version number of the automation.")]
+
+
+def app_state(request: Request, name: str, kind: type[StateT]) -> StateT:
+    """One object the composition root stored on the application, checked to be a `kind`."""
+    value: Any = getattr(request.app.state, name, None)
+    if not isinstance(value, kind):
+        raise ConfigurationError(f"the application state has no {kind.__name__} named {name!r}")
+    return value
+
+
+def get_settings(request: Request) -> Settings:
+    return app_state(request, "settings", Settings)
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_limits(request: Request) -> DispatchLimits:
+    """The dispatcher's operator limits (global cap, LLM pricing)."""
+    return app_state(request, "limits", DispatchLimits)
+
+
+LimitsDep = Annotated[DispatchLimits, Depends(get_limits)]
+
+
+def get_rate_limiter(request: Request) -> RateLimiter:
+    return app_state(request, "rate_limiter", RateLimiter)
+
+
+RateLimiterDep = Annotated[RateLimiter, Depends(get_rate_limiter)]
+
+
+def get_readiness(request: Request) -> ReadinessProbe:
+    return app_state(request, "readiness", ReadinessProbe)
+
+
+ReadinessDep = Annotated[ReadinessProbe, Depends(get_readiness)]
+
+
+def _send_job(request: Request) -> Sender:
+    send: Any = getattr(request.app.state, "send_job", None)
+    if not callable(send):
+        raise ConfigurationError("the application state has no send_job")
+    sender: Sender = send
+    return sender
+
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed (then jobs sent) before the response leaves."""
-    state = request.app.state
-    async with transaction(state.sessionmaker, state.send_job) as session:
+    sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
+    async with transaction(sessionmaker, _send_job(request)) as session:
         yield session
 
 
@@ -59,13 +120,12 @@ class PageParams:
 
 
 def get_page_params(
-    request: Request,
+    settings: SettingsDep,
     limit: Annotated[int | None, Query(ge=1, description="Items per page.")] = None,
     cursor: Annotated[
         str | None, Query(max_length=512, description="next_cursor of the previous page.")
     ] = None,
 ) -> PageParams:
-    settings = request.app.state.settings
     if limit is not None and limit > settings.page_size_max:
         raise BadRequest(
             f"limit may be at most {settings.page_size_max}.",
@@ -83,7 +143,8 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None or value.strip() == "*":
         return None
     tag = value.strip().removeprefix("W/").strip('"')
-    if not tag.isdigit():
+    # ASCII digits only, and few of them: `int()` refuses other digits and over 4300 of them.
+    if not (tag.isascii() and tag.isdigit() and len(tag) <= MAX_VERSION_DIGITS):
         raise BadRequest(
             'If-Match must carry the automation\'s version as its ETag, e.g. If-Match: "3".',
             code="invalid_if_match",
@@ -112,7 +173,7 @@ def expected_version(if_match: str | None, body_version: int | None, *, required
 
 def get_vocabulary(request: Request) -> Vocabulary:
     """The registries plus this deployment's allowed LLM models, for validating definitions."""
-    return request.app.state.vocabulary  # type: ignore[no-any-return]
+    return app_state(request, "vocabulary", Vocabulary)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
@@ -120,7 +181,7 @@ VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
 
 def get_keyring(request: Request) -> Keyring:
     """The keys that seal and open encrypted columns (built once per secret key)."""
-    return keyring_for(request.app.state.settings)
+    return keyring_for(get_settings(request))
 
 
 KeyringDep = Annotated[Keyring, Depends(get_keyring)]

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from app.persistence.models import AutomationStatus, Role
 from app.services.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
 T = TypeVar("T")
+MAX_VERSION = 2**31 - 1
+"""Versions are PostgreSQL integers: a larger number names no version and must not reach the database."""
 
 
 class Body(BaseModel):
@@ -46,8 +49,23 @@ class SpaceWithRoleOut(SpaceOut):
     role: Role
 
 
+MAX_EMAIL_LENGTH = 320
+
+
+def _lower_email(value: str) -> str:
+    """Emails are stored lower-cased, and lower-casing can lengthen text ("İ" becomes two characters)."""
+    lowered = value.lower()
+    if len(lowered) > MAX_EMAIL_LENGTH:
+        raise ValueError(f"must have at most {MAX_EMAIL_LENGTH} characters once lower-cased")
+    return lowered
+
+
 # Self-hosted teams use internal domains (.internal, .test, .lan), so only the shape is checked.
-Email = Annotated[str, Field(min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")]
+Email = Annotated[
+    str,
+    Field(min_length=3, max_length=MAX_EMAIL_LENGTH, pattern=r"^[^@\s]+@[^@\s]+$"),
+    AfterValidator(_lower_email),
+]
 
 
 class MemberCreate(Body):
@@ -92,6 +110,11 @@ class NewTokenOut(TokenOut):
     token: str = Field(description="The token itself; shown once, store it now.")
 
 
+ExpectedVersion = Annotated[
+    int | None, Field(ge=1, le=MAX_VERSION, description="Expected current version (or use If-Match).")
+]
+
+
 class AutomationCreate(Body):
     definition: dict[str, Any] = Field(
         description="The automation definition (see GET /api/v1/schemas/definition)."
@@ -100,11 +123,11 @@ class AutomationCreate(Body):
 
 class AutomationUpdate(Body):
     definition: dict[str, Any]
-    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+    version: ExpectedVersion = None
 
 
 class VersionPrecondition(Body):
-    version: int | None = Field(default=None, ge=1, description="Expected current version (or use If-Match).")
+    version: ExpectedVersion = None
 
 
 class TriggerOut(Out):
@@ -229,10 +252,24 @@ EventType = Annotated[
 ]
 
 
+MAX_EVENT_PAYLOAD_BYTES = 256 * 1024
+"""An event's payload is copied into the trigger payload of every run it fires: kept well under a body."""
+
+
 class EventCreate(Body):
     event_type: EventType
-    payload: dict[str, Any] = Field(default_factory=dict)
+    payload: dict[str, Any] = Field(
+        default_factory=dict, description=f"At most {MAX_EVENT_PAYLOAD_BYTES} bytes as compact JSON."
+    )
     source_id: str | None = Field(default=None, max_length=255)
+
+    @field_validator("payload")
+    @classmethod
+    def _bounded(cls, payload: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        if size > MAX_EVENT_PAYLOAD_BYTES:
+            raise ValueError(f"must be at most {MAX_EVENT_PAYLOAD_BYTES} bytes as JSON (this one is {size})")
+        return payload
 
 
 class EventOut(Out):

@@ -9,7 +9,7 @@ import httpx
 
 from app.engine.context import HttpAnswer
 from app.engine.steps import StepError
-from app.security.egress import EgressAllowList, EgressDenied, EgressError, egress_client
+from app.security.egress import EgressAllowList, EgressDenied, EgressError, display_url, egress_client
 
 
 class GuardedHttp:
@@ -44,11 +44,13 @@ class GuardedHttp:
         except httpx.InvalidURL as exc:
             raise StepError("invalid_url", f"not a usable URL: {exc}", retryable=False) from None
         except httpx.TimeoutException:
+            # display_url: a URL's userinfo, path and query often hold credentials; run records keep errors.
             raise StepError(
-                "http_timeout", f"{method} {url} did not answer within {timeout_seconds:g} s"
+                "http_timeout", f"{method} {display_url(url)} did not answer within {timeout_seconds:g} s"
             ) from None
         except httpx.HTTPError as exc:
-            raise StepError("http_error", f"{method} {url} failed: {type(exc).__name__}") from None
+            message = f"{method} {display_url(url)} failed: {type(exc).__name__}"
+            raise StepError("http_error", message) from None
         return HttpAnswer(
             status_code=answer.status_code,
             headers=dict(answer.headers.items()),

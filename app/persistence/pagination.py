@@ -7,16 +7,18 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, tuple_
+from sqlalchemy import BigInteger, Select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from app.errors import BadRequest, ErrorDetail
 
 T = TypeVar("T")
+_INT32_BOUND = 2**31
+_INT64_BOUND = 2**63
 
 
 @dataclass(frozen=True)
@@ -36,35 +38,45 @@ def _encode(values: Sequence[Any]) -> str:
 
 
 def _decode(cursor: str, columns: Sequence[InstrumentedAttribute[Any]]) -> list[Any]:
+    """The key values a cursor carries; anything but what `_encode` writes for these columns is a 400.
+
+    A cursor is user input: each value must have its column's type and range, or it would reach the
+    database as a parameter it refuses (a 500) or compare against the wrong kind of value.
+    """
     invalid = BadRequest(
         "The cursor is not valid for this listing.",
         code="invalid_cursor",
-        details=[ErrorDetail(path="/cursor", message="use next_cursor from a previous page")],
+        details=[ErrorDetail(path="/query/cursor", message="use next_cursor from a previous page")],
     )
     try:
         raw = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         if not isinstance(raw, list) or len(raw) != len(columns):
             raise invalid
-        values: list[Any] = []
-        for column, value in zip(columns, raw, strict=True):
-            python_type = column.type.python_type
-            if python_type is datetime:
-                values.append(datetime.fromisoformat(value))
-            elif python_type is uuid.UUID:
-                values.append(uuid.UUID(value))
-            elif python_type is int and isinstance(value, int) and not isinstance(value, bool):
-                values.append(value)
-            elif python_type is str and isinstance(value, str):
-                # Text PostgreSQL cannot compare (NUL, lone surrogates) is a bad cursor, not a 500.
-                if "\x00" in value:
-                    raise invalid
-                value.encode("utf-8")
-                values.append(value)
-            else:
-                raise invalid
-    except (ValueError, TypeError, UnicodeDecodeError):
+        values = [_key_value(column, value) for column, value in zip(columns, raw, strict=True)]
+    except (ValueError, TypeError, OverflowError):
         raise invalid from None
+    if any(value is None for value in values):
+        raise invalid
     return values
+
+
+def _key_value(column: InstrumentedAttribute[Any], value: Any) -> Any:
+    """`value` as the column's Python type, or None when it is not one `_encode` could have written."""
+    python_type = column.type.python_type
+    if python_type is datetime and isinstance(value, str):
+        moment = datetime.fromisoformat(value)
+        # In UTC, as the database compares it: an offset that pushes it past year 9999 overflows here.
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    if python_type is uuid.UUID and isinstance(value, str):
+        return uuid.UUID(value)
+    if python_type is int and isinstance(value, int) and not isinstance(value, bool):
+        bound = _INT64_BOUND if isinstance(column.type, BigInteger) else _INT32_BOUND
+        return value if -bound <= value < bound else None
+    if python_type is str and isinstance(value, str):
+        # Text PostgreSQL cannot compare (NUL, lone surrogates) is a bad cursor, not a 500.
+        value.encode("utf-8")
+        return value if "\x00" not in value else None
+    return None
 
 
 async def paginate(

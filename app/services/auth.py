@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import NotFound, Unauthorized
 from app.persistence.base import utcnow
 from app.persistence.repositories.tenancy import ApiTokenRepository, MembershipRepository
-from app.security.tokens import hash_token, token_matches
+from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.access import Caller, SpaceAccess
 
 # Recording every use would turn each read into a write; once a minute is enough to audit.
@@ -23,7 +23,9 @@ class AuthService:
         if not token:
             raise Unauthorized()
         now = utcnow()
-        found = await ApiTokenRepository(session).get_active_by_hash(hash_token(token), now)
+        found = None
+        if is_well_formed(token):
+            found = await ApiTokenRepository(session).get_active_by_hash(hash_token(token), now)
         if found is None or not token_matches(token, found[0].token_hash):
             raise Unauthorized(
                 "The bearer token is not valid (unknown, revoked or expired).", code="invalid_token"

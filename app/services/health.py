@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +18,7 @@ from app.persistence.health import database_answers
 logger = logging.getLogger(__name__)
 CHECK_TIMEOUT_SECONDS = 2.0
 BEAT_TICK_KEY = "automations:beat:last_tick"
+READINESS_MAX_AGE_SECONDS = 1.0
 # A tick older than this is forgotten: `readyz` then shows no tick, a sign beat is not running.
 BEAT_TICK_TTL_SECONDS = 3600
 
@@ -75,3 +78,44 @@ async def check_readiness(engine: AsyncEngine, redis: Redis) -> Readiness:
 
     db_ok, (broker_ok, tick) = await asyncio.gather(database(), broker())
     return Readiness(database=db_ok, broker=broker_ok, beat_last_tick=tick)
+
+
+class ReadinessProbe:
+    """`check_readiness` run at most once per `max_age` seconds; concurrent callers share one check.
+
+    `/readyz` takes no token. Checked on every call, a flood of probes would each hold a database
+    connection and could drain the pool that authenticated requests need; cached, it costs one check
+    per second whatever the rate.
+    """
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        redis: Redis,
+        *,
+        max_age: float = READINESS_MAX_AGE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine = engine
+        self.redis = redis
+        self.max_age = max_age
+        self._clock = clock
+        self._last: tuple[float, Readiness] | None = None
+        self._running: asyncio.Task[Readiness] | None = None
+
+    async def check(self) -> Readiness:
+        """The latest readiness, checked again once it is older than `max_age`."""
+        if self._last is not None and self._clock() - self._last[0] < self.max_age:
+            return self._last[1]
+        if self._running is None:
+            self._running = asyncio.create_task(self._refresh())
+        # Shielded: a caller that goes away must not cancel the check the others are waiting for.
+        return await asyncio.shield(self._running)
+
+    async def _refresh(self) -> Readiness:
+        try:
+            readiness = await check_readiness(self.engine, self.redis)
+            self._last = (self._clock(), readiness)
+            return readiness
+        finally:
+            self._running = None

@@ -14,6 +14,9 @@ from app.persistence.repositories.tenancy import MembershipRepository, SpaceRepo
 from app.services.access import Caller, Permissions, SpaceAccess
 from app.services.tokens import token_service
 
+FIRST_TOKEN_DAYS = 7
+"""The admin who adds a new user sees that user's first token; it only bridges until they make their own."""
+
 
 @dataclass(frozen=True)
 class NewMember:
@@ -84,7 +87,9 @@ class SpaceService:
         token: str | None = None
         if user is None:
             user = await users.create(User(email=email.lower()))
-            _, token = await token_service.create(session, user.id, name="first token")
+            _, token = await token_service.create(
+                session, user.id, name="first token", expires_in_days=FIRST_TOKEN_DAYS
+            )
         memberships = MembershipRepository(session)
         if await memberships.get(access.space_id, user.id) is not None:
             raise Conflict("This user is already a member of the space.", code="already_member")

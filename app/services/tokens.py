@@ -21,14 +21,15 @@ class TokenService:
     ) -> tuple[ApiToken, str]:
         """A new token for the user; the plain value is returned once and only its digest is stored."""
         plain = generate_token()
-        expires_at = utcnow() + timedelta(days=expires_in_days) if expires_in_days else None
+        now = utcnow()
+        expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
         token = ApiToken(
             user_id=user_id,
             name=name,
             token_hash=hash_token(plain),
             display_prefix=display_prefix(plain),
             expires_at=expires_at,
-            created_at=utcnow(),
+            created_at=now,
         )
         await ApiTokenRepository(session).create(token)
         return token, plain

@@ -14,9 +14,10 @@ from app.errors import AppError, Conflict, ErrorDetail, Unauthorized, Validation
 from app.persistence.base import utcnow
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.triggers import TriggerRepository
-from app.security.tokens import hash_token, token_matches
+from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+from app.services.triggers import WEBHOOK_TOKEN_PREFIX
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # Mapping a body larger than this runs on a thread: its cost grows with the body and the mapping.
@@ -69,7 +70,9 @@ class WebhookService:
         """Authenticate the token, rate-limit, map the body to inputs, and fire through the dispatcher."""
         if not token:
             raise Unauthorized("A webhook trigger's bearer token is required.")
-        row = await TriggerRepository(session).by_secret_hash(hash_token(token))
+        row = None
+        if is_well_formed(token, WEBHOOK_TOKEN_PREFIX):
+            row = await TriggerRepository(session).by_secret_hash(hash_token(token))
         if (
             row is None
             or row.secret_hash is None

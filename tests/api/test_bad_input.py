@@ -126,6 +126,41 @@ class TestBody:
         assert response.status_code == 400, response.text
         assert _error(response)["code"] == code
 
+    async def test_numbers_that_overflow_to_infinity_are_400_at_every_entry(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        webhook = minimal_definition(triggers=[{"type": "webhook"}])
+        automation = await owner.create_automation(webhook)
+        activated = await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+        assert activated.status_code == 200
+        fire_headers = {"Authorization": f"Bearer {automation['triggers'][0]['token']}"}
+        entries = [
+            (owner.space_path("/automations"), b'{"definition": {"name": "n", "metadata": {"x": -1e999}}}'),
+            (owner.space_path(f"/automations/{automation['id']}/runs"), b'{"inputs": {"x": 1e400}}'),
+            (owner.space_path("/events"), b'{"event_type": "a.b", "payload": {"x": [1, 1e400]}}'),
+            (f"/api/v1/automations/{automation['id']}/fire", b'{"x": 1e400}'),
+        ]
+        for path, raw in entries:
+            extra = fire_headers if path.endswith("/fire") else {}
+            response = await owner.request(
+                "POST", path, content=raw, headers={"Content-Type": "application/json", **extra}
+            )
+            assert response.status_code == 400, (path, response.text)
+            error = _error(response)
+            assert error["code"] == "number_out_of_range"
+            assert error["details"][0]["path"] in {
+                "/definition/metadata/x",
+                "/inputs/x",
+                "/payload/x/1",
+                "/x",
+            }
+        runs = (await owner.request("GET", owner.space_path("/runs"))).json()["items"]
+        events = (await owner.request("GET", owner.space_path("/events"))).json()["items"]
+        assert runs == []
+        assert events == []
+        assert [
+            a["id"] for a in (await owner.request("GET", owner.space_path("/automations"))).json()["items"]
+        ] == [automation["id"]]
+
     async def test_unknown_top_level_field_is_422_with_path(self, owner: Caller) -> None:
         response = await owner.request(
             "POST", owner.space_path("/automations"), json={"definition": minimal_definition(), "extra": 1}
@@ -249,3 +284,59 @@ class TestParameters:
         wrong_method = await owner.request("DELETE", owner.space_path("/automations"))
         assert wrong_method.status_code == 405
         assert _error(wrong_method)["code"] == "method_not_allowed"
+
+    @pytest.mark.parametrize("version", ["99999999999", "0", "2147483648"])
+    async def test_version_outside_integer_range_is_422(self, factory: Factory, version: str) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        path = owner.space_path(f"/automations/{created['id']}/versions/{version}")
+        for method, suffix in (("GET", ""), ("POST", "/restore")):
+            response = await owner.request(method, path + suffix)
+            assert response.status_code == 422, (method, response.text)
+            assert _error(response)["details"][0]["path"] == "/path/version"
+
+    async def test_if_match_with_thousands_of_digits_is_400(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        response = await owner.request(
+            "POST",
+            owner.space_path(f"/automations/{created['id']}/pause"),
+            headers={"If-Match": '"' + "9" * 5000 + '"'},
+        )
+        assert response.status_code == 400
+        assert _error(response)["code"] == "invalid_if_match"
+
+    async def test_body_version_outside_integer_range_is_422(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        created = await owner.create_automation()
+        response = await owner.request(
+            "POST", owner.space_path(f"/automations/{created['id']}/pause"), json={"version": 2**31}
+        )
+        assert response.status_code == 422
+        assert _error(response)["details"][0]["path"] == "/version"
+
+
+class TestLengths:
+    async def test_an_email_that_lower_casing_lengthens_past_320_is_422(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        email = "\u0130" * 300 + "@example.test"  # 313 characters; "İ".lower() is two
+        response = await owner.request("POST", owner.space_path("/members"), json={"email": email})
+        assert response.status_code == 422, response.text
+        assert _error(response)["details"][0]["path"] == "/email"
+        members = (await owner.request("GET", owner.space_path("/members"))).json()["items"]
+        assert len(members) == 1
+
+    async def test_an_event_payload_over_256_kb_is_422_and_publishes_nothing(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        path = owner.space_path("/events")
+        fits = await owner.request(
+            "POST", path, json={"event_type": "a.b", "payload": {"blob": "x" * (256 * 1024 - 20)}}
+        )
+        assert fits.status_code == 202, fits.text
+        too_big = await owner.request(
+            "POST", path, json={"event_type": "a.b", "payload": {"blob": "x" * (256 * 1024)}}
+        )
+        assert too_big.status_code == 422
+        assert _error(too_big)["details"][0]["path"] == "/payload"
+        events = (await owner.request("GET", path)).json()["items"]
+        assert [event["id"] for event in events] == [fits.json()["id"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import datetime, timedelta
 
 from tests.support.factories import Factory, minimal_definition
 
@@ -89,6 +90,48 @@ class TestIsolation:
         )
         assert response.status_code == 404
 
+    async def test_ids_of_another_space_answer_404_through_ones_own_space(self, factory: Factory) -> None:
+        alice = await factory.owner()
+        bob = await factory.owner()
+        theirs = await alice.create_automation(minimal_definition(triggers=[{"type": "webhook"}]))
+        mine = await bob.create_automation(minimal_definition(triggers=[{"type": "webhook"}]))
+        run = (await alice.request("POST", alice.space_path(f"/automations/{theirs['id']}/runs"))).json()
+        event = await alice.request(
+            "POST", alice.space_path("/events"), json={"event_type": "a.b", "payload": {"x": 1}}
+        )
+        trigger = theirs["triggers"][0]["id"]
+        probes = [
+            ("GET", f"/runs/{run['id']}"),
+            ("POST", f"/runs/{run['id']}/cancel"),
+            ("GET", f"/events/{event.json()['id']}"),
+            ("GET", f"/automations/{theirs['id']}/versions"),
+            ("GET", f"/automations/{theirs['id']}/versions/1"),
+            ("POST", f"/automations/{theirs['id']}/versions/1/restore"),
+            ("POST", f"/automations/{theirs['id']}/runs"),
+            ("POST", f"/automations/{theirs['id']}/activate"),
+            ("POST", f"/automations/{theirs['id']}/triggers/{trigger}/rotate"),
+            ("POST", f"/automations/{mine['id']}/triggers/{trigger}/revoke"),
+            ("PATCH", f"/members/{alice.user_id}"),
+            ("DELETE", f"/members/{alice.user_id}"),
+        ]
+        for method, suffix in probes:
+            body = {"role": "member"} if method == "PATCH" else None
+            response = await bob.request(method, bob.space_path(suffix), json=body)
+            assert response.status_code == 404, (method, suffix, response.text)
+        listed = await bob.request("GET", bob.space_path("/runs"), params={"automation_id": theirs["id"]})
+        assert listed.json()["items"] == []
+        assert (await alice.request("GET", alice.space_path(f"/runs/{run['id']}"))).json()[
+            "status"
+        ] != "cancelled"
+        old_token = theirs["triggers"][0]["token"]
+        await alice.request("POST", alice.space_path(f"/automations/{theirs['id']}/activate"))
+        fired = await alice.client.post(
+            f"/api/v1/automations/{theirs['id']}/fire",
+            json={},
+            headers={"Authorization": f"Bearer {old_token}"},
+        )
+        assert fired.status_code == 202, "the token was neither rotated nor revoked by the intruder"
+
     async def test_unknown_space_is_404(self, factory: Factory) -> None:
         alice = await factory.owner()
         response = await alice.request("GET", f"/api/v1/spaces/{uuid.uuid4()}/automations")
@@ -130,6 +173,35 @@ class TestRoles:
         )
         assert demote_owner.status_code == 403
 
+    async def test_removing_others_needs_the_role_that_manages_them(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        admin = await factory.member(owner, "admin")
+        member = await factory.member(owner, "member")
+        other = await factory.member(owner, "member")
+        refused = [
+            (member, other.user_id),
+            (member, admin.user_id),
+            (member, owner.user_id),
+            (admin, owner.user_id),
+        ]
+        for caller, target in refused:
+            response = await caller.request("DELETE", caller.space_path(f"/members/{target}"))
+            assert response.status_code == 403, (caller.user_id, target)
+            assert response.json()["error"]["code"] == "role_insufficient"
+        assert (
+            await member.request(
+                "PATCH", member.space_path(f"/members/{member.user_id}"), json={"role": "admin"}
+            )
+        ).status_code == 403
+        assert (
+            await admin.request("DELETE", admin.space_path(f"/members/{other.user_id}"))
+        ).status_code == 204
+        assert (
+            await member.request("DELETE", member.space_path(f"/members/{member.user_id}"))
+        ).status_code == 204
+        remaining = (await owner.request("GET", owner.space_path("/members"))).json()["items"]
+        assert {m["user_id"] for m in remaining} == {owner.user_id, admin.user_id}
+
     async def test_last_owner_cannot_leave_or_be_demoted(self, factory: Factory) -> None:
         owner = await factory.owner()
         leave = await owner.request("DELETE", owner.space_path(f"/members/{owner.user_id}"))
@@ -161,6 +233,19 @@ class TestRoles:
         assert {s["id"] for s in spaces} == {alice.space_id, bob.space_id}
         again = await alice.request("POST", alice.space_path("/members"), json={"email": email})
         assert again.status_code == 409
+
+    async def test_first_token_seen_by_the_adding_admin_expires_within_a_week(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        member = await factory.member(owner)
+        (first,) = (await member.request("GET", "/api/v1/tokens")).json()["items"]
+        created, expires = (datetime.fromisoformat(first[key]) for key in ("created_at", "expires_at"))
+        assert expires - created == timedelta(days=7)
+        own = await member.request("POST", "/api/v1/tokens", json={"name": "mine"})
+        assert own.status_code == 201
+        assert own.json()["expires_at"] is None, "the user's own tokens keep the lifetime they ask for"
+        revoked = await member.request("POST", f"/api/v1/tokens/{first['id']}/revoke")
+        assert revoked.status_code == 200
+        assert (await member.request("GET", "/api/v1/spaces")).status_code == 401
 
     async def test_create_space_makes_caller_owner(self, factory: Factory) -> None:
         alice = await factory.owner()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from app.persistence.base import utcnow
 from app.persistence.models import ApiToken
@@ -79,3 +80,34 @@ class TestTokens:
             rows = (await session.execute(ApiToken.__table__.select())).all()
         assert rows
         assert all(owner.token not in str(tuple(row)) for row in rows)
+
+
+class TestCost:
+    async def test_a_token_of_the_wrong_shape_costs_no_query(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        statements: list[str] = []
+
+        def record(_conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+            statements.append(statement)
+
+        engine = app.state.engine.sync_engine
+        event.listen(engine, "before_cursor_execute", record)
+        try:
+            fire = f"/api/v1/automations/{uuid.uuid4()}/fire"
+            for token in ("awh_guess", "aut_" + "A" * 43, "awh_" + "A" * 5000):
+                fired = await owner.client.post(fire, json={}, headers={"Authorization": f"Bearer {token}"})
+                assert fired.status_code == 401
+            for token in ("aut_guess", "aut_" + "x" * 5000, "awh_" + "A" * 43):
+                response = await owner.client.get(
+                    owner.space_path(), headers={"Authorization": f"Bearer {token}"}
+                )
+                assert response.status_code == 401
+                assert response.json()["error"]["code"] == "invalid_token"
+            assert statements == []
+            well_formed = await owner.client.get(
+                owner.space_path(), headers={"Authorization": "Bearer aut_" + "A" * 43}
+            )
+            assert well_formed.status_code == 401
+            assert len(statements) == 1, "a token of the right shape is looked up once"
+        finally:
+            event.remove(engine, "before_cursor_execute", record)

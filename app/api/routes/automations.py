@@ -8,7 +8,15 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import IfMatchDep, PageDep, SessionDep, SpaceDep, VocabularyDep, expected_version
+from app.api.deps import (
+    IfMatchDep,
+    PageDep,
+    SessionDep,
+    SpaceDep,
+    VersionPath,
+    VocabularyDep,
+    expected_version,
+)
 from app.api.schemas import (
     AutomationCreate,
     AutomationOut,
@@ -142,7 +150,7 @@ async def list_versions(
 
 @router.get("/{automation_id}/versions/{version}", summary="Get one version")
 async def get_version(
-    automation_id: uuid.UUID, version: int, session: SessionDep, access: SpaceDep
+    automation_id: uuid.UUID, version: VersionPath, session: SessionDep, access: SpaceDep
 ) -> AutomationVersionOut:
     return AutomationVersionOut.model_validate(
         await automation_service.get_version(session, access, automation_id, version)
@@ -154,7 +162,7 @@ async def get_version(
 )
 async def restore_version(
     automation_id: uuid.UUID,
-    version: int,
+    version: VersionPath,
     session: SessionDep,
     access: SpaceDep,
     response: Response,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.services.health import check_readiness
+from app.api.deps import ReadinessDep
 
 router = APIRouter(tags=["health"])
 
@@ -15,8 +15,7 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="The database and the broker are reachable")
-async def readyz(request: Request) -> JSONResponse:
-    state = request.app.state
-    readiness = await check_readiness(state.engine, state.redis)
+@router.get("/readyz", summary="The database and the broker are reachable (checked at most once a second)")
+async def readyz(probe: ReadinessDep) -> JSONResponse:
+    readiness = await probe.check()
     return JSONResponse(status_code=200 if readiness.ready else 503, content=readiness.as_dict())

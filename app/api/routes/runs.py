@@ -5,23 +5,17 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request, Response, status
+from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.deps import LimitsDep, PageDep, SessionDep, SpaceDep
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
-from app.services.dispatch import DispatchLimits
 from app.services.notifications import notification_service
 from app.services.runs import run_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
-
-
-def _limits(request: Request) -> DispatchLimits:
-    limits: DispatchLimits = request.app.state.limits
-    return limits
 
 
 def _run_out(run: Run) -> RunOut:
@@ -39,7 +33,7 @@ async def run_now(
     automation_id: uuid.UUID,
     session: SessionDep,
     access: SpaceDep,
-    request: Request,
+    limits: LimitsDep,
     response: Response,
     body: RunCreate | None = None,
     idempotency_key: Annotated[
@@ -52,7 +46,7 @@ async def run_now(
         automation_id,
         inputs=body.inputs if body else {},
         idempotency_key=idempotency_key,
-        limits=_limits(request),
+        limits=limits,
     )
     out = _run_out(result.run)
     response.headers["Location"] = out.url
@@ -97,8 +91,8 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
 @router.post(
     "/runs/{run_id}/cancel", summary="Cancel: at once when queued or pending, at the next step when running"
 )
-async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, request: Request) -> RunOut:
-    return _run_out(await run_service.cancel(session, access, run_id, _limits(request)))
+async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, limits: LimitsDep) -> RunOut:
+    return _run_out(await run_service.cancel(session, access, run_id, limits))
 
 
 @router.get("/queue", summary="Queued runs of the space, in promotion order")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Header, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import SessionDep
+from app.api.deps import LimitsDep, RateLimiterDep, SessionDep, SettingsDep
 from app.api.schemas import FireOut
 from app.services.webhooks import webhook_service
 
@@ -27,10 +27,12 @@ async def fire(
     request: Request,
     response: Response,
     session: SessionDep,
+    settings: SettingsDep,
+    limits: LimitsDep,
+    limiter: RateLimiterDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
 ) -> FireOut:
-    settings = request.app.state.settings
     raw = await request.body()
     body = await request.json() if raw else {}
     result = await webhook_service.fire(
@@ -40,8 +42,8 @@ async def fire(
         body,
         idempotency_key=idempotency_key,
         body_bytes=len(raw),
-        limits=request.app.state.limits,
-        limiter=request.app.state.rate_limiter,
+        limits=limits,
+        limiter=limiter,
         rate_limit=settings.webhook_rate_limit,
         rate_window_seconds=settings.webhook_rate_window_seconds,
     )
