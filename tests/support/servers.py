@@ -1,4 +1,5 @@
-"""Which PostgreSQL and Redis the suite uses: from the environment, on the default ports, or embedded."""
+"""Which PostgreSQL and Redis the suite (and the benchmarks) use: from the environment, on the default
+ports, or embedded; throwaway databases on them; and a look at this session's keys in Redis."""
 
 from __future__ import annotations
 
