@@ -11,6 +11,7 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY alembic ./alembic
 COPY alembic.ini ./
+COPY examples ./examples
 RUN pip install . && useradd --system --create-home --home-dir /data automations
 USER automations
 

@@ -92,6 +92,23 @@ class Settings(BaseSettings):
     )
     llm_default_max_tokens: int = Field(default=1024, ge=1, le=200_000)
 
+    # natural-language authoring (drafts); both models must also be in llm_allowed_models
+    authoring_model: str | None = Field(
+        default=None, description="Model that drafts definitions from a request; unset = authoring off."
+    )
+    review_model: str | None = Field(
+        default=None, description="Model that summarises a proposal; unset = the authoring model."
+    )
+    draft_ttl_seconds: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600)
+    draft_max_attempts: int = Field(
+        default=3, ge=1, le=10, description="Generator calls per request, re-prompts with problems included."
+    )
+    authoring_daily_cap_usd: float = Field(
+        default=5.0, ge=0, description="Per space and UTC day: authoring spend above this answers 429."
+    )
+    authoring_timeout_seconds: float = Field(default=60.0, gt=0, le=600)
+    authoring_max_tokens: int = Field(default=4096, ge=256, le=100_000)
+
     # triggers
     webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")
     webhook_rate_window_seconds: float = Field(default=60.0, gt=0)
@@ -140,6 +157,15 @@ class Settings(BaseSettings):
                 raise ConfigurationError(
                     f"AUTOMATIONS_{name} x its window in seconds is too large to count exactly; "
                     "lower one of them"
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _authoring_models_allowed(self) -> Settings:
+        for name, model in (("AUTHORING_MODEL", self.authoring_model), ("REVIEW_MODEL", self.review_model)):
+            if model is not None and model not in self.llm_allowed_models:
+                raise ConfigurationError(
+                    f"AUTOMATIONS_{name}={model} is not in AUTOMATIONS_LLM_ALLOWED_MODELS; add it there"
                 )
         return self
 

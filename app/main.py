@@ -17,6 +17,7 @@ from app.engine.validation import Vocabulary
 from app.integrations.llm import LiteLlm
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Job
+from app.nl.runtime import build_draft_service, static_vocabulary
 from app.persistence.db import create_engine, create_sessionmaker
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits, pricer
@@ -57,9 +58,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.limits = DispatchLimits(
             max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)
         )
+        app.state.drafts, drafts_redis = build_draft_service(
+            settings,
+            llm=llm,
+            vocabulary_of=static_vocabulary(app.state.vocabulary),
+            sessionmaker=app.state.sessionmaker,
+            send_job=send_job,
+        )
         try:
             yield
         finally:
+            await drafts_redis.aclose()
             await redis.aclose()
             await limiter_redis.aclose()
             await engine.dispose()

@@ -22,6 +22,7 @@ from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
+from app.nl.service import DraftService
 from app.persistence.transaction import transaction
 from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
@@ -68,6 +69,14 @@ def get_rate_limiter(request: Request) -> RateLimiter:
 
 
 RateLimiterDep = Annotated[RateLimiter, Depends(get_rate_limiter)]
+
+
+def get_draft_service(request: Request) -> DraftService:
+    """Natural-language drafting with its ports (draft store, model, ledger)."""
+    return app_state(request, "drafts", DraftService)
+
+
+DraftServiceDep = Annotated[DraftService, Depends(get_draft_service)]
 
 
 def get_readiness(request: Request) -> ReadinessProbe:

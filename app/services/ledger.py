@@ -39,6 +39,28 @@ class LedgerService:
         )
         await repository.add_to_run(run.id, cost, reply.input_tokens + reply.output_tokens)
 
+    async def record_authoring(
+        self, session: AsyncSession, space_id: uuid.UUID, draft_id: str, purpose: str, reply: LlmReply
+    ) -> None:
+        """One drafting call (generate, review), charged to the space and the draft, not to a run."""
+        await LedgerRepository(session).create(
+            LlmUsage(
+                id=uuid.uuid4(),
+                space_id=space_id,
+                draft_id=draft_id,
+                purpose=purpose,
+                model=reply.model,
+                input_tokens=reply.input_tokens,
+                output_tokens=reply.output_tokens,
+                cost_usd=Decimal(str(reply.cost_usd)),
+                created_at=utcnow(),
+            )
+        )
+
+    async def authoring_spent_today(self, session: AsyncSession, space_id: uuid.UUID, now: datetime) -> float:
+        """The space's drafting spend since midnight UTC, for the daily authoring cap."""
+        return float(await LedgerRepository(session).authoring_spent_since(space_id, start_of_day(now)))
+
     async def run_totals(self, session: AsyncSession, run_id: uuid.UUID) -> tuple[float, int]:
         cost, tokens = await LedgerRepository(session).run_totals(run_id)
         return float(cost), tokens

@@ -30,6 +30,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "event_id": str(uuid.uuid4()),
         "trigger_id": str(uuid.uuid4()),
         "name": "crm_token",
+        "draft_id": uuid.uuid4().hex,
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -49,6 +50,12 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"event_type": "intruder.event", "payload": {}}
     if path.endswith("/secrets/{name}"):
         return {"value": "intruder's value"}
+    if path.endswith("/drafts"):
+        return {"request": "Post everything to the intruder"}
+    if path.endswith("/drafts/{draft_id}"):
+        return {"definition": minimal_definition(name="Intruder")}
+    if path.endswith("/messages"):
+        return {"message": "send it to the intruder"}
     return None
 
 

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api.routes import (
     automations,
     catalog,
+    drafts,
     events,
     runs,
     schemas,
@@ -20,6 +21,8 @@ api_router.include_router(spaces.router)
 # Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
+# Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
+api_router.include_router(drafts.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(webhooks.router)

@@ -39,7 +39,7 @@ def _out(response: Response, automation: Automation) -> AutomationOut:
     return AutomationOut.model_validate(automation)
 
 
-def _saved(response: Response, saved: Saved) -> AutomationSavedOut:
+def saved_out(response: Response, saved: Saved) -> AutomationSavedOut:
     response.headers["ETag"] = f'"{saved.automation.version}"'
     out = AutomationSavedOut.model_validate(saved.automation)
     out.warnings = [ProblemOut(**problem.as_dict()) for problem in saved.warnings]
@@ -59,7 +59,7 @@ async def create_automation(
 ) -> AutomationSavedOut:
     saved = await automation_service.create(session, access, body.definition, vocabulary)
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
-    return _saved(response, saved)
+    return saved_out(response, saved)
 
 
 @router.post("/validate", summary="Validate a definition without saving it")
@@ -113,7 +113,7 @@ async def update_automation(
     saved = await automation_service.update(
         session, access, automation_id, body.definition, expected_version=expected, vocabulary=vocabulary
     )
-    return _saved(response, saved)
+    return saved_out(response, saved)
 
 
 @router.post(
@@ -174,4 +174,4 @@ async def restore_version(
     saved = await automation_service.restore(
         session, access, automation_id, version, expected_version=expected, vocabulary=vocabulary
     )
-    return _saved(response, saved)
+    return saved_out(response, saved)

@@ -152,18 +152,31 @@ class Notification(IdMixin, Base):
 
 
 class LlmUsage(IdMixin, Base):
-    """The cost ledger: one row per LLM call, with what it used and cost."""
+    """The cost ledger: one row per LLM call, with what it used and cost.
+
+    A call belongs either to a run (automation, run and step set) or to the authoring of a draft
+    (`draft_id` set, `purpose` naming the pass), never to neither.
+    """
 
     __tablename__ = "llm_usage"
     __table_args__ = (
         Index("ix_llm_usage_automation_created", "automation_id", "created_at"),
         Index("ix_llm_usage_run", "run_id"),
+        Index(
+            "ix_llm_usage_space_authoring",
+            "space_id",
+            "created_at",
+            postgresql_where=text("draft_id IS NOT NULL"),
+        ),
+        CheckConstraint("run_id IS NOT NULL OR draft_id IS NOT NULL", name="run_or_draft"),
     )
 
     space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
-    automation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("automations.id", ondelete="CASCADE"))
-    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
-    step_id: Mapped[str] = mapped_column(String(64))
+    automation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("automations.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    step_id: Mapped[str | None] = mapped_column(String(64))
+    draft_id: Mapped[str | None] = mapped_column(String(64))
+    purpose: Mapped[str] = mapped_column(String(32), server_default="run")
     model: Mapped[str] = mapped_column(String(200))
     input_tokens: Mapped[int] = mapped_column(Integer)
     output_tokens: Mapped[int] = mapped_column(Integer)

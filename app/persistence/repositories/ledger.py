@@ -32,3 +32,10 @@ class LedgerRepository(RepositoryBase[LlmUsage]):
             LlmUsage.automation_id == automation_id, LlmUsage.created_at >= since
         )
         return Decimal((await self.session.execute(statement)).scalar_one())
+
+    async def authoring_spent_since(self, space_id: uuid.UUID, since: datetime) -> Decimal:
+        """What drafting cost the space since `since` (calls recorded against drafts, not runs)."""
+        statement = select(func.coalesce(func.sum(LlmUsage.cost_usd), 0)).where(
+            LlmUsage.space_id == space_id, LlmUsage.draft_id.is_not(None), LlmUsage.created_at >= since
+        )
+        return Decimal((await self.session.execute(statement)).scalar_one())

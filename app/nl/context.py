@@ -1,0 +1,61 @@
+"""What the generator may know about a space, through a narrow port: names, never values.
+
+`AuthoringContextSource` is the seam: today's implementation reads the names in the secrets vault and
+has no MCP connections to name yet; those plug in here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.persistence.repositories.authoring import AuthoringFactsRepository
+
+# Enough recent automations to say which capabilities a space already uses.
+USED_SAMPLE = 500
+
+
+class AuthoringContextSource(Protocol):
+    """Names of a space's resources that a definition may reference."""
+
+    async def secret_names(self, space_id: uuid.UUID) -> list[str]: ...
+
+    async def connection_names(self, space_id: uuid.UUID) -> list[str]: ...
+
+    async def used_definitions(self, space_id: uuid.UUID) -> list[dict[str, Any]]:
+        """Definitions the space already has, to tell a capability it has never used."""
+        ...
+
+
+class DatabaseContextSource:
+    """The context from this installation's own tables, on the request's session."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.facts = AuthoringFactsRepository(session)
+
+    async def secret_names(self, space_id: uuid.UUID) -> list[str]:
+        return await self.facts.secret_names(space_id)
+
+    async def connection_names(self, space_id: uuid.UUID) -> list[str]:
+        # No MCP connections exist yet; their names join here when they do.
+        return []
+
+    async def used_definitions(self, space_id: uuid.UUID) -> list[dict[str, Any]]:
+        return await self.facts.definitions(space_id, USED_SAMPLE)
+
+
+@dataclass(frozen=True)
+class SpaceNames:
+    """The names one space offers a definition: what the generator is told and what checks accept."""
+
+    secrets: tuple[str, ...] = ()
+    connections: tuple[str, ...] = ()
+
+
+async def space_names(source: AuthoringContextSource, space_id: uuid.UUID) -> SpaceNames:
+    return SpaceNames(
+        tuple(await source.secret_names(space_id)), tuple(await source.connection_names(space_id))
+    )

@@ -1,0 +1,33 @@
+"""What drafting may know about a space: names only (secrets, steps used so far), never values."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.persistence.models import Automation, Secret
+
+
+class AuthoringFactsRepository:
+    """Read-only queries for the authoring context, each scoped to one space."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def secret_names(self, space_id: uuid.UUID) -> list[str]:
+        """Names of the space's stored secrets, sorted (the values are never read here)."""
+        statement = select(Secret.name).where(Secret.space_id == space_id).order_by(Secret.name)
+        return list((await self.session.scalars(statement)).all())
+
+    async def definitions(self, space_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
+        """The current definitions of the space's automations (archived ones too: they were used)."""
+        statement = (
+            select(Automation.definition)
+            .where(Automation.space_id == space_id)
+            .order_by(Automation.created_at.desc())
+            .limit(limit)
+        )
+        return list((await self.session.scalars(statement)).all())
