@@ -5,8 +5,8 @@ characters (`awaiting_approval` has 17) and its CHECK constraint accepts the new
 unchanged; the column stays a plain string.
 
 Revision ID: 4f0c2a9d71e3
-Revises: 68787df6903c
-Create Date: 2026-11-23 09:30:00.000000+00:00
+Revises: 5d0c1f2a9b7e
+Create Date: 2026-11-23 10:45:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "4f0c2a9d71e3"
-down_revision: str | None = "68787df6903c"
+down_revision: str | None = "5d0c1f2a9b7e"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
