@@ -70,3 +70,13 @@ def test_upgrade_head_then_downgrade_base_on_an_empty_database(servers: Servers)
         _alembic(url, "upgrade", "head")  # and it can come back
     finally:
         asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_the_revisions_form_one_line() -> None:
+    """Two branches that each add a revision on the same parent leave two heads, and `upgrade head`
+    refuses to run: the later one must name the other as its parent."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    heads = ScriptDirectory.from_config(Config(str(ROOT / "alembic.ini"))).get_heads()
+    assert len(heads) == 1, f"several heads {heads}: point the newest revision's down_revision at the other"
