@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SpaceDep
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
+from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
 from app.services.notifications import notification_service
 from app.services.runs import run_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
-
-RunStatus = Literal[
-    "queued", "pending", "running", "succeeded", "failed", "cancelled", "timed_out", "dropped"
-]
 
 
 def _run_out(run: Run) -> RunOut:
