@@ -54,7 +54,8 @@ class EmbeddedStack:
             cleanup()
 
 
-def _free_port(preferred: int | None) -> int:
+def free_port(preferred: int | None = None) -> int:
+    """A free loopback TCP port: `preferred` when it is free, else one the system picks."""
     for candidate in ([preferred] if preferred else []) + [0]:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             try:
@@ -62,7 +63,7 @@ def _free_port(preferred: int | None) -> int:
             except OSError:
                 continue
             return int(probe.getsockname()[1])
-    raise RuntimeError("no free port for the embedded Redis")
+    raise RuntimeError("no free loopback port")
 
 
 def _previous_redis_port(home: Path) -> int | None:
@@ -82,7 +83,7 @@ def start_redis(home: Path, port: int | None = None) -> tuple[subprocess.Popen[b
     """Start the wheel's redis-server on loopback; it keeps nothing on disk (the database is the truth)."""
     data = home / "redis"
     data.mkdir(parents=True, exist_ok=True)
-    port = _free_port(port or _previous_redis_port(home))
+    port = free_port(port or _previous_redis_port(home))
     process = subprocess.Popen(
         [
             _redis_executable(),

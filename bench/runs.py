@@ -23,13 +23,14 @@ from typing import Any
 
 import asyncpg
 
+from app.definitions import run_states
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE, celery_round_trips, noop_drain_rate, sequential_write_latencies
 from bench.report import Row, median, mib, ms, percentile, rate, ratio
 from bench.stack import BenchStack, RssSampler, cpu_seconds, log
 
-TERMINAL = ("succeeded", "failed", "cancelled", "timed_out", "dropped")
+TERMINAL = sorted(status.value for status in run_states.TERMINAL)
 POLL_SECONDS = 0.002
 _PROGRESS = (
     "SELECT count(*) FILTER (WHERE status = 'succeeded') AS ok,"

@@ -18,14 +18,11 @@ import os
 import platform
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +30,12 @@ import asyncpg
 import httpx
 import psutil
 import redis
-from sqlalchemy.engine import make_url
 
 from app.config import Settings
+from app.devstack import free_port
+from tests.support import servers as test_servers
+from tests.support.processes import ServiceProcess
+from tests.support.servers import Servers, admin_sql, asyncpg_dsn, redis_with_db, with_database
 
 ROOT = Path(__file__).resolve().parents[1]
 EMBEDDED_HOME = ROOT / ".automations" / "bench-stack"
@@ -59,100 +59,18 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-# --- servers -------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Servers:
-    admin_database_url: str  # postgresql+asyncpg://… of a database we may CREATE DATABASE from
-    redis_url: str
-    origin: str  # "environment", "local" or "embedded"
-    stops: list[Callable[[], None]] = field(default_factory=list)
-
-    def stop(self) -> None:
-        for stop in reversed(self.stops):
-            with contextlib.suppress(Exception):
-                stop()
-        self.stops.clear()
-
-
-def _answers(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def _asyncpg_url(url: str) -> str:
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+asyncpg://" + url[len(prefix) :]
-    return url
+# --- servers ---------------------------------------------------------------------------------------------
 
 
 def resolve_servers() -> Servers:
-    """DATABASE_URL / REDIS_URL when set; else local default ports when they answer; else embedded.
+    """The test suite's rule (`tests.support.servers`), with the bench's own folder for embedded servers.
 
     `AUTOMATIONS_BENCH_SERVERS=embedded` forces the embedded servers (what a clean machine gets).
     """
-    if os.environ.get("AUTOMATIONS_BENCH_SERVERS") == "embedded":
-        return _embedded(Servers("", "", "embedded"), None, None)
-    database_url = os.environ.get("DATABASE_URL")
-    redis_url = os.environ.get("REDIS_URL")
-    origin = "environment" if database_url and redis_url else "local"
-    if not database_url and _answers("127.0.0.1", 5432):
-        database_url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
-    if not redis_url and _answers("127.0.0.1", 6379):
-        redis_url = "redis://127.0.0.1:6379/0"
-    servers = Servers(_asyncpg_url(database_url or ""), redis_url or "", origin)
-    if database_url and redis_url:
-        return servers
-    servers.origin = "embedded"
-    return _embedded(servers, database_url, redis_url)
-
-
-def _embedded(servers: Servers, database_url: str | None, redis_url: str | None) -> Servers:
-    """Start whichever server is missing from the wheels (`app.devstack`), for this run only."""
-    EMBEDDED_HOME.mkdir(parents=True, exist_ok=True)
-    from app.devstack import start_postgres, start_redis
-
-    if not database_url:
-        log(f"starting the embedded PostgreSQL in {EMBEDDED_HOME}")
-        postgres, url = start_postgres(EMBEDDED_HOME, database="postgres")
-        servers.admin_database_url = _asyncpg_url(url)
-        servers.stops.append(getattr(postgres, "_cleanup", lambda: None))
-    if not redis_url:
-        log("starting the embedded Redis")
-        process, url = start_redis(EMBEDDED_HOME)
-        servers.redis_url = url
-        servers.stops.append(lambda: _terminate(process))
+    servers = test_servers.resolve_servers(EMBEDDED_HOME, "AUTOMATIONS_BENCH_SERVERS")
+    if servers.origin == "embedded":
+        log(f"using the embedded servers in {EMBEDDED_HOME}")
     return servers
-
-
-def _terminate(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def with_database(url: str, name: str) -> str:
-    return make_url(url).set(database=name).render_as_string(hide_password=False)
-
-
-def redis_with_db(url: str, db: int) -> str:
-    base = url.split("?", 1)[0]
-    scheme, rest = base.split("://", 1)
-    host = rest.split("/", 1)[0]
-    return f"{scheme}://{host}/{db}"
-
-
-def asyncpg_dsn(url: str) -> str:
-    """The DSN asyncpg itself takes for a SQLAlchemy `postgresql+asyncpg://` URL."""
-    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 def _claim_redis_db(url: str, preferred: int, owner: str) -> str:
@@ -172,55 +90,6 @@ def _claim_redis_db(url: str, preferred: int, owner: str) -> str:
         f"Redis databases {candidates} are all held by other benchmark runs (key {REDIS_LOCK_KEY}); "
         "wait for them, or set AUTOMATIONS_BENCH_REDIS_DB"
     )
-
-
-async def _admin(url: str, statement: str) -> None:
-    connection = await asyncpg.connect(asyncpg_dsn(url))
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
-# --- service processes -----------------------------------------------------------------------------------
-
-
-class ServiceProcess:
-    """A child process of the service (api or worker) with its log file."""
-
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path) -> None:
-        self.name = name
-        self.log_path = log_dir / f"{name}.log"
-        self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, *argv], env=env, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT
-        )
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def log_tail(self, size: int = 3000) -> str:
-        return self.log_path.read_text(errors="replace")[-size:]
-
-    def stop(self) -> None:
-        if self.alive():
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._log.close()
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 # --- the bench's stack -------------------------------------------------------------------------------
@@ -256,7 +125,7 @@ class BenchStack:
     def open(self) -> BenchStack:
         self._flush_redis(keep_lock=True)
         log(f"creating database {self.database_name} ({self.servers.origin} servers)")
-        asyncio.run(_admin(self.servers.admin_database_url, f'CREATE DATABASE "{self.database_name}"'))
+        asyncio.run(admin_sql(self.servers.admin_database_url, f'CREATE DATABASE "{self.database_name}"'))
         self._created = True
         from app.cli import run_migrations
 
@@ -276,7 +145,7 @@ class BenchStack:
         if self._created:
             with contextlib.suppress(Exception):
                 asyncio.run(
-                    _admin(
+                    admin_sql(
                         self.servers.admin_database_url,
                         f'DROP DATABASE IF EXISTS "{self.database_name}" WITH (FORCE)',
                     )
@@ -353,11 +222,9 @@ class BenchStack:
     def api(self) -> ServiceProcess:
         """The REST API under uvicorn, as `automations api` serves it, on a free loopback port."""
         if self._api is None:
-            port = _free_port()
+            port = free_port()
             log(f"starting the api on 127.0.0.1:{port}")
-            process = ServiceProcess(
-                "api", ["-m", "app.cli", "api", "--port", str(port)], self.child_env(), self.home
-            )
+            process = ServiceProcess.cli("api", ["api", "--port", str(port)], self.child_env(), self.home)
             self._api = process
             self.api_url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -378,7 +245,7 @@ class BenchStack:
             node = f"bench-{os.getpid()}@{socket.gethostname()}"
             log(f"starting the worker {node}")
             process = ServiceProcess(
-                "worker", ["-m", "bench.worker", "-n", node], self.child_env(), self.home
+                "worker", ["-m", "bench.worker", "-n", node], self.child_env(), self.home, node
             )
             self._worker = process
             self.worker_node = node

@@ -233,8 +233,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if stack is not None:
             stack.close()
-        if servers is not None:
-            servers.stop()
     elapsed = time.monotonic() - started
     document = _document(profile, machine_lines, rows, elapsed)
     print(document)

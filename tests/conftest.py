@@ -1,19 +1,15 @@
-"""Shared fixtures: a migrated test database on real PostgreSQL, real Redis, the app, a real worker."""
+"""Shared fixtures: a migrated test database on real PostgreSQL, real Redis, the app, a real worker and
+beat, and the loopback servers that stand in for the outside world. Every test package uses these; the
+helpers behind them live in `tests.support`.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from httpx import ASGITransport, AsyncClient
@@ -25,14 +21,22 @@ from app.cli import run_migrations
 from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
-from tests.support.fake_llm import FakeLlm
+from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL, TEST_MODEL_KEY_ENV, FakeLlm
 from tests.support.fake_slack import FakeSlack
-from tests.support.servers import Servers, new_database_name, redis_with_db, resolve_servers, with_database
+from tests.support.loopback import Loopback
+from tests.support.processes import ServiceProcess, start_worker
+from tests.support.servers import (
+    Servers,
+    admin_sql,
+    new_database_name,
+    redis_with_db,
+    resolve_servers,
+    with_database,
+)
 from tests.support.smtp_server import SmtpServer
 
 # A Redis database of its own; each session also prefixes its keys (see `settings`).
 TEST_REDIS_DB = 11
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
@@ -44,32 +48,16 @@ def servers() -> Servers:
 def database_url(servers: Servers) -> Iterator[str]:
     """A fresh database for this session, migrated with Alembic (never create_all), dropped at the end."""
     name = new_database_name()
-    asyncio.run(_admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
+    asyncio.run(admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
     url = with_database(servers.admin_database_url, name)
     run_migrations(url)
     yield url
-    asyncio.run(_admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-async def _admin_sql(url: str, statement: str) -> None:
-    engine = create_engine(url, pool_size=1)
-    try:
-        async with engine.connect() as connection:
-            await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(text(statement))
-    finally:
-        await engine.dispose()
+    asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(scope="session")
 def redis_url(servers: Servers) -> str:
     return redis_with_db(servers.redis_url, TEST_REDIS_DB)
-
-
-TEST_MODEL = "openai/test-model"
-TEST_MODEL_KEY_ENV = "TEST_LLM_API_KEY"
-# Prices of the test model, per token: the ledger must equal usage times these exactly.
-INPUT_PRICE, OUTPUT_PRICE = 0.000001, 0.000002
 
 
 @pytest.fixture(scope="session")
@@ -224,44 +212,6 @@ def factory(app, client: AsyncClient) -> Factory:  # type: ignore[no-untyped-def
     return Factory(app, client)
 
 
-class ServiceProcess:
-    """A real worker or beat process of the service, with its log."""
-
-    def __init__(self, name: str, args: list[str], env: dict[str, str], log_dir: Path) -> None:
-        self.log_path = log_dir / f"{name}.log"
-        self._log = self.log_path.open("ab")
-        # A process group of its own, so stopping it also stops the pool children it forked.
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", *args],
-            env=env,
-            cwd=ROOT,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def log_tail(self, size: int = 4000) -> str:
-        return self.log_path.read_text(errors="replace")[-size:]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)  # any pool child left behind
-        self._log.close()
-
-
-def start_worker(settings: Settings, env: dict[str, str], name: str = "worker") -> ServiceProcess:
-    node = f"{name}-{os.getpid()}@{socket.gethostname()}"
-    worker = ServiceProcess(name, ["worker", "-c", "2", "-n", node], env, settings.home)
-    _wait_for_worker(settings, worker, node)
-    return worker
-
-
 @pytest.fixture(scope="session")
 def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceProcess]:
     """A real Celery worker process consuming every queue."""
@@ -273,19 +223,20 @@ def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceP
 @pytest.fixture(scope="session")
 def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceProcess]:
     """Celery beat, ticking every second: recovery and promotion happen on its ticks."""
-    process = ServiceProcess("beat", ["beat"], service_env, settings.home)
+    process = ServiceProcess.cli("beat", ["beat"], service_env, settings.home)
     yield process
     process.stop()
 
 
-def _wait_for_worker(settings: Settings, worker: ServiceProcess, node: str) -> None:
-    from app.worker.celery_app import create_celery
+@pytest.fixture
+def stack(worker: ServiceProcess, beat: ServiceProcess) -> tuple[ServiceProcess, ServiceProcess]:
+    """The service's own processes: a worker on every queue and beat."""
+    return worker, beat
 
-    celery = create_celery(settings)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if worker.process.poll() is not None:
-            raise RuntimeError(f"worker exited early:\n{worker.log_tail()}")
-        if celery.control.ping(destination=[node], timeout=0.5):
-            return
-    raise RuntimeError("worker did not start in 60 s")
+
+@pytest.fixture(scope="session")
+def loopback() -> Iterator[Loopback]:
+    """A loopback HTTP server that counts requests, standing in for the internet."""
+    server = Loopback().start()
+    yield server
+    server.stop()

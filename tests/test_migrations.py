@@ -8,8 +8,7 @@ from sqlalchemy import text
 
 from app.cli import ROOT
 from app.persistence.db import create_engine
-from tests.conftest import _admin_sql
-from tests.support.servers import Servers, new_database_name, with_database
+from tests.support.servers import Servers, admin_sql, new_database_name, with_database
 
 
 def _alembic(url: str, *args: str) -> None:
@@ -49,7 +48,7 @@ async def _tables_and_types(url: str) -> tuple[set[str], set[str]]:
 
 def test_upgrade_head_then_downgrade_base_on_an_empty_database(servers: Servers) -> None:
     name = new_database_name()
-    asyncio.run(_admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
+    asyncio.run(admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
     url = with_database(servers.admin_database_url, name)
     try:
         _alembic(url, "upgrade", "head")
@@ -70,4 +69,14 @@ def test_upgrade_head_then_downgrade_base_on_an_empty_database(servers: Servers)
         assert types == set()
         _alembic(url, "upgrade", "head")  # and it can come back
     finally:
-        asyncio.run(_admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_the_revisions_form_one_line() -> None:
+    """Two branches that each add a revision on the same parent leave two heads, and `upgrade head`
+    refuses to run: the later one must name the other as its parent."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    heads = ScriptDirectory.from_config(Config(str(ROOT / "alembic.ini"))).get_heads()
+    assert len(heads) == 1, f"several heads {heads}: point the newest revision's down_revision at the other"

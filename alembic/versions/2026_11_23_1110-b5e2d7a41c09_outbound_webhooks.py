@@ -1,7 +1,7 @@
 """outbound webhooks: endpoints, deliveries, attempts
 
 Revision ID: b5e2d7a41c09
-Revises: 5b1e7c0d2a94
+Revises: 4f0c2a9d71e3
 Create Date: 2026-11-23 11:10:00.000000+00:00
 """
 
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "b5e2d7a41c09"
-down_revision: str | None = "5b1e7c0d2a94"
+down_revision: str | None = "4f0c2a9d71e3"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,7 +1,8 @@
 """The dispatcher: the one path every kind of fire takes, from trigger payload to a queued or pending run.
 
-resolve inputs → validate them → idempotency → concurrency policy → global cap → budget pre-check →
-snapshot the definition → route to a queue by duration class → enqueue after commit.
+guards (archived, paused) → resolve inputs → validate them → idempotency → admission rules (concurrency
+policy, daily cap, budget, global cap; see `app.services.admission`) → snapshot the definition → route
+to a queue by duration class → enqueue after commit.
 """
 
 from __future__ import annotations
@@ -10,29 +11,44 @@ import asyncio
 import hashlib
 import json
 import uuid
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import jobs
+from app.definitions import run_states
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
 from app.definitions.pointers import join
+from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
 from app.engine.inputs import FireContext, resolve_inputs
-from app.errors import Conflict, ErrorDetail, ValidationFailed
+from app.errors import ErrorDetail, ValidationFailed
+from app.lru import LruCache
 from app.persistence.base import utcnow
-from app.persistence.models import Automation, AutomationStatus, Run
+from app.persistence.models import Automation, Run
 from app.persistence.repositories.automations import AutomationRepository
-from app.persistence.repositories.runs import ACTIVE, RunRepository
+from app.persistence.repositories.runs import RunRepository
 from app.registry import actions
 from app.registry.ports import LlmPort
+from app.services.admission import Fire, Pricer, TriggerType, admit, first_run_estimate, refusal
 from app.services.ledger import ledger_service
 from app.services.outbox import record_run_finished
+
+__all__ = [
+    "EXECUTE_TASK",
+    "DispatchLimits",
+    "FireRequest",
+    "FireResult",
+    "Pricer",
+    "dispatcher",
+    "first_run_estimate",
+    "parsed_definition",
+    "pricer",
+    "promoter",
+]
 
 IDEMPOTENCY_WINDOW = timedelta(hours=24)
 EXECUTE_TASK = "runs.execute"
@@ -40,17 +56,11 @@ _QUEUE_OF_CLASS = {"fast": "runs.fast", "medium": "runs.medium", "long": "runs.l
 _CLASS_RANK = {"fast": 0, "medium": 1, "long": 2}
 
 
-Pricer = Callable[[str, int], float | None]
-LLM_ACTIONS = ("agent_task", "llm_complete")
-DEFAULT_LLM_MAX_TOKENS = 1024
-
-
 @dataclass(frozen=True)
 class DispatchLimits:
     """Operator settings the dispatcher honours, and how to price an LLM call before any run exists."""
 
     max_concurrent_runs: int = 0
-    # (model, max output tokens) -> worst-case USD, or None when the model has no known price.
     pricer: Pricer | None = None
 
 
@@ -66,26 +76,11 @@ def pricer(llm: LlmPort) -> Pricer:
     return price
 
 
-def first_run_estimate(definition: AutomationDefinition, pricer: Pricer | None) -> float | None:
-    """With no history: each LLM step's output cap at its model's price (templated models: unknown)."""
-    if pricer is None:
-        return None
-    total, priced = 0.0, False
-    for step in [*definition.plan, *definition.execution.on_failure]:
-        model = step.config.get("model")
-        if step.action not in LLM_ACTIONS or not isinstance(model, str) or "{" in model:
-            continue
-        price = pricer(model, int(step.config.get("max_tokens", DEFAULT_LLM_MAX_TOKENS)))
-        if price is not None:
-            total, priced = total + price, True
-    return total if priced else None
-
-
 @dataclass(frozen=True)
 class FireRequest:
     """One fire of an automation, whatever triggered it."""
 
-    trigger_type: Literal["manual", "schedule", "webhook", "event"]
+    trigger_type: TriggerType
     payload: dict[str, Any] = field(default_factory=dict)
     inputs: dict[str, Any] = field(default_factory=dict)
     trigger_id: uuid.UUID | None = None
@@ -111,25 +106,11 @@ class FireResult:
     created: bool
 
 
-_PARSED: OrderedDict[tuple[uuid.UUID, int], AutomationDefinition] = OrderedDict()
 PARSED_CACHE_SIZE = 2048
-
-
-def parsed_definition(automation: Automation) -> AutomationDefinition:
-    """The automation's definition as a model, parsed once per (automation, version) on the hot path.
-
-    A version is immutable (every edit makes a new one), so a cached entry never goes stale.
-    """
-    key = (automation.id, automation.version)
-    definition = _PARSED.get(key)
-    if definition is None:
-        definition = _PARSED[key] = AutomationDefinition.model_validate(automation.definition)
-        if len(_PARSED) > PARSED_CACHE_SIZE:
-            _PARSED.popitem(last=False)
-    return definition
-
-
-_VALIDATORS: OrderedDict[tuple[uuid.UUID, int], CompiledSchema] = OrderedDict()
+# Keyed by (automation id, version): a version is immutable (every edit makes a new one), so a cached
+# entry never goes stale.
+_PARSED: LruCache[tuple[uuid.UUID, int], AutomationDefinition] = LruCache(PARSED_CACHE_SIZE)
+_VALIDATORS: LruCache[tuple[uuid.UUID, int], CompiledSchema] = LruCache(PARSED_CACHE_SIZE)
 # Keyword evaluations a fire may spend validating inputs on the event loop (about 20 ms at most,
 # ordinary inputs need under a hundred); a check that needs more moves to a thread, so one costly fire
 # never stalls the API.
@@ -137,15 +118,24 @@ INLINE_VALIDATION_BUDGET = 5_000
 MAX_INPUT_PROBLEMS = 50
 
 
+def parsed_definition(
+    automation_id: uuid.UUID, version: int, document: dict[str, Any]
+) -> AutomationDefinition:
+    """An automation version's definition as a model, parsed once per (automation, version).
+
+    Fires pass the automation's current version; a claim passes its run's snapshot, which is that same
+    version's document, so both share one entry.
+    """
+    return _PARSED.get_or_build(
+        (automation_id, version), lambda: AutomationDefinition.model_validate(document)
+    )
+
+
 def inputs_validator(automation: Automation, definition: AutomationDefinition) -> CompiledSchema:
     """The inputs schema, compiled once per (automation, version) like the parsed definition."""
-    key = (automation.id, automation.version)
-    validator = _VALIDATORS.get(key)
-    if validator is None:
-        validator = _VALIDATORS[key] = compiled_schema(definition.inputs.schema_)
-        if len(_VALIDATORS) > PARSED_CACHE_SIZE:
-            _VALIDATORS.popitem(last=False)
-    return validator
+    return _VALIDATORS.get_or_build(
+        (automation.id, automation.version), lambda: compiled_schema(definition.inputs.schema_)
+    )
 
 
 def queue_for(definition: AutomationDefinition) -> str:
@@ -166,19 +156,44 @@ def _violations_or_refusal(validator: CompiledSchema, inputs: dict[str, Any]) ->
         return [Violation((), str(exc), inputs)]
 
 
+class RunFacts:
+    """Admission facts from the database, in the fire's transaction."""
+
+    def __init__(self, runs: RunRepository) -> None:
+        self.runs = runs
+
+    async def in_flight(self, automation_id: uuid.UUID) -> int:
+        return await self.runs.count_in(run_states.IN_FLIGHT, automation_id)
+
+    async def spent_today(self, automation_id: uuid.UUID) -> float:
+        return await ledger_service.spent_today(self.runs.session, automation_id, utcnow())
+
+    async def average_cost(self, automation_id: uuid.UUID) -> float | None:
+        return await self.runs.average_cost(automation_id)
+
+    async def slots_taken(self) -> int:
+        # Serialises fires that could take the last slot; held until the fire's transaction ends.
+        await self.runs.lock_global_cap()
+        return await self.runs.count_in(run_states.HOLDS_SLOT)
+
+
 class Dispatcher:
     async def fire(
         self, session: AsyncSession, automation: Automation, request: FireRequest, limits: DispatchLimits
     ) -> FireResult:
-        """Create the run this fire asks for (or return the one its idempotency key already made)."""
-        if automation.status is AutomationStatus.archived:
-            raise Conflict("An archived automation cannot run.", code="automation_archived")
-        definition = parsed_definition(automation)
+        """Create the run this fire asks for (or return the one its idempotency key already made).
+
+        Raises the first fire guard's error (archived; a trigger's fire on a paused automation) before
+        anything is written.
+        """
+        error = refusal(automation.status, request.trigger_type)
+        if error is not None:
+            raise error
+        definition = parsed_definition(automation.id, automation.version, automation.definition)
         runs = RunRepository(session)
         # Inputs first: checking them needs no lock, so no other fire waits on it.
         inputs, problems = await self._inputs(definition, automation, request)
-        policy = definition.execution.concurrency
-        if request.idempotency_key or policy != "allow_parallel":
+        if request.idempotency_key or definition.execution.concurrency != "allow_parallel":
             # Serialise fires of this automation: the key check and the policy count cannot race.
             await AutomationRepository(session).lock(automation.id)
 
@@ -195,20 +210,19 @@ class Dispatcher:
             if existing is not None:
                 return FireResult(existing, created=False)
 
-        now = utcnow()
-        status, reason = "pending", None
-        if request.refuse_reason:
-            status, reason = "dropped", request.refuse_reason
-        elif problems:
-            status, reason = (
-                "dropped",
-                "invalid_inputs: " + "; ".join(f"{d.path} {d.message}" for d in problems),
+        verdict = await admit(
+            Fire(
+                automation_id=automation.id,
+                definition=definition,
+                facts=RunFacts(runs),
+                max_concurrent_runs=limits.max_concurrent_runs,
+                pricer=limits.pricer,
+                refuse_reason=request.refuse_reason,
+                input_problems=problems,
             )
-        elif automation.status is not AutomationStatus.active and request.trigger_type != "manual":
-            status, reason = "dropped", "automation_paused"
-        else:
-            status, reason = await self._admission(runs, automation, definition, limits)
-
+        )
+        now = utcnow()
+        status = run_states.initial(verdict.status)
         run = Run(
             id=uuid.uuid4(),
             space_id=automation.space_id,
@@ -216,7 +230,7 @@ class Dispatcher:
             automation_version=automation.version,
             definition=automation.definition,
             status=status,
-            reason=reason,
+            reason=verdict.reason,
             queue=queue_for(definition),
             trigger_type=request.trigger_type,
             trigger_id=request.trigger_id,
@@ -228,13 +242,13 @@ class Dispatcher:
             created_by=request.actor_id,
             callback_url=request.callback_url,
             created_at=now,
-            finished_at=now if status == "dropped" else None,
-            enqueued_at=now if status == "pending" else None,
+            finished_at=now if status in run_states.TERMINAL else None,
+            enqueued_at=now if status is RunStatus.pending else None,
         )
         await runs.create(run)
-        if status == "pending":
+        if status is RunStatus.pending:
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
-        elif status == "dropped":
+        elif status is RunStatus.dropped:
             await record_run_finished(session, run)
         return FireResult(run, created=True)
 
@@ -275,40 +289,6 @@ class Dispatcher:
             )
         return existing
 
-    async def _admission(
-        self,
-        runs: RunRepository,
-        automation: Automation,
-        definition: AutomationDefinition,
-        limits: DispatchLimits,
-    ) -> tuple[str, str | None]:
-        """pending, queued (policy or global cap) or dropped (policy or budget), with the reason."""
-        policy = definition.execution.concurrency
-        if policy != "allow_parallel":
-            in_flight = await runs.count_in([*ACTIVE, "queued"], automation.id)
-            if in_flight and policy == "drop_if_running":
-                return "dropped", "already_running"
-            if in_flight:
-                return "queued", "waiting_for_previous_run"
-        daily = definition.execution.cost_cap_daily_usd
-        if daily is not None:
-            spent = await ledger_service.spent_today(runs.session, automation.id, utcnow())
-            if spent >= daily:
-                return "dropped", f"daily_cost_cap_reached: ${spent:.4f} spent today (UTC), cap ${daily:.4f}"
-        cap = definition.execution.budget_cap_usd
-        if cap is not None:
-            estimate = await runs.average_cost(automation.id)
-            basis = "recent runs average"
-            if estimate is None:
-                estimate, basis = first_run_estimate(definition, limits.pricer), "its LLM steps could cost"
-            if estimate is not None and estimate > cap:
-                return "dropped", f"budget_exceeded: {basis} ${estimate:.4f}, over the cap ${cap:.4f}"
-        if limits.max_concurrent_runs > 0:
-            await runs.lock_global_cap()
-            if await runs.count_in(ACTIVE) >= limits.max_concurrent_runs:
-                return "queued", "global_concurrency_cap"
-        return "pending", None
-
 
 class Promoter:
     """Moves queued runs to pending, oldest first, when their automation and the global cap allow."""
@@ -318,17 +298,20 @@ class Promoter:
         cap = limits.max_concurrent_runs
         if cap > 0:
             await runs.lock_global_cap()
-        active = await runs.count_in(ACTIVE) if cap > 0 else 0
+        active = await runs.count_in(run_states.HOLDS_SLOT) if cap > 0 else 0
         promoted: list[Run] = []
         busy: set[uuid.UUID] = set()
         for run in await runs.queued_in_order(batch):
             if cap > 0 and active >= cap:
                 break
             serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
-            if serial and (run.automation_id in busy or await runs.count_in(ACTIVE, run.automation_id)):
+            if serial and (
+                run.automation_id in busy or await runs.count_in(run_states.UNDER_WAY, run.automation_id)
+            ):
                 busy.add(run.automation_id)
                 continue
-            run.status, run.reason, run.enqueued_at = "pending", None, utcnow()
+            run_states.move(run, RunStatus.pending)
+            run.reason, run.enqueued_at = None, utcnow()
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
             promoted.append(run)
             busy.add(run.automation_id)

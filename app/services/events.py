@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -18,8 +17,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import jobs
+from app.definitions.run_states import RunStatus
 from app.engine.filters import compile_filter
 from app.errors import NotFound
+from app.lru import LruCache
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationTrigger, DomainEvent
 from app.persistence.pagination import Page, paginate
@@ -27,6 +28,7 @@ from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.events import EventRepository
 from app.persistence.repositories.triggers import TriggerRepository
 from app.services.access import Permissions, SpaceAccess
+from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 
 logger = logging.getLogger(__name__)
@@ -49,20 +51,17 @@ class FilterCache:
 
     def __init__(self, size: int = FILTER_CACHE_SIZE) -> None:
         self.size = size
-        self._entries: OrderedDict[tuple[uuid.UUID, datetime], Predicate] = OrderedDict()
+        self._entries: LruCache[tuple[uuid.UUID, datetime], Predicate] = LruCache(size)
 
     def get(self, trigger: AutomationTrigger) -> Predicate:
         key = (trigger.id, trigger.updated_at)
         predicate = self._entries.get(key)
-        if predicate is None:
-            filters = trigger.config.get("filters")
-            predicate = compile_filter(filters) if filters else _always
-            self._entries[key] = predicate
-            if len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(key)
-        return predicate
+        return predicate if predicate is not None else self._entries.put(key, _compile(trigger))
+
+
+def _compile(trigger: AutomationTrigger) -> Predicate:
+    filters = trigger.config.get("filters")
+    return compile_filter(filters) if filters else _always
 
 
 def _always(_: Any) -> bool:
@@ -138,7 +137,11 @@ class EventService:
     async def dispatch(
         self, session: AsyncSession, event_id: uuid.UUID, *, limits: DispatchLimits, max_chain_depth: int
     ) -> DispatchReport | None:
-        """Match one event to triggers and fire each match; None if it was dispatched already."""
+        """Match one event to triggers and fire each match; None if it was dispatched already.
+
+        Only active automations hear events (the candidate query says so); a match whose automation
+        was paused since that query is skipped the same way, by the dispatcher's fire guards.
+        """
         event = await EventRepository(session).lock_undispatched(event_id)
         if event is None:
             return None
@@ -152,6 +155,10 @@ class EventService:
         consumed: list[dict[str, Any]] = []
         fired = refused = 0
         for trigger in matches:
+            automation = automations[trigger.automation_id]
+            if refusal(automation.status, "event") is not None:
+                refused += 1
+                continue
             request = FireRequest(
                 trigger_type="event",
                 trigger_id=trigger.id,
@@ -169,9 +176,9 @@ class EventService:
                 refuse_bad_inputs=False,
                 refuse_reason="chain_depth_exceeded" if event.chain_depth >= max_chain_depth else None,
             )
-            result = await dispatcher.fire(session, automations[trigger.automation_id], request, limits)
+            result = await dispatcher.fire(session, automation, request, limits)
             trigger.last_fired_at = event.created_at
-            if result.run.status == "dropped":
+            if result.run.status is RunStatus.dropped:
                 refused += 1
             else:
                 fired += 1

@@ -19,8 +19,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
@@ -30,15 +30,12 @@ from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.registry import ActionDefinition, Registry
 from app.registry.ports import Ports
 from app.security.redaction import redact
-from app.security.truncation import truncate_json
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
-from app.services.events import event_service
-from app.services.outbox import record_run_finished
+from app.services.dispatch import DispatchLimits, parsed_definition
+from app.services.finishing import finish_claim, for_display
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 PortsFactory = Callable[[Run], Ports]
-DISPLAY_BYTES = 10 * 1024
 
 
 @dataclass(frozen=True)
@@ -59,11 +56,6 @@ class ExecutionDeps:
     pipeline: CapabilityPipeline
     actions: Registry[ActionDefinition]
     ports: PortsFactory
-
-
-def for_display(value: Any) -> Any:
-    """What run records show: secrets redacted, at most 10 KB, cut structurally."""
-    return truncate_json(redact(value), DISPLAY_BYTES)
 
 
 class RunJournal:
@@ -153,7 +145,7 @@ class RunJournal:
             return "lease_lost"
         async with self.uow() as session:
             run = await session.get(Run, self.run_id)
-        if run is None or run.attempt != self.attempt or run.status != "running":
+        if run is None or run.attempt != self.attempt or run.status is not RunStatus.running:
             return "lease_lost"
         return "cancelled" if run.cancel_requested else None
 
@@ -213,8 +205,7 @@ class ExecutionService:
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, resume, deadline, suspended = claimed
-        definition = AutomationDefinition.model_validate(run.definition)
+        run, definition, resume, deadline, suspended = claimed
         journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 
@@ -244,14 +235,15 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
+    ) -> tuple[Run, AutomationDefinition, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
             run = await runs.claim(run_id, settings.worker, settings.lease, now)
             if run is None:
                 return None
-            definition = AutomationDefinition.model_validate(run.definition)
+            # The snapshot is the document of (automation, version): the fire path's cache entry.
+            definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
             if run.deadline_at is None:
                 run.deadline_at = (run.started_at or now) + timedelta(
                     seconds=definition.execution.timeout_seconds
@@ -269,7 +261,7 @@ class ExecutionService:
                 for record in records
                 if record.status == "suspended"
             }
-            return run, resume_from(run, records, definition), run.deadline_at, suspended
+            return run, definition, resume_from(run, records, definition), run.deadline_at, suspended
 
     @contextlib.asynccontextmanager
     async def _heartbeat(
@@ -299,66 +291,10 @@ class ExecutionService:
                 await task
 
     async def _finish(self, uow: UnitOfWork, run: Run, outcome: Outcome, settings: ExecutionSettings) -> None:
-        if outcome.status == "lease_lost":
-            return
-        if outcome.status == "suspended":
-            await self._suspend(uow, run)
-            return
+        # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the lease
+        # and the worker are released, and only a decision puts it back to pending.
         async with uow() as session:
-            runs = RunRepository(session)
-            now = utcnow()
-            if outcome.status == "retry_later":
-                await runs.finish(
-                    run.id,
-                    run.attempt,
-                    {
-                        "status": "pending",
-                        "retry_at": now + timedelta(seconds=outcome.retry_in_seconds),
-                        "enqueued_at": now,
-                    },
-                )
-                jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue, countdown=outcome.retry_in_seconds)
-                return
-            values: dict[str, Any] = {"status": outcome.status, "finished_at": now}
-            if outcome.status == "succeeded":
-                values["output"] = for_display(outcome.output)
-            if outcome.error is not None:
-                values["error"] = redact(outcome.error)
-            if outcome.status == "cancelled":
-                values["reason"] = "cancelled by request"
-            finished = await runs.finish(run.id, run.attempt, values)
-            if finished is not None:
-                await publish_terminal(session, finished)
-                await promoter.promote(session, settings.limits)
-
-    async def _suspend(self, uow: UnitOfWork, run: Run) -> None:
-        """The claim ends at a suspended call: the lease and the worker are released.
-
-        The journal has made the suspension durable in the step record. The run keeps its status
-        and holds no lease, so recovery leaves it alone; the run-state table gives it a status of
-        its own (awaiting a decision) and a decision puts it back to pending.
-        """
-        async with uow() as session:
-            await RunRepository(session).finish(run.id, run.attempt, {})
-
-
-async def publish_terminal(session: AsyncSession, run: Run) -> None:
-    """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes."""
-    await record_run_finished(session, run)
-    await event_service.publish(
-        session,
-        run.space_id,
-        f"automation.run.{run.status}",
-        {
-            "automation_id": str(run.automation_id),
-            "run_id": str(run.id),
-            "status": run.status,
-            "output": run.output,
-            "error": run.error,
-        },
-        str(run.automation_id),
-        chain_depth=run.chain_depth,
-    )
+            await finish_claim(session, run, outcome, settings.limits, utcnow())
 
 
 execution_service = ExecutionService()

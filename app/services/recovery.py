@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import jobs
+from app.definitions import run_states
+from app.definitions.run_states import RunStatus
 from app.persistence.repositories.runs import RunRepository
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
 
@@ -32,7 +34,8 @@ class RecoveryService:
         runs = RunRepository(session)
         released = await runs.expired_leases(now, BATCH)
         for run in released:
-            run.status, run.claimed_by, run.lease_expires_at, run.enqueued_at = "pending", None, None, now
+            run_states.move(run, RunStatus.pending)
+            run.claimed_by, run.lease_expires_at, run.enqueued_at = None, None, now
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
         stranded = await runs.stranded_pending(now, now - requeue_after, BATCH)
         for run in stranded:

@@ -9,6 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.definitions import run_states
+from app.definitions.run_states import RunStatus
 from app.errors import Conflict, NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
@@ -17,7 +19,7 @@ from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import automation_service
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
-from app.services.execution import publish_terminal
+from app.services.finishing import publish_terminal
 from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
 
 
@@ -78,7 +80,7 @@ class RunService:
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
     ) -> Page[Run]:
         """Queued runs of the space in promotion order (oldest first)."""
-        statement = RunRepository(session).listing_statement(access.space_id, None, ["queued"])
+        statement = RunRepository(session).listing_statement(access.space_id, None, [RunStatus.queued])
         return await paginate(
             session,
             statement,
@@ -102,13 +104,15 @@ class RunService:
         run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=True)
         if run is None:
             raise NotFound("Run not found.", code="run_not_found")
-        if run.status in ("queued", "pending"):
-            run.status, run.reason, run.finished_at = "cancelled", "cancelled by request", utcnow()
+        # The row lock makes the check and the change one step, like a conditional update.
+        if run.status in run_states.CANCEL.sources:
+            run_states.move(run, RunStatus.cancelled)
+            run.reason, run.finished_at = "cancelled by request", utcnow()
             run.cancel_requested = True
             await session.flush()
             await publish_terminal(session, run)
             await promoter.promote(session, limits)
-        elif run.status == "running":
+        elif run.status in run_states.STOP.sources:
             run.cancel_requested = True
             await session.flush()
         else:

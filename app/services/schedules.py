@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine.schedule import ScheduleError, plan_tick
 from app.errors import AppError
-from app.persistence.models import AutomationStatus
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.triggers import TriggerRepository
+from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 
 logger = logging.getLogger(__name__)
@@ -54,10 +54,13 @@ class ScheduleService:
                 continue
             row.next_fire_at = plan.next_fire_at
             automation = automations.get(row.automation_id)
+            # A slot that falls while the automation is paused is skipped, like one the fire guards
+            # refuse in the dispatcher: no run, no catch-up later. Pausing clears next_fire_at, so this
+            # only meets a pause that raced with the tick.
             if (
                 plan.scheduled_for is None
                 or automation is None
-                or automation.status is not AutomationStatus.active
+                or refusal(automation.status, "schedule") is not None
             ):
                 skipped += 1
                 continue

@@ -12,10 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine.mapping import compile_mapping
 from app.errors import AppError, Conflict, ErrorDetail, Unauthorized, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.models import AutomationStatus
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.triggers import TriggerRepository
 from app.security.tokens import hash_token, is_well_formed, token_matches
+from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
 from app.services.triggers import WEBHOOK_TOKEN_PREFIX
 from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
@@ -88,11 +88,11 @@ class WebhookService:
             raise Unauthorized("The webhook token is not valid for this automation.", code="invalid_token")
         automation = await AutomationRepository(session).get_by_id(automation_id)
         assert automation is not None  # the trigger row cascades with its automation
-        if automation.status is not AutomationStatus.active:
-            raise Conflict(
-                f"The automation is {automation.status.value}; activate it to accept fires.",
-                code=f"automation_{automation.status.value}",
-            )
+        # The dispatcher's fire guards, asked before the rate limit and the mapping: a paused or archived
+        # automation answers 409 whatever the body, and its refused fires do not use up the limit.
+        error = refusal(automation.status, "webhook")
+        if error is not None:
+            raise error
         if not row.enabled:
             raise Conflict("This webhook trigger is disabled in the definition.", code="trigger_disabled")
         decision = await limiter.allow(

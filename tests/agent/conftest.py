@@ -1,13 +1,10 @@
-"""Agent tests use the worker, beat, loopback server and the scripted LLM provider."""
+"""Agent tests script the LLM provider per test."""
 
 from collections.abc import Iterator
 
 import pytest
 
-from tests.runs.conftest import loopback, stack
 from tests.support.fake_llm import FakeLlm
-
-__all__ = ["loopback", "stack"]
 
 
 @pytest.fixture

@@ -10,9 +10,17 @@ from typing import Any
 from sqlalchemy import select
 
 from app.persistence.models import LlmUsage
-from tests.conftest import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL
 from tests.support.factories import Caller, Factory
-from tests.support.fake_llm import FakeLlm, error, json_reply, reply, tool_call
+from tests.support.fake_llm import (
+    INPUT_PRICE,
+    OUTPUT_PRICE,
+    TEST_MODEL,
+    FakeLlm,
+    error,
+    json_reply,
+    reply,
+    tool_call,
+)
 from tests.support.loopback import Loopback
 from tests.support.runs import attempts, definition, fire, start, wait_for
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tests.conftest import TEST_MODEL
 from tests.support.factories import EXAMPLES, Factory, example, minimal_definition
+from tests.support.fake_llm import TEST_MODEL
 
 
 class TestCreate:

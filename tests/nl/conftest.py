@@ -10,9 +10,8 @@ import pytest
 from httpx import ASGITransport, AsyncClient
 
 from app.config import Settings
-from tests.conftest import TEST_MODEL
 from tests.support.factories import Caller, Factory
-from tests.support.fake_llm import FakeLlm, json_reply
+from tests.support.fake_llm import TEST_MODEL, FakeLlm, json_reply
 
 SUMMARY_SCHEMA = {
     "type": "object",

@@ -10,10 +10,9 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from app.persistence.models import LlmUsage
-from tests.conftest import INPUT_PRICE, OUTPUT_PRICE
 from tests.nl.conftest import draft_from, envelope, is_review, proposal, review_reply, sent
 from tests.support.factories import Caller, Factory
-from tests.support.fake_llm import FakeLlm, error, reply
+from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, FakeLlm, error, reply
 
 
 async def _ledger(app, space_id: str) -> list[LlmUsage]:  # type: ignore[no-untyped-def]

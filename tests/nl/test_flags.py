@@ -9,8 +9,8 @@ from app.nl.permissions import ChosenBy, Mode, inferred_mode
 from app.registry import Capability
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
-from tests.conftest import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL
 from tests.nl.conftest import proposal
+from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL
 
 LLM = LiteLlm(
     [TEST_MODEL],

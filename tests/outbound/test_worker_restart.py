@@ -14,10 +14,10 @@ import pytest
 
 from app.config import Settings
 from app.worker.celery_app import create_celery
-from tests.conftest import ServiceProcess, start_worker
 from tests.outbound.conftest import KeptJobs
 from tests.outbound.support import delivery, endpoint, owe_one
 from tests.support.factories import Factory
+from tests.support.processes import ServiceProcess, start_worker
 from tests.support.receivers import Receivers
 
 
@@ -37,7 +37,7 @@ async def isolated(settings: Settings, service_env: dict[str, str]) -> AsyncIter
     own = settings.model_copy(update={"redis_key_prefix": prefix})
     env = {**service_env, "AUTOMATIONS_REDIS_KEY_PREFIX": prefix}
     worker = await asyncio.to_thread(start_worker, own, env, "restart-a")
-    beat = ServiceProcess("restart-beat", ["beat"], env, settings.home)
+    beat = ServiceProcess.cli("restart-beat", ["beat"], env, settings.home)
     running = Isolated(own, env, worker, beat)
     try:
         yield running

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from datetime import datetime
 
@@ -192,16 +191,22 @@ class TestOnFailure:
 class TestCancel:
     async def test_cancel_queued_run(self, factory: Factory, loopback: Loopback, stack) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
+        name = _name("cq")
         automation_id, first = await start(
-            owner, definition(_slow(loopback, _name("cq"), 1), execution={"concurrency": "queue"})
+            owner, definition(_slow(loopback, name, 1), execution={"concurrency": "queue"})
         )
         queued = await fire(owner, automation_id)
         cancelled = await owner.request("POST", owner.space_path(f"/runs/{queued['id']}/cancel"))
         assert cancelled.status_code == 200
         assert cancelled.json()["status"] == "cancelled"
+        later = await fire(owner, automation_id)
+        assert later["status"] == "queued"
         await wait_for(owner, first["id"])
-        await asyncio.sleep(1.5)
+        # Promotion is oldest first: once the later run has finished, the promoter has passed the
+        # cancelled one by.
+        assert (await wait_for(owner, later["id"]))["status"] == "succeeded"
         assert (await get_run(owner, queued["id"]))["steps"] == [], "a cancelled run never starts"
+        assert loopback.hits[name] == 2, "the first run and the later one, not the cancelled one"
 
     async def test_cancel_running_run_stops_at_the_next_step(
         self, factory: Factory, loopback: Loopback, stack

@@ -13,11 +13,20 @@ from httpx import ASGITransport, AsyncClient
 
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import _admin_sql, start_worker
+from app.worker.celery_app import RUN_QUEUES, create_celery
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
+from tests.support.processes import start_worker
 from tests.support.runs import attempts, definition, fire, http_step, start, wait_for
-from tests.support.servers import Servers, flush_prefix, new_database_name, redis_with_db, with_database
+from tests.support.servers import (
+    Servers,
+    admin_sql,
+    flush_prefix,
+    new_database_name,
+    queued_task_ids,
+    redis_with_db,
+    with_database,
+)
 
 
 def _name(prefix: str) -> str:
@@ -85,25 +94,35 @@ class TestCrashes:
         assert loopback.hits[name] == 3
 
     async def test_cancelled_pending_run_is_not_executed_when_its_message_arrives(
-        self, factory: Factory, loopback: Loopback, stack
+        self, factory: Factory, loopback: Loopback, stack, settings: Settings
     ) -> None:  # type: ignore[no-untyped-def]
         worker, _beat = stack
         owner = await factory.owner()
         name = _name("cancel-pending")
-        processes = [
-            psutil.Process(worker.process.pid),
-            *psutil.Process(worker.process.pid).children(recursive=True),
-        ]
-        for process in processes:
-            process.suspend()
+        celery = create_celery(settings)
+        # The worker stops taking run messages, so the wake-up waits in Redis where the test can see it.
+        for queue in RUN_QUEUES:
+            celery.control.cancel_consumer(queue, destination=[worker.node], reply=True)
         try:
             _, run = await start(owner, definition(http_step("call", f"{loopback.url}/count/{name}")))
             response = await owner.request("POST", owner.space_path(f"/runs/{run['id']}/cancel"))
             assert response.json()["status"] == "cancelled"
+            waiting = queued_task_ids(settings.resolved_redis_url(), settings.redis_key_prefix, run["queue"])
+            task_id = waiting[run["id"]]
         finally:
-            for process in processes:
-                process.resume()
-        await asyncio.sleep(3)
+            for queue in RUN_QUEUES:
+                celery.control.add_consumer(queue, destination=[worker.node], reply=True)
+            celery.close()
+        # The positive signal: the worker took this very message and its claim found nothing to run.
+        answer = f"runs.execute[{task_id}] succeeded"
+        lines: list[str] = []
+        for _ in range(300):
+            lines = [line for line in worker.log_lines() if answer in line]
+            if lines:
+                break
+            await asyncio.sleep(0.1)
+        assert lines, f"the wake-up {task_id} was never processed:\n{worker.log_tail()}"
+        assert lines[0].endswith("'not_claimed'")
         assert loopback.hits[name] == 0
         assert (await wait_for(owner, run["id"]))["status"] == "cancelled"
 
@@ -114,7 +133,7 @@ async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[As
     from app.cli import run_migrations
 
     name = new_database_name()
-    await _admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"')
+    await admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"')
     url = with_database(servers.admin_database_url, name)
     await asyncio.to_thread(run_migrations, url)
     redis_url = redis_with_db(servers.redis_url, 13)
@@ -148,7 +167,7 @@ async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[As
             yield client, app
     finally:
         worker.stop()
-        await _admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class TestGlobalCap:

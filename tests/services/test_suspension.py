@@ -113,6 +113,7 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
         run = await session.get(Run, run_id)
         steps = list((await session.scalars(select(RunStep).where(RunStep.run_id == run_id))).all())
     assert run is not None
+    assert run.status == "awaiting_approval"
     assert (run.claimed_by, run.lease_expires_at) == (None, None)
     suspended = next(step for step in steps if step.step_id == "call")
     assert suspended.status == "suspended"

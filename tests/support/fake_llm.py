@@ -23,6 +23,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+# The model the test settings allow, priced so the ledger must equal usage times these exactly.
+TEST_MODEL = "openai/test-model"
+TEST_MODEL_KEY_ENV = "TEST_LLM_API_KEY"
+INPUT_PRICE, OUTPUT_PRICE = 0.000001, 0.000002
 
 
 @dataclass(frozen=True)

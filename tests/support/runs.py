@@ -6,9 +6,10 @@ import asyncio
 import time
 from typing import Any
 
+from app.definitions import run_states
 from tests.support.factories import Caller
 
-TERMINAL = {"succeeded", "failed", "cancelled", "timed_out", "dropped"}
+TERMINAL = {status.value for status in run_states.TERMINAL}
 
 
 def http_step(step_id: str, url: str, **extra: Any) -> dict[str, Any]:

@@ -1,15 +1,22 @@
-"""Which PostgreSQL and Redis the suite uses: from the environment, on the default ports, or embedded."""
+"""Which PostgreSQL and Redis the suite (and the benchmarks) use: from the environment, on the default
+ports, or embedded; throwaway databases on them; and a look at this session's keys in Redis."""
 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import socket
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import redis
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+
+from app.devstack import start_postgres, start_redis
+from app.persistence.db import create_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,10 +36,16 @@ def _answers(host: str, port: int) -> bool:
         return False
 
 
-def resolve_servers() -> Servers:
-    """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded."""
-    if os.environ.get("AUTOMATIONS_TEST_SERVERS") == "embedded":
-        return _embedded(None, None)
+def resolve_servers(
+    home: Path = ROOT / ".automations" / "test-stack", force_variable: str = "AUTOMATIONS_TEST_SERVERS"
+) -> Servers:
+    """DATABASE_URL / REDIS_URL when set; else local default ports when both answer; else embedded.
+
+    `<force_variable>=embedded` forces the embedded servers (what a clean machine gets); they keep their
+    data under `home` and stop when the process exits. The benchmarks call this with their own folder.
+    """
+    if os.environ.get(force_variable) == "embedded":
+        return _embedded(home, None, None)
     database_url = os.environ.get("DATABASE_URL")
     redis_url = os.environ.get("REDIS_URL")
     if database_url and redis_url:
@@ -43,14 +56,11 @@ def resolve_servers() -> Servers:
         redis_url = "redis://127.0.0.1:6379/0"
     if database_url and redis_url:
         return Servers(_asyncpg(database_url), redis_url, "local")
-    return _embedded(database_url, redis_url)
+    return _embedded(home, database_url, redis_url)
 
 
-def _embedded(database_url: str | None, redis_url: str | None) -> Servers:
-    """Start whichever of the two servers is missing from the wheels, for this test session only."""
-    from app.devstack import start_postgres, start_redis
-
-    home = ROOT / ".automations" / "test-stack"
+def _embedded(home: Path, database_url: str | None, redis_url: str | None) -> Servers:
+    """Start whichever of the two servers is missing from the wheels, for this process only."""
     home.mkdir(parents=True, exist_ok=True)
     if not database_url:
         postgres, database_url = start_postgres(home, database="postgres")
@@ -66,6 +76,11 @@ def _asyncpg(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+asyncpg://" + url[len(prefix) :]
     return url
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The DSN asyncpg itself takes for a SQLAlchemy `postgresql+asyncpg://` URL."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
 def with_database(url: str, name: str) -> str:
@@ -85,11 +100,36 @@ def redis_with_db(url: str, db: int) -> str:
 
 def flush_prefix(url: str, prefix: str) -> int:
     """Delete this session's Redis keys only: what a broker flush does, without touching anyone else."""
-    import redis
-
     client = redis.Redis.from_url(url)
     try:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         return int(client.delete(*keys)) if keys else 0
     finally:
         client.close()
+
+
+async def admin_sql(url: str, statement: str) -> None:
+    """One statement outside a transaction (CREATE / DROP DATABASE) on the server's admin database."""
+    engine = create_engine(url, pool_size=1)
+    try:
+        async with engine.connect() as connection:
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+def queued_task_ids(url: str, prefix: str, queue: str) -> dict[str, str]:
+    """Messages waiting in a Celery queue on Redis: the first argument of each task -> its task id."""
+    client = redis.Redis.from_url(url)
+    try:
+        messages = [json.loads(raw) for raw in client.lrange(f"{prefix}{queue}", 0, -1)]
+    finally:
+        client.close()
+    found: dict[str, str] = {}
+    for message in messages:
+        headers = message.get("headers", {})
+        argsrepr = headers.get("argsrepr", "")  # "('<first argument>',)"
+        first = argsrepr.strip("(),").strip("'\"")
+        found[first] = headers["id"]
+    return found

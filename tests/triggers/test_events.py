@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psutil
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.config import Settings
+from app.definitions import run_states
 from app.persistence.models import DomainEvent, Run
 from app.persistence.transaction import transaction
 from app.services.events import event_service
@@ -70,6 +71,31 @@ async def _runs_of(app: Any, automation_id: str) -> list[Run]:
     async with app.state.sessionmaker() as session:
         statement = select(Run).where(Run.automation_id == automation_id).order_by(Run.created_at)
         return list((await session.scalars(statement)).all())
+
+
+async def _quiet(app: Any, space_id: str, timeout: float = 60) -> None:
+    """Wait until nothing in the space can start another run: every run finished, every event dispatched.
+
+    A run publishes its event in the transaction that finishes it, and a dispatch creates its runs in the
+    transaction that marks the event dispatched, so a chain that is still going always shows one of them.
+    """
+    space = uuid.UUID(space_id)
+    for _ in range(int(timeout / 0.2)):
+        async with app.state.sessionmaker() as session:
+            live = await session.scalar(
+                select(func.count())
+                .select_from(Run)
+                .where(Run.space_id == space, Run.status.not_in(run_states.TERMINAL))
+            )
+            undispatched = await session.scalar(
+                select(func.count())
+                .select_from(DomainEvent)
+                .where(DomainEvent.space_id == space, DomainEvent.dispatched_at.is_(None))
+            )
+        if live == 0 and undispatched == 0:
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"space {space_id} still busy after {timeout} s")
 
 
 class TestMatching:
@@ -143,7 +169,7 @@ class TestChains:
         assert len(dropped) == 1
         assert dropped[0].reason == "chain_depth_exceeded"
         assert max(r.chain_depth for r in runs if r.status != "dropped") == settings.max_chain_depth
-        await asyncio.sleep(2)
+        await _quiet(app, owner.space_id)
         assert len(await _runs_of(app, loop)) == len(runs), "the chain has stopped"
 
 

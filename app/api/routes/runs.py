@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response, status
 
@@ -11,6 +11,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut, delivery_out
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut
+from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
 from app.services.deliveries import delivery_service
 from app.services.notifications import notification_service
@@ -18,10 +19,6 @@ from app.services.runs import run_service
 from app.services.webhook_endpoints import UrlPolicy
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
-
-RunStatus = Literal[
-    "queued", "pending", "running", "succeeded", "failed", "cancelled", "timed_out", "dropped"
-]
 
 
 def _run_out(run: Run) -> RunOut:

@@ -7,21 +7,22 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, func, text
+from sqlalchemy import CheckConstraint, Enum, ForeignKey, Index, Integer, Numeric, String, Text, func, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.definitions.run_states import RunStatus
 from app.persistence.base import Base, IdMixin
 
-RUN_STATUSES = (
-    "queued",
-    "pending",
-    "running",
-    "succeeded",
-    "failed",
-    "cancelled",
-    "timed_out",
-    "dropped",
+RUN_STATUSES = tuple(status.value for status in RunStatus)
+# A plain string column (no PostgreSQL enum type: adding a state is a CHECK change, not a type change)
+# that loads as RunStatus.
+RUN_STATUS_TYPE = Enum(
+    RunStatus,
+    native_enum=False,
+    create_constraint=False,
+    length=32,
+    values_callable=lambda items: [i.value for i in items],
 )
 STEP_STATUSES = ("running", "succeeded", "failed", "skipped", "suspended")
 
@@ -57,7 +58,7 @@ class Run(IdMixin, Base):
     automation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("automations.id", ondelete="CASCADE"))
     automation_version: Mapped[int] = mapped_column(Integer)
     definition: Mapped[dict[str, Any]] = mapped_column(JSONB, comment="Snapshot the run executes.")
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[RunStatus] = mapped_column(RUN_STATUS_TYPE)
     reason: Mapped[str | None] = mapped_column(
         Text, comment="Why it was dropped, queued, failed or cancelled."
     )

@@ -1,19 +1,29 @@
-"""Queries over runs: the persisted queue. Claims and lease renewals are single conditional updates."""
+"""Queries over runs: the persisted queue. Claims, lease renewals and finishes are single conditional
+updates whose `WHERE status IN (…)` sets come from the run-state table (`app.definitions.run_states`).
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
 
+from app.definitions import run_states
+from app.definitions.run_states import RunStatus, Transition
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.base import RepositoryBase
 
-ACTIVE = ("pending", "running")
-TERMINAL = ("succeeded", "failed", "cancelled", "timed_out", "dropped")
+# What else a claim requires of each status it may take a run from: a pending run's backoff is over;
+# a running run's lease has expired. A status the table adds without a condition here fails at import.
+_CLAIMABLE_WHEN: dict[RunStatus, Callable[[datetime], ColumnElement[bool]]] = {
+    RunStatus.pending: lambda now: or_(Run.retry_at.is_(None), Run.retry_at <= now),
+    RunStatus.running: lambda now: Run.lease_expires_at < now,
+}
+if set(_CLAIMABLE_WHEN) != run_states.CLAIM.sources:
+    raise RuntimeError("every status a claim may take a run from needs its condition here")
 # Serialises fires against the global cap (taken only when a cap is set): an arbitrary constant key.
 GLOBAL_CAP_LOCK_KEY = 7_340_021
 
@@ -25,7 +35,7 @@ class RunRepository(RepositoryBase[Run]):
         return select(Run).where(Run.space_id == space_id)
 
     def listing_statement(
-        self, space_id: uuid.UUID, automation_id: uuid.UUID | None, statuses: Sequence[str] | None
+        self, space_id: uuid.UUID, automation_id: uuid.UUID | None, statuses: Collection[str] | None
     ) -> Select[Run]:
         statement = self.space_statement(space_id)
         if automation_id is not None:
@@ -57,7 +67,7 @@ class RunRepository(RepositoryBase[Run]):
             .values(idempotency_key=None)
         )
 
-    async def count_in(self, statuses: Sequence[str], automation_id: uuid.UUID | None = None) -> int:
+    async def count_in(self, statuses: Collection[RunStatus], automation_id: uuid.UUID | None = None) -> int:
         statement = select(func.count()).select_from(Run).where(Run.status.in_(statuses))
         if automation_id is not None:
             statement = statement.where(Run.automation_id == automation_id)
@@ -70,7 +80,7 @@ class RunRepository(RepositoryBase[Run]):
         """Oldest queued runs first, skipping rows another promoter holds."""
         statement = (
             select(Run)
-            .where(Run.status == "queued")
+            .where(Run.status == RunStatus.queued)
             .order_by(Run.created_at, Run.id)
             .limit(limit)
             .with_for_update(skip_locked=True)
@@ -79,17 +89,14 @@ class RunRepository(RepositoryBase[Run]):
 
     async def claim(self, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime) -> Run | None:
         """Take a pending run (or one whose lease expired) for `worker`; None if someone else has it."""
+        claimable = [
+            and_(Run.status == source, condition(now)) for source, condition in _CLAIMABLE_WHEN.items()
+        ]
         statement = (
             update(Run)
-            .where(
-                Run.id == run_id,
-                or_(
-                    and_(Run.status == "pending", or_(Run.retry_at.is_(None), Run.retry_at <= now)),
-                    and_(Run.status == "running", Run.lease_expires_at < now),
-                ),
-            )
+            .where(Run.id == run_id, or_(*claimable))
             .values(
-                status="running",
+                status=run_states.CLAIM.target,
                 claimed_by=worker,
                 lease_expires_at=now + lease,
                 attempt=Run.attempt + 1,
@@ -105,7 +112,7 @@ class RunRepository(RepositoryBase[Run]):
     async def renew_lease(self, run_id: uuid.UUID, attempt: int, lease: timedelta, now: datetime) -> bool:
         result = await self.session.execute(
             update(Run)
-            .where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
+            .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
             .values(lease_expires_at=now + lease)
             .returning(Run.id)
         )
@@ -114,15 +121,23 @@ class RunRepository(RepositoryBase[Run]):
     async def held(self, run_id: uuid.UUID, attempt: int) -> Run | None:
         """The run if this claim (attempt) still holds it."""
         return await self.get_one_or_none(
-            select(Run).where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
+            select(Run).where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
         )
 
-    async def finish(self, run_id: uuid.UUID, attempt: int, values: dict[str, Any]) -> Run | None:
-        """Move a claimed run on (terminal, or back to pending); None if the claim was lost."""
+    async def finish(
+        self, run_id: uuid.UUID, attempt: int, transition: Transition, values: dict[str, Any]
+    ) -> Run | None:
+        """Move the run on from this claim (`attempt`) by `transition`; None if the claim was lost.
+
+        The claim holds the run only while it is running, so the update also requires that status of the
+        transition's sources.
+        """
+        if RunStatus.running not in transition.sources:
+            raise run_states.TransitionRefused(RunStatus.running, transition.target, transition)
         statement = (
             update(Run)
-            .where(Run.id == run_id, Run.attempt == attempt, Run.status == "running")
-            .values(claimed_by=None, lease_expires_at=None, **values)
+            .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
+            .values(status=transition.target, claimed_by=None, lease_expires_at=None, **values)
             .returning(Run)
         )
         return (
@@ -132,7 +147,7 @@ class RunRepository(RepositoryBase[Run]):
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
         statement = (
             select(Run)
-            .where(Run.status == "running", Run.lease_expires_at < now)
+            .where(Run.status.in_(run_states.RELEASE.sources), Run.lease_expires_at < now)
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
@@ -143,7 +158,7 @@ class RunRepository(RepositoryBase[Run]):
         statement = (
             select(Run)
             .where(
-                Run.status == "pending",
+                Run.status == RunStatus.pending,
                 or_(Run.retry_at.is_(None), Run.retry_at <= now),
                 or_(Run.enqueued_at.is_(None), Run.enqueued_at < enqueued_before),
             )
@@ -155,7 +170,7 @@ class RunRepository(RepositoryBase[Run]):
     async def average_cost(self, automation_id: uuid.UUID, last: int = 20) -> float | None:
         recent = (
             select(Run.cost_usd)
-            .where(Run.automation_id == automation_id, Run.status == "succeeded")
+            .where(Run.automation_id == automation_id, Run.status == RunStatus.succeeded)
             .order_by(Run.created_at.desc())
             .limit(last)
             .subquery()

@@ -1,0 +1,90 @@
+"""The service's own processes, as real child processes with their logs: a worker and beat in the tests, the
+api and a worker in the benchmarks."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from app.config import Settings
+from app.worker.celery_app import create_celery
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServiceProcess:
+    """A child Python process (`argv` follows the interpreter), its output in `<log_dir>/<name>.log`."""
+
+    def __init__(
+        self, name: str, argv: list[str], env: dict[str, str], log_dir: Path, node: str | None = None
+    ) -> None:
+        self.name = name
+        self.node = node  # a worker's Celery node name, for remote control addressed to it alone
+        self.log_path = log_dir / f"{name}.log"
+        self._log = self.log_path.open("ab")
+        # A process group of its own, so stopping it also stops the pool children it forked.
+        self.process = subprocess.Popen(
+            [sys.executable, *argv],
+            env=env,
+            cwd=ROOT,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    @classmethod
+    def cli(
+        cls, name: str, args: list[str], env: dict[str, str], log_dir: Path, node: str | None = None
+    ) -> ServiceProcess:
+        """`automations <args>`, the way an operator starts it."""
+        return cls(name, ["-m", "app.cli", *args], env, log_dir, node)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, size: int = 4000) -> str:
+        return self.log_path.read_text(errors="replace")[-size:]
+
+    def log_lines(self) -> list[str]:
+        return self.log_path.read_text(errors="replace").splitlines()
+
+    def stop(self) -> None:
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # any pool child left behind
+        self._log.close()
+
+
+def start_worker(settings: Settings, env: dict[str, str], name: str = "worker") -> ServiceProcess:
+    """A worker on every queue (two pool processes), returned once it answers a ping."""
+    node = f"{name}-{os.getpid()}@{socket.gethostname()}"
+    worker = ServiceProcess.cli(name, ["worker", "-c", "2", "-n", node], env, settings.home, node)
+    _wait_for_worker(settings, worker, node)
+    return worker
+
+
+def _wait_for_worker(settings: Settings, worker: ServiceProcess, node: str) -> None:
+    celery = create_celery(settings)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if worker.process.poll() is not None:
+            raise RuntimeError(f"worker exited early:\n{worker.log_tail()}")
+        if celery.control.ping(destination=[node], timeout=0.5):
+            return
+    raise RuntimeError("worker did not start in 60 s")
