@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.definitions.signals import StepError
+from app.registry.factories import capability_action
 from app.registry.models import ActionDefinition, Capability
 
 MAX_TEXT = 40_000
@@ -100,15 +101,16 @@ EMAIL_SEND = Capability(
 )
 
 
-async def _slack_post_action(ctx: Any, config: dict[str, Any]) -> Any:
+def _slack_args(config: dict[str, Any]) -> dict[str, Any]:
     args = {key: value for key, value in config.items() if key != "message_template"}
     if "message_template" in config:
         # The executor rendered it already: it is the text.
         args["text"] = config["message_template"]
-    return await ctx.invoke_capability(SLACK_POST_MESSAGE.id, args)
+    return args
 
 
-SLACK_POST = ActionDefinition(
+SLACK_POST = capability_action(
+    SLACK_POST_MESSAGE,
     type="slack_post",
     name="Slack message",
     description=(
@@ -128,29 +130,20 @@ SLACK_POST = ActionDefinition(
         "not": {"required": ["text", "message_template"]},
         "additionalProperties": False,
     },
-    output_contract=SLACK_POST_MESSAGE.output_schema,
-    handler=_slack_post_action,
     duration_class="fast",
-    uses_capabilities=(SLACK_POST_MESSAGE.id,),
+    prepare=_slack_args,
 )
 
 
-async def _send_email_action(ctx: Any, config: dict[str, Any]) -> Any:
-    return await ctx.invoke_capability(EMAIL_SEND.id, config)
-
-
-SEND_EMAIL = ActionDefinition(
+SEND_EMAIL = capability_action(
+    EMAIL_SEND,
     type="send_email",
     name="Send email",
     description=(
         "Send an email through the deployment's SMTP relay: to (up to 100 recipients with cc and bcc), "
         "subject, text and/or html, reply_to. Addresses are validated and line breaks in headers refused."
     ),
-    config_schema=EMAIL_SEND.input_schema,
-    output_contract=EMAIL_SEND.output_schema,
-    handler=_send_email_action,
     duration_class="fast",
-    uses_capabilities=(EMAIL_SEND.id,),
 )
 
 DELIVERY_CAPABILITIES: tuple[Capability, ...] = (SLACK_POST_MESSAGE, EMAIL_SEND)
