@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.security.test_json_schema import BACKTRACKING
+from tests.support.backtracking import BACKTRACKING
 from tests.support.factories import Factory
 from tests.support.fake_llm import TEST_MODEL, FakeLlm, json_reply
 from tests.support.runs import definition, start, wait_for

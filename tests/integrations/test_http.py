@@ -10,7 +10,7 @@ import pytest
 from app.definitions.signals import StepError
 from app.integrations.http import GuardedHttp
 from app.security.egress import EgressAllowList
-from tests.security.loopback_http import LoopbackHTTP
+from tests.support.loopback_http import LoopbackHTTP
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 SECRETS = ("path-sekrit", "query-sekrit")

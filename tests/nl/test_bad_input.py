@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from app.config import Settings
 from app.persistence.models import Automation, LlmUsage
-from tests.nl.conftest import draft_from, envelope, proposal, review_reply
+from tests.support.drafts import draft_from, envelope, proposal, review_reply
 from tests.support.factories import Caller, Factory
 from tests.support.fake_llm import FakeLlm
 

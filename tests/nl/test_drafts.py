@@ -10,7 +10,7 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from app.persistence.models import LlmUsage
-from tests.nl.conftest import draft_from, envelope, is_review, proposal, review_reply, sent
+from tests.support.drafts import draft_from, envelope, is_review, proposal, review_reply, sent
 from tests.support.factories import Caller, Factory
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, FakeLlm, error, reply
 

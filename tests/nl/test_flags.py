@@ -9,7 +9,7 @@ from app.nl.permissions import ChosenBy, Mode, inferred_mode
 from app.registry import Capability
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
-from tests.nl.conftest import proposal
+from tests.support.drafts import proposal
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL
 
 LLM = LiteLlm(

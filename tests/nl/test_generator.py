@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.nl.conftest import draft_from, envelope, is_review, proposal, review_reply, sent
+from tests.support.drafts import draft_from, envelope, is_review, proposal, review_reply, sent
 from tests.support.factories import Caller
 from tests.support.fake_llm import FakeLlm, reply
 

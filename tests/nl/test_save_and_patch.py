@@ -6,7 +6,7 @@ import asyncio
 import copy
 from typing import Any
 
-from tests.nl.conftest import draft_from, envelope, is_review, proposal, review_reply
+from tests.support.drafts import draft_from, envelope, is_review, proposal, review_reply
 from tests.support.factories import Caller
 from tests.support.fake_llm import FakeLlm
 

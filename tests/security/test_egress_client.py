@@ -20,7 +20,7 @@ from app.security.egress import (
     check_url,
     egress_client,
 )
-from tests.security.loopback_http import LoopbackHTTP
+from tests.support.loopback_http import LoopbackHTTP
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 PUBLIC = "93.184.216.34"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from httpx import AsyncClient, Response
 
-from tests.security.test_json_schema import BACKTRACKING
+from tests.support.backtracking import BACKTRACKING
 from tests.support.factories import Caller, Factory, minimal_definition
 
 
