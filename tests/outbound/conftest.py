@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractAsyncContextManager
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.jobs import Job
-from app.persistence.transaction import transaction
+from tests.support.outbound import KeptJobs
 from tests.support.receivers import Receivers
 
 
@@ -18,17 +15,6 @@ def receivers() -> Iterator[Receivers]:
     server = Receivers().start()
     yield server
     server.stop()
-
-
-class KeptJobs:
-    """A unit of work like a worker's, except that its jobs are kept here instead of sent to the broker."""
-
-    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
-        self.app = app
-        self.jobs: list[Job] = []
-
-    def __call__(self) -> AbstractAsyncContextManager[AsyncSession]:
-        return transaction(self.app.state.sessionmaker, self.jobs.append)
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ from app.persistence.base import utcnow
 from app.persistence.models import WebhookEndpoint
 from app.services.deliveries import delivery_service, retry_delay
 from app.services.outbox import DELIVER_TASK, RETRY_SCHEDULE
-from tests.outbound.conftest import KeptJobs
-from tests.outbound.support import (
+from tests.support.factories import Factory
+from tests.support.outbound import (
+    KeptJobs,
     delivery,
     delivery_settings,
     endpoint,
@@ -25,7 +26,6 @@ from tests.outbound.support import (
     owe_one,
     payload,
 )
-from tests.support.factories import Factory
 from tests.support.receivers import Receivers
 
 

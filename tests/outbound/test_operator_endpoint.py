@@ -17,9 +17,8 @@ from app.persistence.models import WebhookDelivery, WebhookEndpoint
 from app.services.deliveries import delivery_service
 from app.services.vault import keyring_for
 from app.services.webhook_endpoints import OPERATOR_ENDPOINT_ID, signing_secrets, sync_operator_endpoint
-from tests.outbound.conftest import KeptJobs
-from tests.outbound.support import delivery, delivery_settings
 from tests.support.factories import Factory, minimal_definition
+from tests.support.outbound import KeptJobs, delivery, delivery_settings
 from tests.support.receivers import Receivers
 from tests.support.runs import start
 

@@ -9,8 +9,8 @@ from typing import Any
 import psutil
 
 from app.config import Settings
-from tests.outbound.support import endpoint
 from tests.support.factories import Caller, Factory, minimal_definition
+from tests.support.outbound import endpoint
 from tests.support.receivers import Receivers
 from tests.support.runs import fire, start, wait_for
 from tests.support.servers import flush_prefix

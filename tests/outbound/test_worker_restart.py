@@ -14,9 +14,8 @@ import pytest
 
 from app.config import Settings
 from app.worker.celery_app import create_celery
-from tests.outbound.conftest import KeptJobs
-from tests.outbound.support import delivery, endpoint, owe_one
 from tests.support.factories import Factory
+from tests.support.outbound import KeptJobs, delivery, endpoint, owe_one
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.receivers import Receivers
 

@@ -1,24 +1,39 @@
-"""Helpers for delivery tests: endpoints made through the API, deliveries owed directly, rows read back."""
+"""Helpers for outbound tests: units of work that keep their jobs, endpoints made through the API,
+deliveries owed directly, rows read back."""
 
 from __future__ import annotations
 
 import uuid
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.models import Notification, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.persistence.transaction import transaction
 from app.security.egress import EgressAllowList
 from app.services.deliveries import DeliverySettings
 from app.services.outbox import owe
 from app.services.vault import keyring_for
-from tests.outbound.conftest import KeptJobs
 from tests.support.factories import Caller
 from tests.support.receivers import Receivers
+
+
+class KeptJobs:
+    """A unit of work like a worker's, except that its jobs are kept here instead of sent to the broker."""
+
+    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
+        self.app = app
+        self.jobs: list[Job] = []
+
+    def __call__(self) -> AbstractAsyncContextManager[AsyncSession]:
+        return transaction(self.app.state.sessionmaker, self.jobs.append)
 
 
 @dataclass(frozen=True)
