@@ -114,12 +114,37 @@ def run_migrations(database_url: str | None = None) -> None:
     command.upgrade(config, "head")
 
 
+async def _sync_operator_webhook(settings: Settings, database_url: str) -> bool:
+    """Create, update or remove the operator-wide webhook endpoint from the settings; True if one is set."""
+    from app.persistence.db import create_engine, create_sessionmaker
+    from app.persistence.transaction import transaction
+    from app.services.vault import keyring_for
+    from app.services.webhook_endpoints import sync_operator_endpoint
+
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    engine = create_engine(database_url, pool_size=1, application_name="automations-cli")
+    try:
+        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
+            endpoint = await sync_operator_endpoint(
+                session, keyring_for(settings), settings.webhook_url, secret
+            )
+    finally:
+        await engine.dispose()
+    return endpoint is not None
+
+
 @main.command()
 @_fail_on_configuration
 def migrate() -> None:
-    """Apply database migrations (alembic upgrade head)."""
-    run_migrations(_settings().resolved_database_url())
+    """Apply database migrations (alembic upgrade head), then the operator-wide webhook endpoint."""
+    settings = _settings()
+    run_migrations(settings.resolved_database_url())
     click.echo("database is at the latest revision")
+    try:
+        if asyncio.run(_sync_operator_webhook(settings, settings.resolved_database_url())):
+            click.echo("operator-wide webhook endpoint set from AUTOMATIONS_WEBHOOK_URL")
+    except ValueError as exc:
+        raise click.ClickException(f"AUTOMATIONS_WEBHOOK_SECRET: {exc}") from None
 
 
 async def _create_admin(settings: Settings, space: str, email: str) -> dict[str, str]:
@@ -289,6 +314,7 @@ def dev(port: int | None) -> None:
         env["DATABASE_URL"] = stack.database_url
         env["REDIS_URL"] = stack.redis_url
         run_migrations(stack.database_url)
+        asyncio.run(_sync_operator_webhook(settings, stack.database_url))
         api_port = str(port or settings.api_port)
         children = [
             _spawn(["api", "--port", api_port], env),

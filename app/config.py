@@ -122,6 +122,36 @@ class Settings(BaseSettings):
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )
 
+    # outbound webhooks (completion notices to endpoints of a space)
+    webhook_delivery_timeout_seconds: float = Field(
+        default=15.0, gt=0, le=120, description="Time one delivery attempt may take, start to end."
+    )
+    webhook_retry_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Multiplies every delay of the retry schedule (1 in production; small in tests).",
+    )
+    webhook_url: str | None = Field(
+        default=None, description="Operator-wide endpoint: receives the run events of every space."
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="Signing secret (whsec_…) of the operator-wide endpoint."
+    )
+    webhook_disable_after_failures: int = Field(
+        default=50, ge=1, description="Consecutive failed deliveries that disable an endpoint."
+    )
+
+    # tight delivery actions
+    slack_api_url: str = Field(
+        default="https://slack.com/api", description="Base URL of Slack's Web API (a fake in tests)."
+    )
+    smtp_url: SecretStr | None = Field(
+        default=None,
+        description="smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable.",
+    )
+    smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:

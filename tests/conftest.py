@@ -22,6 +22,7 @@ from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL, TEST_MODEL_KEY_ENV, FakeLlm
+from tests.support.fake_slack import FakeSlack
 from tests.support.loopback import Loopback
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.servers import (
@@ -32,6 +33,7 @@ from tests.support.servers import (
     resolve_servers,
     with_database,
 )
+from tests.support.smtp_server import SmtpServer
 
 # A Redis database of its own; each session also prefixes its keys (see `settings`).
 TEST_REDIS_DB = 11
@@ -68,8 +70,29 @@ def fake_llm() -> Iterator[FakeLlm]:
 
 
 @pytest.fixture(scope="session")
+def fake_slack() -> Iterator[FakeSlack]:
+    """A loopback server speaking Slack's Web API (chat.postMessage)."""
+    server = FakeSlack().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server (aiosmtpd) on loopback: the relay of send_email."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def settings(
-    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory, fake_llm: FakeLlm
+    database_url: str,
+    redis_url: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    fake_llm: FakeLlm,
+    fake_slack: FakeSlack,
+    smtp_server: SmtpServer,
 ) -> Settings:
     return Settings(
         environment="test",
@@ -84,6 +107,12 @@ def settings(
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,
+        # Webhook retries a thousand times sooner than in production; a hung receiver gives up quickly.
+        webhook_retry_scale=0.001,
+        webhook_delivery_timeout_seconds=2,
+        slack_api_url=fake_slack.base_url,
+        smtp_url=smtp_server.url,
+        smtp_from="automations@example.com",
         llm_allowed_models=[TEST_MODEL],
         llm_models={
             TEST_MODEL: {
@@ -110,6 +139,11 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_RUN_LEASE_SECONDS=str(settings.run_lease_seconds),
         AUTOMATIONS_RUN_REQUEUE_AFTER_SECONDS=str(settings.run_requeue_after_seconds),
         AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
+        AUTOMATIONS_WEBHOOK_RETRY_SCALE=str(settings.webhook_retry_scale),
+        AUTOMATIONS_WEBHOOK_DELIVERY_TIMEOUT_SECONDS=str(settings.webhook_delivery_timeout_seconds),
+        AUTOMATIONS_SLACK_API_URL=settings.slack_api_url,
+        AUTOMATIONS_SMTP_URL=settings.smtp_url.get_secret_value() if settings.smtp_url else "",
+        AUTOMATIONS_SMTP_FROM=settings.smtp_from or "",
         AUTOMATIONS_REDIS_KEY_PREFIX=settings.redis_key_prefix,
         AUTOMATIONS_LLM_ALLOWED_MODELS=json.dumps(settings.llm_allowed_models),
         AUTOMATIONS_LLM_MODELS=json.dumps(settings.llm_models),

@@ -191,6 +191,12 @@ class RunCreate(Body):
     inputs: dict[str, Any] = Field(
         default_factory=dict, description="Inputs; the inputs schema's defaults fill the rest."
     )
+    callback_url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2048,
+        description="Also deliver this run's terminal event here, signed with the space's callback secret.",
+    )
 
 
 class RunOut(Out):

@@ -97,12 +97,29 @@ class LedgerPort(Protocol):
     async def record(self, *, step_id: str, reply: LlmReply) -> None: ...
 
 
+class SlackPort(Protocol):
+    """Slack's Web API; the bot token comes with each call (resolved from a secret), never kept."""
+
+    async def post_message(
+        self, token: str, message: dict[str, Any], *, timeout_seconds: float
+    ) -> dict[str, Any]: ...
+
+
+class MailPort(Protocol):
+    """The operator's SMTP relay: builds and sends one message (to, cc, bcc, subject, text, html…)."""
+
+    async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Ports:
     http: HttpPort
     notifications: NotificationPort
     llm: LlmPort
     ledger: LedgerPort
+    slack: SlackPort | None = None
+    # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
+    mail: MailPort | None = None
 
 
 class HandlerContext(Protocol):

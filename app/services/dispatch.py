@@ -35,6 +35,7 @@ from app.registry import actions
 from app.registry.ports import LlmPort
 from app.services.admission import Fire, Pricer, TriggerType, admit, first_run_estimate, refusal
 from app.services.ledger import ledger_service
+from app.services.outbox import record_run_finished
 
 __all__ = [
     "EXECUTE_TASK",
@@ -91,6 +92,8 @@ class FireRequest:
     refuse_bad_inputs: bool = True
     # Set when the caller already knows the fire must not run (e.g. an event chain too deep): a dropped run.
     refuse_reason: str | None = None
+    # Checked by the caller (egress guard, the space's callback secret); the terminal event goes there too.
+    callback_url: str | None = None
 
     def request_hash(self) -> str:
         body = json.dumps({"inputs": self.inputs, "payload": self.payload}, sort_keys=True, default=str)
@@ -237,6 +240,7 @@ class Dispatcher:
             request_hash=request_hash,
             chain_depth=request.chain_depth,
             created_by=request.actor_id,
+            callback_url=request.callback_url,
             created_at=now,
             finished_at=now if status in run_states.TERMINAL else None,
             enqueued_at=now if status is RunStatus.pending else None,
@@ -244,6 +248,8 @@ class Dispatcher:
         await runs.create(run)
         if status is RunStatus.pending:
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+        elif status is RunStatus.dropped:
+            await record_run_finished(session, run)
         return FireResult(run, created=True)
 
     async def _inputs(

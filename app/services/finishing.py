@@ -25,6 +25,7 @@ from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
 from app.services.events import event_service
+from app.services.outbox import record_run_finished
 
 DISPLAY_BYTES = 10 * 1024
 
@@ -197,7 +198,8 @@ async def finish_claim(
 
 
 async def publish_terminal(session: AsyncSession, run: Run) -> None:
-    """`automation.run.<status>`: what other automations chain on."""
+    """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes."""
+    await record_run_finished(session, run)
     await event_service.publish(
         session,
         run.space_id,

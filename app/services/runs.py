@@ -20,6 +20,7 @@ from app.services.access import Permissions, SpaceAccess
 from app.services.automations import automation_service
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
 from app.services.finishing import publish_terminal
+from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,25 @@ class RunService:
         inputs: dict[str, Any],
         idempotency_key: str | None,
         limits: DispatchLimits,
+        callback_url: str | None = None,
+        url_policy: UrlPolicy | None = None,
     ) -> FireResult:
-        """Fire an automation by hand (paused ones too, to try them before activating)."""
+        """Fire an automation by hand (paused ones too, to try them before activating).
+
+        `callback_url` receives this run's terminal event, signed with the space's callback secret.
+        """
         access.require(Permissions.write_automations)
         automation = await automation_service.get(session, access, automation_id)
+        if callback_url is not None:
+            if url_policy is None:
+                raise ValueError("a callback URL is checked against the deployment's URL policy")
+            await webhook_endpoint_service.check_callback(session, access.space_id, callback_url, url_policy)
         request = FireRequest(
-            trigger_type="manual", inputs=inputs, idempotency_key=idempotency_key, actor_id=access.user_id
+            trigger_type="manual",
+            inputs=inputs,
+            idempotency_key=idempotency_key,
+            actor_id=access.user_id,
+            callback_url=callback_url,
         )
         return await dispatcher.fire(session, automation, request, limits)
 

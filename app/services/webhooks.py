@@ -18,6 +18,7 @@ from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
 from app.services.triggers import WEBHOOK_TOKEN_PREFIX
+from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # Mapping a body larger than this runs on a thread: its cost grows with the body and the mapping.
@@ -66,8 +67,13 @@ class WebhookService:
         limiter: Limiter,
         rate_limit: int,
         rate_window_seconds: float,
+        callback_url: str | None = None,
+        url_policy: UrlPolicy | None = None,
     ) -> FireResult:
-        """Authenticate the token, rate-limit, map the body to inputs, and fire through the dispatcher."""
+        """Authenticate the token, rate-limit, map the body to inputs, and fire through the dispatcher.
+
+        `callback_url` (checked here, 422 when refused) receives the run's terminal event.
+        """
         if not token:
             raise Unauthorized("A webhook trigger's bearer token is required.")
         row = None
@@ -102,6 +108,12 @@ class WebhookService:
         else:
             inputs = mapping.apply(body)
         payload = body if isinstance(body, dict) else {"body": body}
+        if callback_url is not None:
+            if url_policy is None:
+                raise ValueError("a callback URL is checked against the deployment's URL policy")
+            await webhook_endpoint_service.check_callback(
+                session, row.space_id, callback_url, url_policy, pointer="/query/callback_url"
+            )
         request = FireRequest(
             trigger_type="webhook",
             trigger_id=row.id,
@@ -109,6 +121,7 @@ class WebhookService:
             inputs=inputs,
             idempotency_key=key,
             last_fired_at=_iso(row.last_fired_at),
+            callback_url=callback_url,
         )
         result = await dispatcher.fire(session, automation, request, limits)
         if result.created:

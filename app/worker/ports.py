@@ -3,9 +3,13 @@ notifications, and the run's cost ledger."""
 
 from __future__ import annotations
 
+from app.config import Settings
 from app.integrations.http import GuardedHttp
+from app.integrations.slack import SlackApi
+from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import Run
 from app.registry.ports import LlmReply, Ports
+from app.security.egress import EgressAllowList
 from app.services.execution import PortsFactory
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
@@ -43,8 +47,19 @@ class RunLedger:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
+def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
+    """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
+    if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
+        return None
+    relay = SmtpRelay.parse(settings.smtp_url.get_secret_value())
+    return RelayMail(SmtpMailer(relay, settings.smtp_from, allow))
+
+
 def ports_for(worker: WorkerRuntime) -> PortsFactory:
-    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger."""
+    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger,
+    Slack's Web API and the SMTP relay (when one is configured)."""
+    slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
+    mail = mail_port(worker.core.settings, worker.core.egress_allow)
 
     def make(run: Run) -> Ports:
         return Ports(
@@ -52,6 +67,8 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             notifications=RunNotifications(worker, run),
             llm=worker.core.llm,
             ledger=RunLedger(worker, run),
+            slack=slack,
+            mail=mail,
         )
 
     return make

@@ -8,11 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
 from app.services.recovery import recovery_service
 from app.services.schedules import schedule_service
+from app.services.vault import keyring_for
 from app.worker.ports import ports_for
 from app.worker.runtime import run, runtime
 
@@ -34,12 +36,14 @@ async def _tick() -> str:
             requeue_after=timedelta(seconds=worker.core.settings.run_requeue_after_seconds),
             limits=worker.core.limits,
         )
+    async with worker.unit_of_work() as session:
+        await delivery_service.sweep(session, now)
     return await record_beat_tick(worker.redis, now)
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
-    """Beat's periodic tick: due schedules, undispatched events, stale leases and lost wake-ups."""
+    """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries."""
     return run(_tick())
 
 
@@ -75,6 +79,24 @@ async def _execute(run_id: str) -> str:
 def execute_run(run_id: str) -> str:
     """Wake-up for one run. The claim in the database decides whether this delivery does anything."""
     return run(_execute(run_id))
+
+
+async def _deliver_webhook(delivery_id: str) -> str:
+    worker = runtime()
+    settings = DeliverySettings(
+        keyring=keyring_for(worker.core.settings),
+        allow=worker.core.egress_allow,
+        timeout_seconds=worker.core.settings.webhook_delivery_timeout_seconds,
+        retry_scale=worker.core.settings.webhook_retry_scale,
+        disable_after_failures=worker.core.settings.webhook_disable_after_failures,
+    )
+    return await delivery_service.attempt(worker.unit_of_work, uuid.UUID(delivery_id), settings)
+
+
+@shared_task(name="system.deliver_webhook")  # type: ignore[untyped-decorator]
+def deliver_webhook(delivery_id: str) -> str:
+    """Wake-up for one owed webhook delivery; the claim in the database decides whether it is sent."""
+    return run(_deliver_webhook(delivery_id))
 
 
 @shared_task(name="system.ping", ignore_result=False)  # type: ignore[untyped-decorator]

@@ -31,6 +31,8 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "trigger_id": str(uuid.uuid4()),
         "name": "crm_token",
         "draft_id": uuid.uuid4().hex,
+        "endpoint_id": str(uuid.uuid4()),
+        "delivery_id": str(uuid.uuid4()),
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -54,6 +56,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"request": "Post everything to the intruder"}
     if path.endswith("/drafts/{draft_id}"):
         return {"definition": minimal_definition(name="Intruder")}
+    if path.endswith("/webhook-endpoints"):
+        return {"url": "https://intruder.example.com/hook", "events": ["automation.run.*"]}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
     return None

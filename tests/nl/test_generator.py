@@ -47,7 +47,7 @@ class TestReprompting:
         self, owner: Caller, llm: FakeLlm
     ) -> None:
         broken = proposal()
-        broken["plan"][1]["action"] = "slack_post"
+        broken["plan"][1]["action"] = "fax_send"
         llm.script(envelope(broken), envelope(proposal()), review_reply())
         draft = (await draft_from(owner)).json()
         assert draft["status"] == "ready"

@@ -13,6 +13,7 @@ from app.api.routes import (
     spaces,
     tokens,
     triggers,
+    webhook_endpoints,
     webhooks,
 )
 
@@ -30,3 +31,4 @@ api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
+api_router.include_router(webhook_endpoints.router)

@@ -8,12 +8,15 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import LimitsDep, PageDep, SessionDep, SpaceDep
-from app.api.schemas import NotificationOut, PageOut, RunCreate, RunDetailOut, RunOut, RunStepOut
+from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
+from app.api.outbound_schemas import RunDetailWithDeliveriesOut, delivery_out
+from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
+from app.services.deliveries import delivery_service
 from app.services.notifications import notification_service
 from app.services.runs import run_service
+from app.services.webhook_endpoints import UrlPolicy
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
 
@@ -34,6 +37,7 @@ async def run_now(
     session: SessionDep,
     access: SpaceDep,
     limits: LimitsDep,
+    settings: SettingsDep,
     response: Response,
     body: RunCreate | None = None,
     idempotency_key: Annotated[
@@ -47,6 +51,8 @@ async def run_now(
         inputs=body.inputs if body else {},
         idempotency_key=idempotency_key,
         limits=limits,
+        callback_url=body.callback_url if body else None,
+        url_policy=UrlPolicy.from_settings(settings),
     )
     out = _run_out(result.run)
     response.headers["Location"] = out.url
@@ -77,14 +83,18 @@ async def list_runs(
 
 
 @router.get("/runs/{run_id}", summary="A run with its step attempts, timings, errors and inputs")
-async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailOut:
+async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailWithDeliveriesOut:
     detail = await run_service.get(session, access, run_id)
     summary = _run_out(detail.run)
-    return RunDetailOut(
+    deliveries, attempts = await delivery_service.list(
+        session, access, endpoint_id=None, run_id=run_id, status=None, limit=50, cursor=None
+    )
+    return RunDetailWithDeliveriesOut(
         **summary.model_dump(),
         trigger_payload=detail.run.trigger_payload,
         definition=detail.run.definition,
         steps=[RunStepOut.model_validate(step) for step in detail.steps],
+        webhook_deliveries=[delivery_out(d, attempts[d.id]) for d in deliveries.items],
     )
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Request, Response, status
+from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, RateLimiterDep, SessionDep, SettingsDep
 from app.api.schemas import FireOut
+from app.services.webhook_endpoints import UrlPolicy
 from app.services.webhooks import webhook_service
 
 router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)
@@ -32,6 +33,10 @@ async def fire(
     limiter: RateLimiterDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+    callback_url: Annotated[
+        str | None,
+        Query(min_length=1, max_length=2048, description="Also deliver the run's terminal event here."),
+    ] = None,
 ) -> FireOut:
     raw = await request.body()
     body = await request.json() if raw else {}
@@ -46,6 +51,8 @@ async def fire(
         limiter=limiter,
         rate_limit=settings.webhook_rate_limit,
         rate_window_seconds=settings.webhook_rate_window_seconds,
+        callback_url=callback_url,
+        url_policy=UrlPolicy.from_settings(settings),
     )
     url = f"/api/v1/spaces/{result.run.space_id}/runs/{result.run.id}"
     response.headers["Location"] = url

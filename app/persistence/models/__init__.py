@@ -1,6 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
@@ -13,6 +14,7 @@ __all__ = [
     "AutomationStatus",
     "AutomationTrigger",
     "AutomationVersion",
+    "CallbackSecret",
     "DomainEvent",
     "LlmUsage",
     "Membership",
@@ -23,4 +25,7 @@ __all__ = [
     "Secret",
     "Space",
     "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

@@ -71,6 +71,9 @@ class Run(IdMixin, Base):
     request_hash: Mapped[str | None] = mapped_column(String(64))
     chain_depth: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    callback_url: Mapped[str | None] = mapped_column(
+        Text, comment="Where this run's terminal event is delivered too."
+    )
 
     attempt: Mapped[int] = mapped_column(Integer, default=0, comment="Claims so far; the fencing token.")
     claimed_by: Mapped[str | None] = mapped_column(String(255))

@@ -1,0 +1,149 @@
+"""Sending mail over SMTP from the operator's relay (AUTOMATIONS_SMTP_URL), through the egress guard.
+
+The relay's host is resolved and checked like any outbound address, and the connection goes to the
+address that was checked (TLS still verifies the host name). STARTTLS is used whenever the server
+offers it. 5xx answers are permanent failures; 4xx answers and lost connections are worth a retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import socket
+import ssl
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from app.definitions.signals import StepError
+from app.integrations.email_message import Mail, build_mail
+from app.security.egress import EgressAllowList, EgressDenied, system_resolver
+from app.security.egress.targets import resolve_checked
+
+DEFAULT_PORTS = {"smtp": 25, "smtps": 465}
+
+
+@dataclass(frozen=True)
+class SmtpRelay:
+    """Where and how to connect; parsed once from the setting, the password never printed."""
+
+    scheme: str
+    host: str
+    port: int
+    username: str | None
+    password: str | None
+
+    @classmethod
+    def parse(cls, url: str) -> SmtpRelay:
+        parts = urlsplit(url)
+        if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+            raise ValueError("AUTOMATIONS_SMTP_URL must be smtp://host[:port] or smtps://host[:port]")
+        return cls(
+            scheme=parts.scheme,
+            host=parts.hostname,
+            port=parts.port or DEFAULT_PORTS[parts.scheme],
+            username=unquote(parts.username) if parts.username else None,
+            password=unquote(parts.password) if parts.password else None,
+        )
+
+    def __repr__(self) -> str:
+        return f"SmtpRelay({self.scheme}://{self.host}:{self.port})"
+
+
+class _PinnedSMTP(smtplib.SMTP):
+    """Connects to the checked address while keeping the host name for TLS (smtplib uses `_host`)."""
+
+    pinned: str = ""
+    _host: str
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
+        return socket.create_connection((self.pinned, port), timeout)
+
+
+class _PinnedSMTPSSL(smtplib.SMTP_SSL):
+    pinned: str = ""
+    _host: str
+
+    def _get_socket(self, host: str, port: int, timeout: float) -> socket.socket:
+        raw = socket.create_connection((self.pinned, port), timeout)
+        return self.context.wrap_socket(raw, server_hostname=host)
+
+
+class SmtpMailer:
+    """Sends built messages through one relay from one sender address."""
+
+    def __init__(
+        self, relay: SmtpRelay, sender: str, allow: EgressAllowList, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.relay = relay
+        self.sender = sender
+        self.allow = allow
+        self.tls = tls or ssl.create_default_context()
+
+    async def send(self, mail: Mail, *, timeout_seconds: float) -> dict[str, Any]:
+        """Send `mail`; answer `{message_id, accepted, refused}`."""
+        return await asyncio.to_thread(self._send, mail, timeout_seconds)
+
+    def _send(self, mail: Mail, timeout_seconds: float) -> dict[str, Any]:
+        relay = self.relay
+        label = f"{relay.scheme}://{relay.host}:{relay.port}"
+        try:
+            addresses = resolve_checked(
+                relay.host, relay.port, allow=self.allow, resolver=system_resolver, url=label
+            )
+        except EgressDenied as exc:
+            raise StepError(
+                "egress_denied", f"the SMTP relay is refused: {exc.reason}", retryable=False
+            ) from None
+        except OSError:
+            raise StepError("smtp_unreachable", f"{label} does not resolve") from None
+        client: smtplib.SMTP
+        if relay.scheme == "smtps":
+            client = _PinnedSMTPSSL(timeout=timeout_seconds, context=self.tls)
+        else:
+            client = _PinnedSMTP(timeout=timeout_seconds)
+        client.pinned = str(addresses[0])
+        # STARTTLS verifies the certificate against `_host`, which smtplib only sets in its constructor.
+        client._host = relay.host
+        try:
+            client.connect(relay.host, relay.port)
+            client.ehlo()
+            if relay.scheme == "smtp" and client.has_extn("starttls"):
+                client.starttls(context=self.tls)
+                client.ehlo()
+            if relay.username and relay.password:
+                client.login(relay.username, relay.password)
+            refused = client.send_message(mail.message, from_addr=self.sender, to_addrs=list(mail.recipients))
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [code for code, _ in exc.recipients.values()]
+            raise StepError(
+                "smtp_recipients_refused",
+                f"the relay refused every recipient (codes {sorted(set(codes))})",
+                retryable=any(400 <= code < 500 for code in codes),
+            ) from None
+        except smtplib.SMTPResponseException as exc:
+            raise StepError(
+                "smtp_rejected",
+                f"the relay answered {exc.smtp_code}",
+                retryable=400 <= exc.smtp_code < 500,
+            ) from None
+        except (smtplib.SMTPException, OSError) as exc:
+            raise StepError("smtp_unreachable", f"{label}: {type(exc).__name__}") from None
+        finally:
+            try:
+                client.quit()
+            except (smtplib.SMTPException, OSError):
+                client.close()
+        accepted = [r for r in mail.recipients if r not in refused]
+        return {"message_id": mail.message_id, "accepted": accepted, "refused": sorted(refused)}
+
+
+class RelayMail:
+    """The `MailPort` of a run: builds each message from the step's arguments, then sends it."""
+
+    def __init__(self, mailer: SmtpMailer) -> None:
+        self.mailer = mailer
+
+    async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]:
+        """Refuse bad addresses and header injection before connecting; then send."""
+        return await self.mailer.send(build_mail(args, self.mailer.sender), timeout_seconds=timeout_seconds)
