@@ -22,15 +22,16 @@ class PatternRefused(ValueError):
     """RE2 cannot compile the pattern; the message says why in words a user can act on."""
 
 
-def _options(*, capture: bool) -> Any:
+def match_only_options(max_mem: int = PATTERN_MAX_MEM) -> Any:
+    """RE2 options for patterns that are only asked "does it match", within `max_mem` bytes."""
     options = re2.Options()
-    options.max_mem = PATTERN_MAX_MEM
-    options.never_capture = not capture  # groups cost time and only "does it match" is asked
+    options.max_mem = max_mem
+    options.never_capture = True  # groups cost time and only "does it match" is asked
     options.log_errors = False  # a refused pattern is reported to the user, not on stderr
     return options
 
 
-_MATCH_ONLY = _options(capture=False)
+_MATCH_ONLY = match_only_options()
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)

@@ -33,6 +33,7 @@ from jsonpath.function_extensions import ExpressionType, FilterFunction
 from jsonpath.token import TOKEN_DDOT
 
 from app.definitions.pointers import child, join
+from app.definitions.regex import match_only_options
 from app.errors import ErrorDetail, ValidationFailed
 
 MAX_INPUTS = 100
@@ -70,17 +71,16 @@ class MappingError(ValidationFailed):
         super().__init__(message, details=details)
 
 
+_PATTERN_OPTIONS = match_only_options(PATTERN_MAX_MEM)
+
+
 @functools.lru_cache(maxsize=_PATTERN_CACHE_SIZE)
 def _re2_pattern(pattern: str) -> Any:
     """The compiled pattern, or None when RE2 refuses it (RFC 9535: an invalid pattern matches nothing)."""
     if len(pattern) > MAX_PATTERN_LENGTH:
         return None
-    options = re2.Options()
-    options.max_mem = PATTERN_MAX_MEM
-    options.never_capture = True
-    options.log_errors = False
     try:
-        return re2.compile(pattern, options)
+        return re2.compile(pattern, _PATTERN_OPTIONS)
     except (re2.error, UnicodeEncodeError):
         return None
 

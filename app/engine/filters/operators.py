@@ -19,6 +19,7 @@ from typing import Any
 import re2
 
 from app.definitions.pointers import child as child_pointer
+from app.definitions.regex import match_only_options
 from app.engine.filters.limits import (
     MAX_LIST_ITEMS,
     MAX_PATTERN_LENGTH,
@@ -80,15 +81,7 @@ def _check_scalar_list(value: Any, at: str) -> Problems:
     ]
 
 
-def _regex_options() -> Any:
-    options = re2.Options()
-    options.max_mem = REGEX_MAX_MEM
-    options.never_capture = True  # only "does it match" is asked; groups would cost time
-    options.log_errors = False  # a refused pattern is reported as a FilterError, not on stderr
-    return options
-
-
-_REGEX_OPTIONS = _regex_options()
+_REGEX_OPTIONS = match_only_options(REGEX_MAX_MEM)
 
 
 def _compile_pattern(pattern: str) -> Any:
