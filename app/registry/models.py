@@ -22,7 +22,7 @@ from app.registry.ports import HandlerContext
 Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
 """An async handler: the step's context and the (rendered) config or arguments in, the result out."""
 
-Tier = Literal["native", "mcp", "plugin"]
+Tier = Literal["native", "mcp", "plugin", "database"]
 Risk = Literal["read", "write"]
 DurationClass = Literal["fast", "medium", "long"]
 ArtifactKind = Literal["audio", "document", "image", "data"]
@@ -111,6 +111,12 @@ class Capability:
     metered: bool = False
     """A call that spends LLM tokens: checked against the run's caps before, recorded in the ledger after.
     Its arguments carry `model`, `messages`, an optional `system` and `max_tokens`."""
+    destructive: bool = False
+    """The call may destroy data (an MCP tool's `destructiveHint`, a native delete): approvals of it are
+    granted one call at a time, never as a standing `always`."""
+    drifted: bool = False
+    """An MCP tool whose schemas or safety annotations changed since an admin last confirmed them: the
+    permission cascade never lets a drifted tool run on a plain `allow`."""
 
     def __post_init__(self) -> None:
         check_capability_id(self.id)
