@@ -9,6 +9,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Role
 from app.services.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
@@ -156,6 +157,9 @@ class AutomationOut(Out):
     created_at: datetime
     updated_at: datetime
     archived_at: datetime | None
+    coexistence_note: str | None = Field(
+        default=None, description="Why it may run beside the automations it overlaps (given on activate)."
+    )
     triggers: list[TriggerOut]
 
 
@@ -197,6 +201,11 @@ class RunCreate(Body):
         max_length=2048,
         description="Also deliver this run's terminal event here, signed with the space's callback secret.",
     )
+    mode: RunMode = Field(
+        default="live",
+        description="live; dry_run (every write held back, reads run); verify (external writes held back).",
+    )
+    llm: LlmMode = Field(default="run", description="skip: a dry or verify run calls no model.")
 
 
 class RunOut(Out):
@@ -220,6 +229,9 @@ class RunOut(Out):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    mode: str = "live"
+    llm_mode: str = "run"
+    replay_of: uuid.UUID | None = Field(default=None, description="The run this one replays.")
     url: str = ""
 
 
@@ -233,6 +245,9 @@ class RunStepOut(Out):
     config: Any | None
     output: Any | None
     error: dict[str, Any] | None
+    suppressed: list[Any] | None = Field(
+        default=None, description="Calls a dry or verify run held back: capability, params, mode."
+    )
     started_at: datetime
     finished_at: datetime | None
     duration_ms: int | None

@@ -112,6 +112,29 @@ class MailPort(Protocol):
 
 
 @dataclass(frozen=True)
+class KvEntry:
+    key: str
+    value: Any
+    expires_at: str | None
+    updated_at: str
+
+
+class KvPort(Protocol):
+    """The running automation's own key/value state; the port is bound to one automation, so a call
+    cannot name another's. Limit violations raise `StepError` (`kv_quota_exceeded`, `invalid_key`…)."""
+
+    async def get(self, key: str) -> KvEntry | None: ...
+
+    async def set(self, key: str, value: Any, *, ttl_seconds: int | None) -> KvEntry: ...
+
+    async def delete(self, key: str) -> bool: ...
+
+    async def list(self, *, prefix: str, limit: int, cursor: str | None) -> tuple[list[KvEntry], str | None]:
+        """Live entries whose key starts with `prefix`, by key; the cursor of the next page or None."""
+        ...
+
+
+@dataclass(frozen=True)
 class Ports:
     http: HttpPort
     notifications: NotificationPort
@@ -120,6 +143,8 @@ class Ports:
     slack: SlackPort | None = None
     # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
     mail: MailPort | None = None
+    # None outside a run of a stored automation: the kv capabilities then fail with kv_unavailable.
+    kv: KvPort | None = None
 
 
 class HandlerContext(Protocol):

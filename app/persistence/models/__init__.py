@@ -1,6 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.kv import AutomationKv
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -11,6 +12,7 @@ __all__ = [
     "RUN_STATUSES",
     "ApiToken",
     "Automation",
+    "AutomationKv",
     "AutomationStatus",
     "AutomationTrigger",
     "AutomationVersion",

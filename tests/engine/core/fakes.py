@@ -46,6 +46,7 @@ class Record:
     output: Any = None
     error: dict[str, Any] | None = None
     suspension: dict[str, Any] | None = None
+    suppressed: list[dict[str, Any]] | None = None
 
 
 class FakeJournal:
@@ -70,8 +71,10 @@ class FakeJournal:
         config: Any = None,
         output: Any = None,
         error: dict[str, Any] | None = None,
+        suppressed: list[dict[str, Any]] | None = None,
     ) -> None:
         record.status, record.config, record.output, record.error = status, config, output, error
+        record.suppressed = suppressed
 
     async def suspend_step(self, record: Record, *, config: Any, suspension: dict[str, Any]) -> None:
         record.status, record.config, record.suspension = "suspended", config, suspension
