@@ -6,6 +6,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response, status
+from starlette.convertors import PathConvertor, register_url_convertor
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, SessionDep, SpaceDep
@@ -19,7 +20,16 @@ from app.services.kv import MAX_KEY_CHARS, KvTarget, kv_service
 router = APIRouter(
     prefix="/spaces/{space_id}/automations/{automation_id}/kv", tags=["state"], route_class=JsonBodyRoute
 )
-# Keys may contain slashes; the path converter keeps them whole.
+
+
+class KeyConvertor(PathConvertor):
+    """A key as the rest of the path, slashes and line breaks included, so the service (not the router)
+    decides what a key may hold and a refused key is a 422 naming the problem, never a 404."""
+
+    regex = "[\\s\\S]+"
+
+
+register_url_convertor("kv_key", KeyConvertor())
 KeyPath = Annotated[str, Path(description="The key (URL-encoded).")]
 Prefix = Annotated[str, Query(max_length=MAX_KEY_CHARS, description="Only keys starting with this.")]
 
@@ -51,7 +61,7 @@ async def clear_kv(
     return KvCleared(deleted=await kv_service.clear(session, target, prefix=prefix))
 
 
-@router.get("/{key:path}", summary="Read one key")
+@router.get("/{key:kv_key}", summary="Read one key")
 async def get_kv(automation_id: uuid.UUID, key: KeyPath, session: SessionDep, access: SpaceDep) -> KvEntryOut:
     access.require(Permissions.read)
     target = await _target(session, access, automation_id)
@@ -61,7 +71,7 @@ async def get_kv(automation_id: uuid.UUID, key: KeyPath, session: SessionDep, ac
     return KvEntryOut.model_validate(row)
 
 
-@router.put("/{key:path}", summary="Write one key (201 new, 200 replaced)")
+@router.put("/{key:kv_key}", summary="Write one key (201 new, 200 replaced)")
 async def put_kv(
     automation_id: uuid.UUID,
     key: KeyPath,
@@ -78,7 +88,7 @@ async def put_kv(
     return KvEntryOut.model_validate(row)
 
 
-@router.delete("/{key:path}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete one key")
+@router.delete("/{key:kv_key}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete one key")
 async def delete_kv(
     automation_id: uuid.UUID, key: KeyPath, session: SessionDep, access: SpaceDep
 ) -> Response:
