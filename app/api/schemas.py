@@ -131,6 +131,32 @@ class VersionPrecondition(Body):
     version: ExpectedVersion = None
 
 
+class StatusChange(VersionPrecondition):
+    acknowledged_overlap: bool = Field(
+        default=False, description="Activate although it strictly overlaps active automations."
+    )
+    coexistence_note: str | None = Field(
+        default=None,
+        min_length=10,
+        max_length=1000,
+        description="Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.",
+    )
+
+
+class OverlapReasonOut(BaseModel):
+    kind: str = Field(description="schedule, event, write or goal.")
+    message: str
+    strict: bool
+
+
+class OverlapOut(BaseModel):
+    automation_id: uuid.UUID
+    name: str
+    status: str
+    strict: bool = Field(description="A shared write target: activating needs an acknowledgement.")
+    reasons: list[OverlapReasonOut]
+
+
 class TriggerOut(Out):
     id: uuid.UUID
     type: str
@@ -173,6 +199,9 @@ class ProblemOut(BaseModel):
 class AutomationSavedOut(AutomationOut):
     warnings: list[ProblemOut] = Field(
         default_factory=list, description="Things worth a look that did not block saving."
+    )
+    overlaps: list[OverlapOut] = Field(
+        default_factory=list, description="Automations of the space that fire, write or mean alike."
     )
 
 
@@ -386,6 +415,10 @@ class DraftOut(BaseModel):
     automation_id: str | None = Field(description="Set on a draft that changes an existing automation.")
     base_version: int | None
     diff: dict[str, Any] | None = Field(description="RFC 6902 `patch` and `unified` text diff.")
+    overlaps: list[OverlapOut] = Field(
+        default_factory=list,
+        description="Automations of the space the proposal fires, writes or means alike.",
+    )
     created_by: str
     created_at: datetime
     updated_at: datetime
