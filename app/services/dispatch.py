@@ -103,11 +103,11 @@ class FireRequest:
     snapshot: tuple[int, dict[str, Any]] | None = None
 
     def request_hash(self) -> str:
-        body = json.dumps(
-            {"inputs": self.inputs, "payload": self.payload, "mode": self.mode, "llm": self.llm},
-            sort_keys=True,
-            default=str,
-        )
+        request: dict[str, Any] = {"inputs": self.inputs, "payload": self.payload}
+        if (self.mode, self.llm) != ("live", "run"):
+            # Only a try-out adds its mode, so a live request hashes as it always did.
+            request.update(mode=self.mode, llm=self.llm)
+        body = json.dumps(request, sort_keys=True, default=str)
         return hashlib.sha256(body.encode()).hexdigest()
 
 

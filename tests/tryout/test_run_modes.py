@@ -224,6 +224,24 @@ class TestNeverAnnounced:
         live = await wait_for(owner, (await try_run(owner, automation["id"]))["id"])
         assert await _events_and_deliveries(app, automation["id"], live["id"]) == (1, 1)
 
+    async def test_a_try_out_of_a_scheduled_automation_leaves_its_schedule_alone(
+        self, factory: Factory, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation = await owner.create_automation(
+            definition(
+                {"step_id": "a", "action": "transform_data", "config": {"output": 1}},
+                triggers=[{"type": "schedule", "config": {"cron": "0 3 * * *"}}],
+            )
+        )
+        await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
+        before = (await owner.request("GET", owner.space_path(f"/automations/{automation['id']}"))).json()
+        done = await wait_for(owner, (await try_run(owner, automation["id"], mode="dry_run"))["id"])
+        assert done["status"] == "succeeded"
+        after = (await owner.request("GET", owner.space_path(f"/automations/{automation['id']}"))).json()
+        assert after["triggers"][0]["last_fired_at"] is None
+        assert after["triggers"][0]["next_fire_at"] == before["triggers"][0]["next_fire_at"]
+
     async def test_a_dry_run_takes_no_callback_url(self, factory: Factory) -> None:
         owner = await factory.owner()
         automation = await owner.create_automation()
