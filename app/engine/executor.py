@@ -259,6 +259,7 @@ class Executor:
     ) -> _StepResult:
         config: Any = None
         ctx: ActionContext | None = None
+        action: ActionDefinition | None = None
         try:
             if step.when is not None and not await aevaluate_predicate(step.when, scope):
                 await self.journal.finish_step(record, status="skipped")
@@ -285,7 +286,7 @@ class Executor:
         except Suppressed as held:
             # A dry or verify run held the step's call back: what it would have sent is the output,
             # so later steps still render; the attempt succeeded without touching anything.
-            output = self.scrub(held.as_output())
+            output = self.scrub(_held_output(action, held))
             await self.journal.finish_step(
                 record, status="succeeded", config=config, output=output, suppressed=_held(ctx)
             )
@@ -335,6 +336,13 @@ class Executor:
                 return stop
             await self.clock.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
         return None
+
+
+def _held_output(action: ActionDefinition | None, held: Suppressed) -> Any:
+    """A held-back step's output: the action's example fields (if it declares them), and what it would
+    have sent."""
+    example = action.example_output if action is not None else None
+    return {**example, **held.as_output()} if isinstance(example, dict) else held.as_output()
 
 
 def _held(ctx: ActionContext | None) -> list[dict[str, Any]] | None:

@@ -162,6 +162,7 @@ KV_ACTIONS: tuple[ActionDefinition, ...] = (
         name="Write state",
         description="Write one key of this automation's key/value state (optional ttl_seconds).",
         duration_class="fast",
+        example_output={"key": "", "expires_at": None},
     ),
     capability_action(
         KV_DELETE,
@@ -169,6 +170,7 @@ KV_ACTIONS: tuple[ActionDefinition, ...] = (
         name="Delete state",
         description="Delete one key of this automation's key/value state.",
         duration_class="fast",
+        example_output={"deleted": False},
     ),
     capability_action(
         KV_LIST,

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, Literal, get_args
 
 from app.definitions.automation import ACTION_TYPE_PATTERN
-from app.definitions.json_schema import check_schema_document
+from app.definitions.json_schema import check_schema_document, schema_problems
 from app.definitions.run_modes import Effect
 from app.registry.base import InvalidEntry
 from app.registry.ports import HandlerContext
@@ -179,6 +179,9 @@ class ActionDefinition:
     uses_capabilities: tuple[str, ...] = ()
     produces_artifacts: tuple[ArtifactSpec, ...] = ()
     tier: Tier = "native"
+    example_output: Any = None
+    """What a step of this action answers, beside what it would have sent, when a dry or verify run holds
+    its call back: later steps that read its fields still render. Must match the output contract."""
 
     def __post_init__(self) -> None:
         _check_type("action", self.type)
@@ -192,6 +195,8 @@ class ActionDefinition:
                 raise InvalidEntry(f"{owner}: a dynamic output needs an output_schema property in its config")
         else:
             _check_schema(owner, "output_contract", self.output_contract)
+            if self.example_output is not None and schema_problems(self.output_contract, self.example_output):
+                raise InvalidEntry(f"{owner}: example_output does not match the output contract")
         _check_handler(owner, self.handler)
         _check_tuple(owner, "uses_capabilities", self.uses_capabilities, str)
         for capability_id in self.uses_capabilities:

@@ -68,7 +68,7 @@ class TestDryRun:
             {
                 "step_id": "after",
                 "action": "transform_data",
-                "config": {"output": "{{ write.would_call | default('sent') }}"},
+                "config": {"output": "{{ write.would_call | default('sent') }} {{ write.status_code }}"},
                 "output_as": "after",
             },
         )
@@ -81,6 +81,9 @@ class TestDryRun:
         assert loopback.hits[f"{name}-post"] == 0, "the write was never sent"
         (write,) = attempts(done, "write")
         assert write["output"] == {
+            "status_code": 200,
+            "headers": {},
+            "text": "",
             "dry_run": True,
             "would_call": "http.request",
             "params": {
@@ -92,10 +95,10 @@ class TestDryRun:
         assert write["suppressed"][0]["capability"] == "http.request"
         assert write["suppressed"][0]["mode"] == "dry_run"
         assert attempts(done, "read")[0]["suppressed"] is None
-        assert done["output"]["after"] == "http.request"
+        assert done["output"]["after"] == "http.request 200", "the action's example output fills in"
         live = await wait_for(owner, (await try_run(owner, automation["id"]))["id"])
         assert live["status"] == "succeeded", live
-        assert live["output"]["after"] == "sent"
+        assert live["output"]["after"] == "sent 200"
         assert loopback.hits[f"{name}-post"] == 1, "the same plan live sends it"
 
     async def test_a_dry_run_writes_no_state_and_sends_no_notification(self, factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]
