@@ -102,8 +102,8 @@ class OverlapService:
                 code="coexistence_note_required",
                 details=[ErrorDetail(path="/coexistence_note", message="10 to 1,000 characters")],
             )
-        if automation.status is AutomationStatus.active:
-            return
+        if automation.status is not AutomationStatus.paused:
+            return  # already active (a no-op), or archived (refused by the status change itself)
         overlaps = await self.find(
             session,
             automation.space_id,

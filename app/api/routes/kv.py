@@ -6,6 +6,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response, status
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.convertors import PathConvertor, register_url_convertor
 
 from app.api.body import JsonBodyRoute
@@ -34,7 +35,7 @@ KeyPath = Annotated[str, Path(description="The key (URL-encoded).")]
 Prefix = Annotated[str, Query(max_length=MAX_KEY_CHARS, description="Only keys starting with this.")]
 
 
-async def _target(session: SessionDep, access: SpaceAccess, automation_id: uuid.UUID) -> KvTarget:
+async def _target(session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID) -> KvTarget:
     """The automation in the caller's space (404 for another space's id)."""
     automation = await automation_service.get(session, access, automation_id)
     return KvTarget(space_id=automation.space_id, automation_id=automation.id)
