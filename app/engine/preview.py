@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.run_modes import suppresses
 from app.engine.call_modes import ChosenBy, call_mode
 from app.engine.schedule import ScheduleError, next_fire_after
 from app.engine.secret_refs import bind_references
@@ -53,10 +54,14 @@ def _host(url: Any) -> str | None:
 
 
 def _call(capability: Capability, chosen_by: ChosenBy, args: Mapping[str, Any]) -> dict[str, Any]:
+    effect = capability.effect_of(dict(args))
     return {
         "capability": capability.id,
         "chosen_by": chosen_by,
         "risk": capability.risk_of(dict(args)),
+        "held_back_in": [
+            mode for mode in ("dry_run", "verify") if suppresses(mode, effect, metered=capability.metered)
+        ],
         "tier": capability.tier,
         "destructive": capability.destructive,
         "drifted": capability.drifted,

@@ -106,6 +106,17 @@ class TestOnActivate:
         assert (await activate(owner, first["id"])).status_code == 200
         assert (await activate(owner, second["id"])).status_code == 200
 
+    async def test_an_archived_automation_is_refused_as_archived_first(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        await owner.request("PUT", owner.space_path("/secrets/slack_bot_token"), json={"value": "xoxb-good"})
+        active = await save(owner, poster("Active"))
+        archived = await save(owner, poster("Archived"))
+        assert (await activate(owner, active["id"])).status_code == 200
+        await owner.request("POST", owner.space_path(f"/automations/{archived['id']}/archive"))
+        response = await activate(owner, archived["id"])
+        assert response.status_code == 409
+        assert response.json()["error"]["code"] == "automation_archived"
+
     async def test_an_acknowledgement_goes_with_activate_only(self, factory: Factory) -> None:
         owner = await factory.owner()
         automation = await owner.create_automation()

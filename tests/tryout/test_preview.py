@@ -99,8 +99,11 @@ class TestPreview:
             "allow",
         )
         assert post["mode_source"] == "inferred_default"
+        assert post["held_back_in"] == ["dry_run", "verify"]
         modes = {(call["capability"], call["chosen_by"]): call["mode"] for call in think["calls"]}
         assert modes == {("http.request", "agent"): "require_approval", ("kv.get", "agent"): "allow"}
+        kv_get = next(call for call in think["calls"] if call["capability"] == "kv.get")
+        assert kv_get["held_back_in"] == [], "a read runs in every mode"
         assert body["external_hosts"] == ["127.0.0.1"]
         (schedule,) = body["schedules"]
         fires = [datetime.fromisoformat(fire) for fire in schedule["next_fires"]]

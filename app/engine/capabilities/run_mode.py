@@ -18,13 +18,22 @@ from app.engine.capabilities.call import CapabilityCall, NamedRule, Proceed
 RULE_NAME = "run_mode"
 
 
+def held_back(call: CapabilityCall) -> bool:
+    """Whether the run's mode holds this (resolved) call back. Rules placed earlier that would pause
+    or refuse a call (an approval) can ask it first: a held-back call is never sent anyway."""
+    capability = call.resolved()
+    return suppresses(
+        call.ctx.mode, capability.effect_of(call.args), metered=capability.metered, llm=call.ctx.llm
+    )
+
+
 async def run_mode(call: CapabilityCall, proceed: Proceed) -> Any:
     """Let the call through unless the run's mode holds back calls with its effect."""
+    if not held_back(call):
+        return await proceed()
     ctx = call.ctx
     capability = call.resolved()
     effect = capability.effect_of(call.args)
-    if not suppresses(ctx.mode, effect, metered=capability.metered, llm=ctx.llm):
-        return await proceed()
     reason = "model calls skipped" if capability.metered else effect.replace("_", " ")
     signal = Suppressed(call.capability_id, call.args, mode=ctx.mode, reason=reason)
     ctx.suppressed.append({**signal.as_record(), "call": call.id.as_dict()})
