@@ -20,12 +20,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
 from app.engine.validation import Vocabulary
+from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
+from app.services.artifact_writer import ArtifactLimits
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.pipeline_secrets import VaultSecrets
@@ -60,6 +62,8 @@ class Runtime:
     vocabulary: Vocabulary
     """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
     send_job: SendJob
+    artifact_store: ArtifactStore
+    artifact_limits: ArtifactLimits
 
     async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
         """What a definition of this space is validated against: the base plus the space's capabilities
@@ -98,4 +102,10 @@ def build_runtime(
         pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
         vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
         send_job=job_sender(send_task),
+        artifact_store=store_for(settings),
+        artifact_limits=ArtifactLimits(
+            max_bytes=settings.artifact_max_bytes,
+            quota_bytes=settings.artifact_quota_bytes,
+            retention_days=settings.artifact_retention_days,
+        ),
     )

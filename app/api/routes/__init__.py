@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    artifacts,
     automations,
     catalog,
     drafts,
@@ -32,3 +33,4 @@ api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
 api_router.include_router(webhook_endpoints.router)
+api_router.include_router(artifacts.router)
