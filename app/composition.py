@@ -23,11 +23,13 @@ from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
+from app.persistence.user_databases import QueryRunner
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import ArtifactLimits
+from app.services.databases import DatabaseSource
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.pipeline_secrets import VaultSecrets
@@ -89,8 +91,11 @@ def build_runtime(
     """Compose the runtime. Capability sources are listed in resolution order (native first)."""
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
-    resolver = CapabilityResolver([RegistrySource(native_capabilities)])
     secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
+    queries = QueryRunner(allow, settings.database_statement_timeout_seconds)
+    resolver = CapabilityResolver(
+        [RegistrySource(native_capabilities), DatabaseSource(sessions, secrets, queries)]
+    )
     return Runtime(
         settings=settings,
         egress_allow=allow,

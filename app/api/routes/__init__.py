@@ -6,6 +6,7 @@ from app.api.routes import (
     artifacts,
     automations,
     catalog,
+    databases,
     drafts,
     events,
     runs,
@@ -34,3 +35,4 @@ api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
+api_router.include_router(databases.router)
