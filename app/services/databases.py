@@ -169,6 +169,16 @@ TABLES_OUTPUT: dict[str, Any] = {
 }
 
 
+def _space_uuid(space_id: str | None) -> uuid.UUID | None:
+    """The space's id, or None for a question about no space (or a label that names no real space)."""
+    if space_id is None:
+        return None
+    try:
+        return uuid.UUID(space_id)
+    except ValueError:
+        return None
+
+
 class DatabaseSource:
     """The `database` tier of the capability resolver: each registered database's two capabilities,
     visible only in its own space."""
@@ -181,18 +191,20 @@ class DatabaseSource:
         self.runner = runner
 
     async def capabilities(self, space_id: str | None) -> Sequence[Capability]:
-        if space_id is None:
+        space = _space_uuid(space_id)
+        if space is None:
             return []
         async with self.sessions() as session:
-            rows = await DatabaseRepository(session).all_in_space(uuid.UUID(space_id))
+            rows = await DatabaseRepository(session).all_in_space(space)
         return [capability for row in rows for capability in self._capabilities(row)]
 
     async def get(self, space_id: str | None, capability_id: str) -> Capability | None:
         prefix, _, operation = capability_id.rpartition(".")
-        if space_id is None or operation not in OPERATIONS or not _PREFIX.fullmatch(prefix):
+        space = _space_uuid(space_id)
+        if space is None or operation not in OPERATIONS or not _PREFIX.fullmatch(prefix):
             return None
         async with self.sessions() as session:
-            row = await DatabaseRepository(session).by_prefix(uuid.UUID(space_id), prefix)
+            row = await DatabaseRepository(session).by_prefix(space, prefix)
         if row is None:
             return None
         return next(c for c in self._capabilities(row) if c.id == capability_id)
