@@ -88,7 +88,11 @@ class TestKeptByAStep:
 
         table = await owner.request("GET", (await link(owner, items[1]["id"])).json()["url"])
         assert table.headers["content-type"].startswith("text/csv")
-        assert list(csv.reader(io.StringIO(table.text))) == [["id", "name"], ["1", "Ada"], ["2", "Grace, Hopper"]]
+        assert list(csv.reader(io.StringIO(table.text))) == [
+            ["id", "name"],
+            ["1", "Ada"],
+            ["2", "Grace, Hopper"],
+        ]
 
     async def test_a_bad_name_fails_the_step_without_retry(
         self, factory: Factory, file_server: FileServer, stack
@@ -137,12 +141,16 @@ class TestVisibility:
         owner = await factory.owner()
         member = await factory.member(owner)
         done = await run_report(owner, file_server.url, "private")
-        artifact = (await owner.request("GET", owner.space_path(f"/runs/{done['id']}/artifacts"))).json()["items"][0]
+        artifact = (await owner.request("GET", owner.space_path(f"/runs/{done['id']}/artifacts"))).json()[
+            "items"
+        ][0]
         refused = await link(member, artifact["id"])
         assert refused.status_code == 403
         assert refused.json()["error"]["code"] == "artifact_private"
         url = (await link(owner, artifact["id"])).json()["url"]
-        assert (await member.request("GET", url)).status_code == 404, "a member who may not see it gets no hint"
+        assert (await member.request("GET", url)).status_code == 404, (
+            "a member who may not see it gets no hint"
+        )
         assert (await owner.client.get(url)).status_code == 404, "no token, no private artifact"
         assert (await owner.request("GET", url)).status_code == 200
 
@@ -153,23 +161,25 @@ class TestVisibility:
         member = await factory.member(owner)
         stranger = await factory.owner(space="Elsewhere")
         space_run = await run_report(owner, file_server.url, "space")
-        space_item = (await owner.request("GET", owner.space_path(f"/runs/{space_run['id']}/artifacts"))).json()
+        space_item = (
+            await owner.request("GET", owner.space_path(f"/runs/{space_run['id']}/artifacts"))
+        ).json()
         url = (await link(member, space_item["items"][0]["id"])).json()["url"]
         assert (await member.request("GET", url)).status_code == 200
         assert (await stranger.request("GET", url)).status_code == 404
         assert (await owner.client.get(url)).status_code == 404
 
         shared_run = await run_report(owner, file_server.url, "shared")
-        shared_item = (await owner.request("GET", owner.space_path(f"/runs/{shared_run['id']}/artifacts"))).json()
+        shared_item = (
+            await owner.request("GET", owner.space_path(f"/runs/{shared_run['id']}/artifacts"))
+        ).json()
         made = await link(owner, shared_item["items"][0]["id"], expires_in=60)
         assert made.json()["served_by"] == "api"
         anonymous = await owner.client.get(made.json()["url"])
         assert anonymous.status_code == 200
         assert anonymous.content == REPORT
 
-    async def test_another_space_sees_nothing(
-        self, factory: Factory, file_server: FileServer, stack
-    ) -> None:  # type: ignore[no-untyped-def]
+    async def test_another_space_sees_nothing(self, factory: Factory, file_server: FileServer, stack) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         stranger = await factory.owner(space="Elsewhere")
         done = await run_report(owner, file_server.url, "shared")
