@@ -99,7 +99,8 @@ class TestPut:
         assert first.expires_at is None
         assert second.sha256 != first.sha256  # "yyyyy"
         blobs = [p for p in tmp_path.rglob("*") if p.is_file()]
-        assert len(blobs) == 2 and not staged(tmp_path)
+        assert len(blobs) == 2
+        assert not staged(tmp_path)
         assert (tmp_path / first.sha256[:2] / first.sha256[2:4] / first.sha256).read_bytes() == b"hello"
 
     async def test_a_stream_over_the_cap_stops_and_leaves_nothing(
@@ -117,7 +118,8 @@ class TestPut:
                 retention="default",
                 visibility="private",
             )
-        assert caught.value.code == "artifact_too_large" and not caught.value.retryable
+        assert caught.value.code == "artifact_too_large"
+        assert not caught.value.retryable
         assert not staged(tmp_path)
         assert not [p for p in tmp_path.rglob("*") if p.is_file()]
         assert await rows(factory, run) == []
@@ -191,7 +193,8 @@ class TestPut:
                     visibility="private",
                 )
         assert caught.value.code == "artifact_too_large"
-        assert not staged(tmp_path) and await rows(factory, run) == []
+        assert not staged(tmp_path)
+        assert await rows(factory, run) == []
 
     async def test_a_download_to_a_private_address_is_refused(self, file_server: FileServer) -> None:
         http = GuardedHttp(EgressAllowList())
@@ -216,7 +219,8 @@ class TestLinks:
         now = datetime.now(UTC)
         token = sign_link(SECRET, artifact, space, now + timedelta(minutes=15))
         claims = verify_link(SECRET, token, now)
-        assert claims is not None and (claims.artifact_id, claims.space_id) == (artifact, space)
+        assert claims is not None
+        assert (claims.artifact_id, claims.space_id) == (artifact, space)
         assert verify_link(SECRET, token, now + timedelta(minutes=16)) is None
         assert verify_link("another-secret-another-secret-000000", token, now) is None
 

@@ -75,7 +75,8 @@ class TestKeptByAStep:
         ]
         pdf = items[0]
         assert pdf["content_type"] == "application/pdf"
-        assert pdf["retention"] == "default" and pdf["expires_at"] is not None
+        assert pdf["retention"] == "default"
+        assert pdf["expires_at"] is not None
 
         made = await link(owner, pdf["id"])
         assert made.status_code == 200, made.text
