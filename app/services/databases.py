@@ -21,6 +21,7 @@ from app.persistence.models import SpaceDatabase
 from app.persistence.repositories.artifacts import DatabaseRepository
 from app.persistence.user_databases import DsnProblem, QueryRunner, checked_address, parse_dsn
 from app.registry import Capability
+from app.registry.builtin_databases import QUERY_RESULT
 from app.registry.models import RESERVED_FIRST_SEGMENTS
 from app.registry.ports import HandlerContext
 from app.security.crypto import Keyring
@@ -152,16 +153,7 @@ QUERY_INPUT: dict[str, Any] = {
     },
     "additionalProperties": False,
 }
-QUERY_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "required": ["columns", "rows", "row_count", "truncated"],
-    "properties": {
-        "columns": {"type": "array", "items": {"type": "string"}},
-        "rows": {"type": "array", "items": {"type": "array"}},
-        "row_count": {"type": "integer"},
-        "truncated": {"type": "boolean"},
-    },
-}
+QUERY_OUTPUT = QUERY_RESULT
 TABLES_OUTPUT: dict[str, Any] = {
     "type": "object",
     "required": ["tables", "truncated"],
