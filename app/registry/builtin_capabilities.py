@@ -51,6 +51,7 @@ ARTIFACT_SCHEMA: dict[str, Any] = {
         "retention": {"type": "string"},
         "visibility": {"type": "string"},
         "expires_at": {"type": ["string", "null"]},
+        "link": {"type": ["string", "null"]},
     },
 }
 

@@ -79,9 +79,12 @@ class ArtifactRef:
     retention: str
     visibility: str
     expires_at: str | None
+    link: str | None = None
+    """For a `shared` artifact: a signed API path (`/artifacts/<token>`) valid up to 7 days."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "link": self.link,
             "id": self.id,
             "name": self.name,
             "kind": self.kind,

@@ -8,6 +8,7 @@ own once the bytes are safely in the store, so an artifact that has a row always
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import re
@@ -28,9 +29,11 @@ from app.persistence.models import Artifact, Run
 from app.persistence.models.artifacts import ARTIFACT_KINDS, RETENTIONS, VISIBILITIES
 from app.persistence.repositories.artifacts import ArtifactRepository
 from app.registry.ports import ArtifactData, ArtifactRef
+from app.security.links import sign_link
 
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 MAX_NAME_LENGTH = 255
+SHARED_LINK_SECONDS = 7 * 24 * 3600
 TRANSIENT_LIFE = timedelta(hours=24)
 _CONTENT_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?")
 
@@ -95,11 +98,19 @@ def _quota_exceeded(used: int, limits: ArtifactLimits) -> StepError:
 class RunArtifacts:
     """`ArtifactPort` for one run, writing through the process's store and its own transactions."""
 
-    def __init__(self, uow: UnitOfWork, store: ArtifactStore, run: Run, limits: ArtifactLimits) -> None:
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        store: ArtifactStore,
+        run: Run,
+        limits: ArtifactLimits,
+        link_secret: str | None = None,
+    ) -> None:
         self.uow = uow
         self.store = store
         self.run = run
         self.limits = limits
+        self.link_secret = link_secret
 
     async def put(
         self,
@@ -160,7 +171,15 @@ class RunArtifacts:
         )
         async with self.uow() as session:
             await ArtifactRepository(session).create(row)
-        return artifact_ref(row)
+        ref = artifact_ref(row)
+        if visibility == "shared" and self.link_secret:
+            # A shared artifact is meant to be passed on: later steps get a link to post.
+            until = now + timedelta(seconds=SHARED_LINK_SECONDS)
+            if row.expires_at is not None:
+                until = min(until, row.expires_at)
+            token = sign_link(self.link_secret, row.id, row.space_id, until)
+            ref = dataclasses.replace(ref, link=f"/artifacts/{token}")
+        return ref
 
     async def _stage(self, data: ArtifactData, cap: int) -> tuple[Path, str, int]:
         """Write `data` to a staging file, hashing it; stop past `cap` bytes and remove what was written."""

@@ -72,7 +72,11 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             slack=slack,
             mail=mail,
             artifacts=RunArtifacts(
-                worker.unit_of_work, worker.core.artifact_store, run, worker.core.artifact_limits
+                worker.unit_of_work,
+                worker.core.artifact_store,
+                run,
+                worker.core.artifact_limits,
+                link_secret=worker.core.settings.resolved_secret_key(),
             ),
             download=http,
         )

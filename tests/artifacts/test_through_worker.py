@@ -74,6 +74,7 @@ class TestKeptByAStep:
             ("people.csv", "data", "rows"),
         ]
         pdf = items[0]
+        assert output["artifact"]["link"] is None, "only shared artifacts come with a link"
         assert pdf["content_type"] == "application/pdf"
         assert pdf["retention"] == "default"
         assert pdf["expires_at"] is not None
@@ -174,6 +175,8 @@ class TestVisibility:
         shared_item = (
             await owner.request("GET", owner.space_path(f"/runs/{shared_run['id']}/artifacts"))
         ).json()
+        kept = {step["step_id"]: step for step in shared_run["steps"]}["download"]["output"]["artifact"]
+        assert (await owner.client.get(kept["link"])).content == REPORT, "a shared artifact's step link works"
         made = await link(owner, shared_item["items"][0]["id"], expires_in=60)
         assert made.json()["served_by"] == "api"
         anonymous = await owner.client.get(made.json()["url"])
