@@ -41,9 +41,7 @@ def upgrade() -> None:
         sa.Column("sha256", sa.String(length=64), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
         *_timestamps(),
-        sa.CheckConstraint(
-            "kind IN ('audio', 'document', 'image', 'data')", name=op.f("ck_artifacts_kind")
-        ),
+        sa.CheckConstraint("kind IN ('audio', 'document', 'image', 'data')", name=op.f("ck_artifacts_kind")),
         sa.CheckConstraint(
             "retention IN ('transient', 'default', 'permanent')", name=op.f("ck_artifacts_retention")
         ),
