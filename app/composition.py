@@ -23,13 +23,12 @@ from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
-from app.persistence.user_databases import QueryRunner
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import ArtifactLimits
-from app.services.databases import DatabaseSource
+from app.services.databases import DatabaseSource, NoQueries, Queries
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.pipeline_secrets import VaultSecrets
@@ -86,15 +85,21 @@ class Runtime:
 
 
 def build_runtime(
-    settings: Settings, send_task: SendTask, sessions: async_sessionmaker[AsyncSession]
+    settings: Settings,
+    send_task: SendTask,
+    sessions: async_sessionmaker[AsyncSession],
+    queries: Queries | None = None,
 ) -> Runtime:
-    """Compose the runtime. Capability sources are listed in resolution order (native first)."""
+    """Compose the runtime. Capability sources are listed in resolution order (native first).
+
+    `queries` runs statements on the databases spaces registered (a worker's pools, built by the worker
+    with the database driver); the API lists those capabilities for validation but never runs them.
+    """
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
     secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
-    queries = QueryRunner(allow, settings.database_statement_timeout_seconds)
     resolver = CapabilityResolver(
-        [RegistrySource(native_capabilities), DatabaseSource(sessions, secrets, queries)]
+        [RegistrySource(native_capabilities), DatabaseSource(sessions, secrets, queries or NoQueries())]
     )
     return Runtime(
         settings=settings,

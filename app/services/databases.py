@@ -17,9 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.definitions.signals import StepError
 from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
+from app.persistence.dsn import DsnProblem, checked_address, parse_dsn
 from app.persistence.models import SpaceDatabase
 from app.persistence.repositories.artifacts import DatabaseRepository
-from app.persistence.user_databases import DsnProblem, QueryRunner, checked_address, parse_dsn
 from app.registry import Capability
 from app.registry.builtin_databases import QUERY_RESULT
 from app.registry.models import RESERVED_FIRST_SEGMENTS
@@ -34,6 +34,24 @@ PREFIX_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 OPERATIONS = ("query", "tables")
 _NAME = re.compile(NAME_PATTERN)
 _PREFIX = re.compile(PREFIX_PATTERN)
+
+
+class Queries(Protocol):
+    """Runs statements on registered databases (`app.persistence.user_databases.QueryRunner`)."""
+
+    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]: ...
+
+    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]: ...
+
+
+class NoQueries:
+    """The runner of a process that cannot reach registered databases: every call fails, retryably."""
+
+    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]:
+        raise StepError("database_unavailable", "this process does not run database queries")
+
+    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]:
+        raise StepError("database_unavailable", "this process does not run database queries")
 
 
 class DsnSecrets(Protocol):
@@ -176,7 +194,7 @@ class DatabaseSource:
     visible only in its own space."""
 
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], secrets: DsnSecrets, runner: QueryRunner
+        self, sessions: async_sessionmaker[AsyncSession], secrets: DsnSecrets, runner: Queries
     ) -> None:
         self.sessions = sessions
         self.secrets = secrets

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from app.definitions.signals import StepError
-from app.persistence.user_databases import DsnProblem, QueryRunner, parse_dsn
+from app.persistence.dsn import DsnProblem, parse_dsn
+from app.persistence.user_databases import QueryRunner
 from app.security.egress import EgressAllowList
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
