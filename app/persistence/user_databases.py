@@ -176,6 +176,11 @@ class QueryRunner:
             "truncated": answer["truncated"],
         }
 
+    @property
+    def open_pools(self) -> int:
+        """How many pools this process holds (at most `MAX_POOLS`)."""
+        return len(self._pools)
+
     async def close(self) -> None:
         """Close every pool (a worker shutting down)."""
         while self._pools:

@@ -3,10 +3,18 @@ the API lists them, links them and serves the bytes to whom the visibility allow
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import update
+
+from app.persistence.models import Artifact
+from app.persistence.transaction import transaction
 from tests.support.factories import Caller, Factory
 from tests.support.file_server import REPORT, FileServer
 from tests.support.runs import definition, start, wait_for
@@ -199,3 +207,38 @@ class TestVisibility:
             assert answer.status_code == 404, (suffix, answer.text)
             mixed = await stranger.request(method, owner.space_path(suffix))
             assert mixed.status_code == 404, (suffix, mixed.text)
+
+
+class TestRetentionOnBeat:
+    async def test_beat_removes_an_expired_artifact_and_its_bytes(
+        self, factory: Factory, file_server: FileServer, stack, settings
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        document = definition(
+            {
+                "step_id": "keep",
+                "action": "transform_data",
+                "config": {
+                    "output": {"unique": str(uuid.uuid4())},
+                    "save_as_artifact": {"name": "short.json", "retention": "transient"},
+                },
+                "output_as": "kept",
+            }
+        )
+        _, run = await start(owner, document)
+        done = await wait_for(owner, run["id"])
+        artifact = done["steps"][0]["output"]["artifact"]
+        blob = settings.artifacts_dir / artifact["sha256"][:2] / artifact["sha256"][2:4] / artifact["sha256"]
+        assert blob.exists()
+        async with transaction(factory.app.state.sessionmaker, factory.app.state.send_job) as session:
+            await session.execute(
+                update(Artifact)
+                .where(Artifact.id == uuid.UUID(artifact["id"]))
+                .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+            )
+        deadline = time.monotonic() + 30
+        while blob.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        assert not blob.exists(), "beat's tick deletes the bytes of an expired artifact"
+        async with transaction(factory.app.state.sessionmaker, factory.app.state.send_job) as session:
+            assert await session.get(Artifact, uuid.UUID(artifact["id"])) is None

@@ -9,12 +9,11 @@ from tests.support.fake_llm import TEST_MODEL
 
 async def test_the_report_and_warehouse_examples_validate(factory: Factory, warehouse_dsn: str) -> None:
     owner = await factory.owner()
-    await secret(owner, "slack_bot_token", "xoxb-test")
     await secret(owner, "warehouse_dsn", warehouse_dsn)
     assert (await register(owner)).status_code == 201
     warehouse = example("warehouse_summary.json")
     warehouse["plan"][1]["config"]["model"] = TEST_MODEL  # the models this installation allows
-    for document in (example("report_to_slack.json"), warehouse):
+    for document in (example("report_link.json"), warehouse):
         answer = await owner.request(
             "POST", owner.space_path("/automations/validate"), json={"definition": document}
         )

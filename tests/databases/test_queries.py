@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
@@ -9,7 +10,7 @@ import pytest
 
 from app.definitions.signals import StepError
 from app.persistence.dsn import DsnProblem, parse_dsn
-from app.persistence.user_databases import QueryRunner
+from app.persistence.user_databases import MAX_POOLS, QueryRunner
 from app.security.egress import EgressAllowList
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
@@ -68,6 +69,27 @@ class TestAnswers:
         by_name = {table["name"]: table for table in listing["tables"]}
         assert {"events", "people"} <= set(by_name)
         assert [c["name"] for c in by_name["people"]["columns"]] == ["id", "name", "score"]
+
+    async def test_sessions_are_read_only_with_both_timeouts(
+        self, runner: QueryRunner, warehouse_dsn: str
+    ) -> None:
+        answer = await runner.query(
+            "db",
+            warehouse_dsn,
+            "SELECT current_setting('transaction_read_only'), current_setting('statement_timeout'),"
+            " current_setting('idle_in_transaction_session_timeout')",
+            [],
+        )
+        assert answer["rows"] == [["on", "1s", "2s"]]
+
+    async def test_pools_stay_few_and_small(self, runner: QueryRunner, warehouse_dsn: str) -> None:
+        for index in range(MAX_POOLS + 3):
+            await runner.query(f"db-{index}", warehouse_dsn, "SELECT 1", [])
+        assert runner.open_pools == MAX_POOLS
+        await asyncio.gather(
+            *(runner.query("db-0", warehouse_dsn, "SELECT pg_sleep(0.05)", []) for _ in range(6))
+        )
+        assert runner.open_pools == MAX_POOLS
 
 
 class TestRefusals:
