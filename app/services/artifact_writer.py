@@ -169,8 +169,21 @@ class RunArtifacts:
             created_at=now,
             updated_at=now,
         )
-        async with self.uow() as session:
-            await ArtifactRepository(session).create(row)
+        try:
+            async with self.uow() as session:
+                repository = ArtifactRepository(session)
+                # Writers of one space take turns here, so two at once cannot both fit the last bytes.
+                await repository.lock_space(self.run.space_id)
+                used = await repository.bytes_used(self.run.space_id)
+                if used + size > self.limits.quota_bytes:
+                    raise _quota_exceeded(used + size, self.limits)
+                await repository.create(row)
+        except StepError:
+            async with self.uow() as session:
+                named = await ArtifactRepository(session).referenced({sha256})
+            if not named:
+                await self.store.delete(sha256)
+            raise
         ref = artifact_ref(row)
         if visibility == "shared" and self.link_secret:
             # A shared artifact is meant to be passed on: later steps get a link to post.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import uuid
 from collections.abc import AsyncIterator
@@ -150,6 +151,34 @@ class TestPut:
             assert caught.value.code == "artifact_quota_exceeded"
         assert len(await rows(factory, run)) == 1
         assert not staged(tmp_path)
+
+    async def test_concurrent_writers_cannot_both_take_the_last_bytes(
+        self, factory: Factory, tmp_path: Path
+    ) -> None:
+        _, run = await a_run(factory)
+        ports = [writer(factory, run, tmp_path, quota_bytes=3000) for _ in range(4)]
+        results = await asyncio.gather(
+            *(
+                port.put(
+                    f"n{i}",
+                    bytes([i]) * 1000,
+                    "text/plain",
+                    step_id="s",
+                    kind="data",
+                    retention="default",
+                    visibility="private",
+                )
+                for i, port in enumerate(ports)
+            ),
+            return_exceptions=True,
+        )
+        refused = [r for r in results if isinstance(r, StepError)]
+        assert len(refused) == 1
+        assert refused[0].code == "artifact_quota_exceeded"
+        kept = await rows(factory, run)
+        assert sum(a.size for a in kept) == 3000
+        blobs = {p.name for p in tmp_path.rglob("*") if p.is_file() and ".staging" not in p.parts}
+        assert blobs == {a.sha256 for a in kept}, "the refused artifact's bytes are not left behind"
 
     async def test_an_odd_content_type_is_served_as_octet_stream(
         self, factory: Factory, tmp_path: Path

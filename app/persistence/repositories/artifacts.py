@@ -26,6 +26,11 @@ class ArtifactRepository(RepositoryBase[Artifact]):
         statement = self.space_statement(space_id).where(Artifact.run_id == run_id)
         return await self.get_all(statement.order_by(Artifact.created_at, Artifact.id))
 
+    async def lock_space(self, space_id: uuid.UUID) -> None:
+        """Serialise artifact writes of one space until the transaction ends (quota accounting)."""
+        key = int.from_bytes(space_id.bytes[:8], "big", signed=True)
+        await self.session.execute(select(func.pg_advisory_xact_lock(key)))
+
     async def bytes_used(self, space_id: uuid.UUID) -> int:
         """The space's stored size (each artifact counted, even when two share their bytes)."""
         statement = select(func.coalesce(func.sum(Artifact.size), 0)).where(Artifact.space_id == space_id)
