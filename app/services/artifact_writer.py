@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -81,6 +81,10 @@ def artifact_ref(row: Artifact) -> ArtifactRef:
         visibility=row.visibility,
         expires_at=row.expires_at.isoformat() if row.expires_at else None,
     )
+
+
+async def _single(data: bytes) -> AsyncIterator[bytes]:
+    yield data
 
 
 def _invalid(message: str) -> StepError:
@@ -202,20 +206,13 @@ class RunArtifacts:
         path = Path(raw_path)
         try:
             with os.fdopen(descriptor, "wb") as handle:
-                if isinstance(data, bytes | bytearray | memoryview):
-                    chunks_sync = [bytes(data)]
-                    size = len(chunks_sync[0])
+                stream = _single(bytes(data)) if isinstance(data, bytes | bytearray | memoryview) else data
+                async for chunk in stream:
+                    size += len(chunk)
                     if size > cap:
                         raise self._too_large(cap)
-                    digest.update(chunks_sync[0])
-                    handle.write(chunks_sync[0])
-                else:
-                    async for chunk in data:
-                        size += len(chunk)
-                        if size > cap:
-                            raise self._too_large(cap)
-                        digest.update(chunk)
-                        handle.write(chunk)
+                    digest.update(chunk)
+                    handle.write(chunk)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
