@@ -1,5 +1,6 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -11,6 +12,7 @@ from app.persistence.models.triggers import AutomationTrigger
 __all__ = [
     "RUN_STATUSES",
     "ApiToken",
+    "Artifact",
     "Automation",
     "AutomationKv",
     "AutomationStatus",
@@ -26,6 +28,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpaceDatabase",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

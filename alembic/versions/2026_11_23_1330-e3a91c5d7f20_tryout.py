@@ -2,8 +2,8 @@
 and the note kept when an overlapping automation is activated
 
 Revision ID: e3a91c5d7f20
-Revises: b5e2d7a41c09
-Create Date: 2026-11-23 13:00:00.000000+00:00
+Revises: 3a9f6c2e8d41
+Create Date: 2026-11-23 13:30:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "e3a91c5d7f20"
-down_revision: str | None = "b5e2d7a41c09"
+down_revision: str | None = "3a9f6c2e8d41"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
