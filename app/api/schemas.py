@@ -157,6 +157,10 @@ class AutomationOut(Out):
     updated_at: datetime
     archived_at: datetime | None
     triggers: list[TriggerOut]
+    action_modes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Permission overrides (PUT …/action-modes); not part of the definition.",
+    )
 
 
 class ProblemOut(BaseModel):

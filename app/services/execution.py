@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
+from app.engine.capabilities.governance import Governance
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
 from app.persistence.base import utcnow
@@ -32,6 +33,7 @@ from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.dispatch import DispatchLimits, parsed_definition
 from app.services.finishing import finish_claim, for_display
+from app.services.governance import governance_service
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
@@ -197,6 +199,17 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
     }
 
 
+_Claimed = tuple[
+    Run,
+    AutomationDefinition,
+    Resume,
+    datetime,
+    dict[tuple[str, int, int], uuid.UUID],
+    Governance,
+    dict[tuple[str, int], dict[str, Any]],
+]
+
+
 class ExecutionService:
     async def execute(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
@@ -205,7 +218,7 @@ class ExecutionService:
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, definition, resume, deadline, suspended = claimed
+        run, definition, resume, deadline, suspended, governance, paused = claimed
         journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 
@@ -223,6 +236,8 @@ class ExecutionService:
                 limits=limits,
                 max_retries=step.max_retries if step.max_retries is not None else policy.max_retries,
                 attempt=attempt,
+                governance=governance,
+                resumed=paused.pop((step.step_id, attempt), None),
             )
 
         executor = Executor(
@@ -235,7 +250,7 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, AutomationDefinition, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
+    ) -> _Claimed | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
@@ -261,7 +276,15 @@ class ExecutionService:
                 for record in records
                 if record.status == "suspended"
             }
-            return run, definition, resume_from(run, records, definition), run.deadline_at, suspended
+            # What each paused attempt saved (the call it paused at, an agent's transcript).
+            paused = {
+                (record.step_id, record.attempt): dict(record.suspension or {})
+                for record in records
+                if record.status == "suspended"
+            }
+            governance = await governance_service.for_claim(session, run, definition)
+            resume = resume_from(run, records, definition)
+            return run, definition, resume, run.deadline_at, suspended, governance, paused
 
     @contextlib.asynccontextmanager
     async def _heartbeat(

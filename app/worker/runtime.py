@@ -34,6 +34,8 @@ class WorkerRuntime:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
+    limiter_redis: Redis
+    """Short timeouts: a rate-limit check never waits long on a Redis that is away (it fails open)."""
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
@@ -67,6 +69,9 @@ def runtime() -> WorkerRuntime:
             engine=engine,
             sessionmaker=sessionmaker,
             redis=Redis.from_url(settings.resolved_redis_url()),
+            limiter_redis=Redis.from_url(
+                settings.resolved_redis_url(), socket_timeout=0.5, socket_connect_timeout=0.5
+            ),
         )
     return _runtime
 

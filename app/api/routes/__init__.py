@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    approvals,
     automations,
     catalog,
     drafts,
@@ -24,6 +25,7 @@ api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
 # Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
 api_router.include_router(drafts.router)
+api_router.include_router(approvals.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(webhooks.router)

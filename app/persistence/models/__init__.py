@@ -1,6 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -9,6 +10,7 @@ from app.persistence.models.triggers import AutomationTrigger
 
 __all__ = [
     "RUN_STATUSES",
+    "ActionInvocation",
     "ApiToken",
     "Automation",
     "AutomationStatus",

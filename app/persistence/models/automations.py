@@ -38,6 +38,12 @@ class Automation(IdMixin, TimestampMixin, Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     definition: Mapped[dict[str, Any]] = mapped_column(JSONB)
     archived_at: Mapped[datetime | None]
+    action_modes: Mapped[dict[str, str]] = mapped_column(
+        JSONB,
+        default=dict,
+        server_default="{}",
+        comment="Permission overrides: capability id or pattern → mode.",
+    )
 
     triggers: Mapped[list[AutomationTrigger]] = relationship(
         lazy="raise",
