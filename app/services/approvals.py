@@ -198,6 +198,7 @@ class ApprovalService:
 
     async def _resume(self, session: AsyncSession, run: Run, now: datetime) -> None:
         """Back to pending with a wake-up once no call of the run waits any more."""
+        await session.flush()  # the decided row must count as decided (sessions do not autoflush)
         if await InvocationRepository(session).count_pending(run_id=run.id) > 0:
             return
         run_states.move(run, RunStatus.pending)
