@@ -19,6 +19,7 @@ from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.permissions import mode_problems
 from app.errors import ErrorDetail, NotFound, ValidationFailed
 from app.persistence.models import Automation, Run, Space
+from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.invocations import InvocationRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import automation_service
@@ -117,16 +118,15 @@ class GovernanceService:
     ) -> Governance:
         """What the pipeline's rules need for one claim: modes now, grants and write policy from the
         run's snapshot, and the decisions of calls that paused on an earlier claim."""
-        automation = await session.get(Automation, run.automation_id)
-        space = await session.get(Space, run.space_id)
+        automation_modes, space_modes = await AutomationRepository(session).action_modes(run.automation_id)
         decisions: dict[str, CallDecision] = {}
         if run.attempt > 1:  # a first claim has no paused calls to look up
             for row in await InvocationRepository(session).decided_for_run(run.id):
                 decisions[row.call_key] = CallDecision(str(row.id), row.status, row.decision_note)
         policy = definition.execution
         return Governance(
-            automation_modes=dict(automation.action_modes or {}) if automation else {},
-            space_modes=dict(space.action_modes or {}) if space else {},
+            automation_modes=automation_modes,
+            space_modes=space_modes,
             write_policy=policy.write_policy,
             grants=[grant.model_dump(exclude_none=True) for grant in policy.tool_grants]
             if policy.tool_grants is not None
