@@ -6,7 +6,7 @@ Real API, PostgreSQL, Redis, Celery worker and beat; the outside world is the lo
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import update
 
@@ -141,7 +141,10 @@ class TestRefusals:
         hits = name("self")
         _, run = await waiting_run(owner, loopback, hits)
         approval = await the_approval(owner, run["id"])
-        assert approval["expires_at"] is not None
+        waits = datetime.fromisoformat(approval["expires_at"]) - datetime.fromisoformat(
+            approval["created_at"]
+        )
+        assert waits == timedelta(seconds=3600), "the space's approval_ttl_seconds"
         mine = await decide(owner, approval["id"], "approve")
         assert (mine.status_code, mine.json()["error"]["code"]) == (403, "self_approval_forbidden")
         assert (await decide(admin, approval["id"], "approve")).status_code == 200
