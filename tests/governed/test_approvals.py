@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+import psutil
 from sqlalchemy import update
 
 from app.config import Settings
@@ -259,9 +260,12 @@ class TestDurability:
             uuid.UUID(owner.space_id),
             Role.owner,
         )
-        # The decision commits, but its broker message is lost (a sender that drops every job).
+        # The decision commits, but its broker message is lost (a sender that drops every job), and the
+        # worker's processes die right after.
         async with transaction(app.state.sessionmaker, lambda job: None) as session:
             await approval_service.approve(session, access, uuid.UUID(approval["id"]), "once")
+        for child in psutil.Process(stack[0].process.pid).children(recursive=True):
+            child.kill()
         done = await wait_for(owner, run["id"], timeout=60)  # recovery re-enqueues the unclaimed pending run
         assert done["status"] == "succeeded", done
         assert loopback.hits[hits] == 1
