@@ -42,6 +42,8 @@ class CallDecision:
     invocation_id: str
     status: str
     reason: str | None = None
+    params: Any = None
+    """The params as stored when the call paused (`for_storage`): an approval covers exactly these."""
 
 
 @dataclass(frozen=True)
@@ -66,22 +68,23 @@ def _governed(call: CapabilityCall) -> bool:
     return call.resolved().id != MODEL_TURN.id
 
 
+def _cascade(call: CapabilityCall) -> ModeDecision:
+    governance = call.ctx.governance
+    return cascade(
+        call.resolved(),
+        call.chosen_by,
+        automation_modes=governance.automation_modes,
+        space_modes=governance.space_modes,
+        write_policy=governance.write_policy,
+    )
+
+
 def _decision(call: CapabilityCall) -> ModeDecision:
     decision = call.notes.get(MODE)
     if isinstance(decision, ModeDecision):
         return decision
     # A call refused before the mode rules ran (a grant) is still recorded with its mode.
-    governance = call.ctx.governance
-    return drift_guarded(
-        call.resolved(),
-        cascade(
-            call.resolved(),
-            call.chosen_by,
-            automation_modes=governance.automation_modes,
-            space_modes=governance.space_modes,
-            write_policy=governance.write_policy,
-        ),
-    )
+    return drift_guarded(call.resolved(), _cascade(call))
 
 
 def _record(call: CapabilityCall, status: str, **values: Any) -> InvocationRecord:
@@ -160,14 +163,7 @@ async def grants_rule(call: CapabilityCall, proceed: Proceed) -> Any:
 async def permission_mode(call: CapabilityCall, proceed: Proceed) -> Any:
     """Resolve the cascade (automation override → space default → inferred, write policy) for the call."""
     if _governed(call):
-        governance = call.ctx.governance
-        call.notes[MODE] = cascade(
-            call.resolved(),
-            call.chosen_by,
-            automation_modes=governance.automation_modes,
-            space_modes=governance.space_modes,
-            write_policy=governance.write_policy,
-        )
+        call.notes[MODE] = _cascade(call)
     return await proceed()
 
 
@@ -189,6 +185,13 @@ async def _decided(call: CapabilityCall, decided: CallDecision, proceed: Proceed
     if decided.status == "pending":
         raise _suspend(call)
     if decided.status == "approved":
+        if decided.params is not None and for_storage(call.args) != decided.params:
+            # The step rendered different arguments this time: the human approved other ones.
+            raise StepError(
+                "approval_params_changed",
+                f"{call.capability_id} was approved with other arguments than it has now",
+                retryable=False,
+            )
         log = call.ctx.ports.invocations
         if log is not None and not await log.start_approved(decided.invocation_id):
             raise StepError(

@@ -311,3 +311,20 @@ class TestAgent:
         tool_message = llm.calls[1]["messages"][-1]
         assert tool_message["role"] == "tool"
         assert '"ok": true' in tool_message["content"]
+
+
+class TestApprovedParams:
+    async def test_an_approval_covers_only_the_arguments_it_was_shown(self) -> None:
+        cap, seen = capability()
+        log = MemoryLog()
+        shown = {"url": "https://crm.example.com/a"}
+        governance = Governance(decisions={"run-1/step/1/0": CallDecision("inv-1", "approved", params=shown)})
+        with pytest.raises(StepError) as refused:
+            await ctx_for(cap, log=log, governance=governance).invoke_capability(
+                "crm.note", {"url": "https://crm.example.com/b"}
+            )
+        assert (refused.value.code, refused.value.retryable) == ("approval_params_changed", False)
+        assert seen == []
+        assert log.started == []
+        await ctx_for(cap, log=log, governance=governance).invoke_capability("crm.note", dict(shown))
+        assert seen == [shown]
