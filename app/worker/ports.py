@@ -111,7 +111,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
     Slack's Web API and the SMTP relay (when one is configured)."""
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
-    calls = RunCallLimiter(RateLimiter(worker.limiter_redis), worker.core.settings.run_call_rate_limit)
+    calls = RunCallLimiter(worker.limiter, worker.core.settings.run_call_rate_limit)
 
     def make(run: Run) -> Ports:
         return Ports(
