@@ -1,5 +1,6 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -12,6 +13,7 @@ __all__ = [
     "RUN_STATUSES",
     "ActionInvocation",
     "ApiToken",
+    "Artifact",
     "Automation",
     "AutomationStatus",
     "AutomationTrigger",
@@ -26,6 +28,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpaceDatabase",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -5,8 +5,8 @@ inbox, the expiry sweep and the run's detail). Automations and spaces gain an `a
 first two levels of the permission cascade) and spaces a `settings` object (approval TTL, self-approval).
 
 Revision ID: d3a1f6c28e57
-Revises: b5e2d7a41c09
-Create Date: 2026-11-23 13:00:00.000000+00:00
+Revises: 3a9f6c2e8d41
+Create Date: 2026-11-23 13:30:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "d3a1f6c28e57"
-down_revision: str | None = "b5e2d7a41c09"
+down_revision: str | None = "3a9f6c2e8d41"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
