@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     max_concurrent_runs: int = Field(
         default=0, ge=0, description="Runs pending or running at once; 0 = no cap."
     )
+    run_call_rate_limit: int = Field(
+        default=60,
+        ge=1,
+        le=100_000,
+        description="Capability calls one run may make per minute (Redis; fails open when Redis is away).",
+    )
     run_lease_seconds: float = Field(
         default=30.0, ge=1, description="A claim not renewed for this long is lost."
     )

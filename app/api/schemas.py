@@ -187,6 +187,10 @@ class AutomationOut(Out):
         default=None, description="Why it may run beside the automations it overlaps (given on activate)."
     )
     triggers: list[TriggerOut]
+    action_modes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Permission overrides (PUT …/action-modes); not part of the definition.",
+    )
 
 
 class ProblemOut(BaseModel):

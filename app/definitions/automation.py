@@ -105,6 +105,18 @@ class Step(_Strict):
     timeout_seconds: int | None = Field(default=None, ge=1, le=MAX_TIMEOUT_SECONDS)
 
 
+class ToolGrant(_Strict):
+    """One entry of `execution.tool_grants`: a capability (id or pattern) and what its calls must keep."""
+
+    capability: str = Field(min_length=1, max_length=100, pattern=r"^[a-z0-9_.*?]+$")
+    params: dict[str, Any] | None = Field(
+        default=None, description="Each key must be in the call's arguments with an equal value."
+    )
+    hosts: (
+        list[Annotated[str, Field(min_length=1, max_length=253, pattern=r"^(\*\.)?[A-Za-z0-9.-]+$")]] | None
+    ) = Field(default=None, max_length=100, description="For http.request: the hosts its URLs may name.")
+
+
 class ExecutionPolicy(_Strict):
     """How runs of the automation are executed: limits, retries, concurrency, budget, failure steps."""
 
@@ -131,6 +143,15 @@ class ExecutionPolicy(_Strict):
         description="Per automation and UTC day: once reached, fires are dropped.",
     )
     on_failure: list[Step] = Field(default_factory=list, max_length=MAX_ON_FAILURE_STEPS)
+    write_policy: Literal["always_draft", "auto_confirm_safe"] = Field(
+        default="auto_confirm_safe",
+        description="always_draft: a write that inference would allow needs approval instead.",
+    )
+    tool_grants: list[ToolGrant] | None = Field(
+        default=None,
+        max_length=200,
+        description="When present, every capability call must fit one of these grants.",
+    )
 
 
 class AutomationDefinition(_Strict):

@@ -19,6 +19,8 @@ class StepError(Exception):
         self.message = message
         self.retryable = retryable
         self.details = details
+        self.checkpoint: Any = None
+        """What the step needs to continue where it paused (an agent's transcript), set on the way out."""
 
     def as_dict(self) -> dict[str, Any]:
         """The error as a step record stores it: code, message and details when there are any."""
@@ -63,6 +65,8 @@ class Suspend(BaseException):
         self.call = call
         self.capability_id = capability_id
         self.details = details
+        self.checkpoint: Any = None
+        """What the step needs to continue where it paused (an agent's transcript), set on the way out."""
 
     def as_dict(self) -> dict[str, Any]:
         """What the step record keeps of the suspension (params stay with the later invocation row)."""
@@ -73,6 +77,8 @@ class Suspend(BaseException):
         }
         if self.details is not None:
             record["details"] = self.details
+        if self.checkpoint is not None:
+            record["checkpoint"] = self.checkpoint
         return record
 
 

@@ -1,26 +1,56 @@
 """The permission mode a capability call would get, as a preview answers it.
 
-One function, on purpose: the preview asks only `call_mode`, so the permission cascade (per-space and
-per-automation modes, grants) replaces this one place. Until then it answers the inferred default: a
-call the definition names (a tight step) is allowed, because a person saved it; a call an agent
-chooses is allowed when it reads and needs approval when it writes; a drifted tool is never a plain
-allow.
+The same cascade the pipeline enforces (`app.engine.permissions.resolve_mode`: the automation's
+override, the space default, the inferred default, the write policy, the drift guard), followed by the
+run's tool grants (`app.engine.grants`). A call whose arguments are not known before the run (an
+agent's tool call) is checked against the grants by capability alone.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import fnmatch
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
+from app.engine.grants import granted
+from app.engine.permissions import ChosenBy, WritePolicy, resolve_mode
 from app.registry import Capability
 
-ChosenBy = Literal["definition", "agent"]
-INFERRED = "inferred_default"
+__all__ = ["CallPolicy", "ChosenBy", "call_mode"]
 
 
-def call_mode(capability: Capability, chosen_by: ChosenBy) -> dict[str, Any]:
-    """`{"mode": allow | deny | require_approval, "mode_source": …}` for one call."""
-    if capability.drifted:
-        return {"mode": "require_approval", "mode_source": "drift"}
-    if chosen_by == "definition" or capability.risk == "read":
-        return {"mode": "allow", "mode_source": INFERRED}
-    return {"mode": "require_approval", "mode_source": INFERRED}
+@dataclass(frozen=True)
+class CallPolicy:
+    """What decides a call's mode: both levels of overrides, the write policy and the grant list."""
+
+    automation_modes: Mapping[str, str] = field(default_factory=dict)
+    space_modes: Mapping[str, str] = field(default_factory=dict)
+    write_policy: WritePolicy = "auto_confirm_safe"
+    grants: Sequence[Mapping[str, Any]] | None = None
+
+
+def _grant(policy: CallPolicy, capability_id: str, args: Mapping[str, Any] | None) -> str:
+    if policy.grants is None:
+        return "no_grant_list"
+    if args is None:
+        named = any(fnmatch.fnmatchcase(capability_id, str(g.get("capability", ""))) for g in policy.grants)
+        return "depends_on_arguments" if named else "refused"
+    return "granted" if granted(policy.grants, capability_id, args) else "refused"
+
+
+def call_mode(
+    capability: Capability, chosen_by: ChosenBy, args: Mapping[str, Any] | None, policy: CallPolicy
+) -> dict[str, Any]:
+    """`{"mode", "mode_source", "grant"}` for one call; a call no grant fits is `deny` (`grant`)."""
+    decision = resolve_mode(
+        capability,
+        chosen_by,
+        automation_modes=policy.automation_modes,
+        space_modes=policy.space_modes,
+        write_policy=policy.write_policy,
+    )
+    grant = _grant(policy, capability.id, args)
+    if grant == "refused":
+        return {"mode": "deny", "mode_source": decision.source, "denied_reason": "grant", "grant": grant}
+    return {"mode": decision.mode, "mode_source": decision.source, "grant": grant}

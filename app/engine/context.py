@@ -14,6 +14,7 @@ from typing import Any
 from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.signals import CallId, StepError
 from app.engine.capabilities import CapabilityCall, CapabilityPipeline
+from app.engine.capabilities.governance import Governance
 from app.registry import Capability
 from app.registry.builtin_llm import MODEL_TURN, reply_from_result
 from app.registry.ports import ArtifactData, ArtifactRef, LlmReply, Ports
@@ -76,7 +77,22 @@ class ActionContext:
     llm: LlmMode = "run"
     suppressed: list[dict[str, Any]] = field(default_factory=list)
     """The calls this attempt held back (capability, params, mode, reason, call id), for its record."""
+    governance: Governance = field(default_factory=Governance)
+    resumed: Mapping[str, Any] | None = None
+    """The suspension record of this attempt when it continues after a decision (see `Suspend.as_dict`)."""
     _calls: int = field(default=0, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # A resumed attempt meets its paused call again under the same identity.
+        if self.resumed is not None:
+            call = self.resumed.get("call") or {}
+            if isinstance(call.get("index"), int):
+                self._calls = call["index"]
+
+    @property
+    def checkpoint(self) -> Any:
+        """What the attempt saved when it paused (an agent's transcript), or None."""
+        return self.resumed.get("checkpoint") if self.resumed is not None else None
 
     @property
     def artifacts(self) -> BoundArtifacts:
@@ -89,9 +105,17 @@ class ActionContext:
         self._calls += 1
         return call_id
 
-    async def invoke_capability(self, capability_id: str, args: dict[str, Any]) -> Any:
+    async def invoke_capability(
+        self, capability_id: str, args: dict[str, Any], *, chosen_by: str = "definition"
+    ) -> Any:
         """Call a capability through the pipeline: the only way an action causes a side effect."""
-        call = CapabilityCall(ctx=self, capability_id=capability_id, args=args, id=self.next_call_id())
+        call = CapabilityCall(
+            ctx=self,
+            capability_id=capability_id,
+            args=args,
+            id=self.next_call_id(),
+            chosen_by="agent" if chosen_by == "agent" else "definition",
+        )
         return await self.pipeline.invoke(call)
 
     async def capabilities_matching(self, patterns: Sequence[str]) -> list[Capability]:

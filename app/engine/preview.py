@@ -1,9 +1,10 @@
 """Preview: what a definition would do with these inputs, decided without executing anything.
 
-For each step: its `when` where it reads only inputs, trigger and run (else the names it waits for),
-its rendered config on the same condition, and the capability calls it would make with the mode each
-would get now (`app.engine.call_modes`). Across the plan: the external hosts it would contact, and
-the next fire times of each schedule. Templates render in the sandbox like a run's; nothing is called.
+For each step: its `when` where it reads only inputs, trigger and run (else the names it waits for), its
+rendered config on the same condition, and the capability calls it would make with the mode each would
+get now (`app.engine.call_modes`: the pipeline's cascade and the grants). Across the plan: the external
+hosts it would contact, and the next fire times of each schedule. Templates render in the sandbox like a
+run's; nothing is called.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from urllib.parse import urlsplit
 
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import suppresses
-from app.engine.call_modes import ChosenBy, call_mode
+from app.engine.call_modes import CallPolicy, ChosenBy, call_mode
 from app.engine.schedule import ScheduleError, next_fire_after
 from app.engine.secret_refs import bind_references
 from app.engine.templating import TemplateError, aevaluate_predicate, arender_value, referenced_names
@@ -53,7 +54,15 @@ def _host(url: Any) -> str | None:
     return urlsplit(url).hostname
 
 
-def _call(capability: Capability, chosen_by: ChosenBy, args: Mapping[str, Any]) -> dict[str, Any]:
+def _call(
+    capability: Capability,
+    chosen_by: ChosenBy,
+    args: Mapping[str, Any],
+    policy: CallPolicy,
+    *,
+    rendered: bool,
+) -> dict[str, Any]:
+    """One call as the preview shows it; `rendered` says whether `args` are final (grants need them)."""
     effect = capability.effect_of(dict(args))
     return {
         "capability": capability.id,
@@ -65,7 +74,7 @@ def _call(capability: Capability, chosen_by: ChosenBy, args: Mapping[str, Any]) 
         "tier": capability.tier,
         "destructive": capability.destructive,
         "drifted": capability.drifted,
-        **call_mode(capability, chosen_by),
+        **call_mode(capability, chosen_by, args if rendered else None, policy),
     }
 
 
@@ -84,6 +93,7 @@ async def _step(
     capabilities: Capabilities,
     hosts: set[str],
     fixed_hosts: Mapping[str, str],
+    policy: CallPolicy,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {"phase": phase, "index": index, "step_id": step.step_id, "action": step.action}
     if step.when is None:
@@ -115,7 +125,9 @@ async def _step(
             capability = capabilities.get(capability_id)
             if capability is None:
                 continue
-            calls.append(_call(capability, "definition", config))
+            calls.append(
+                _call(capability, "definition", config, policy, rendered=entry["config"] is not None)
+            )
             host = (
                 _host(config.get("url"))
                 if capability_id == "http.request"
@@ -124,7 +136,10 @@ async def _step(
             if host:
                 hosts.add(host)
         if action.type in AGENT_ACTIONS:
-            calls += [_call(tool, "agent", {}) for tool in _agent_tools(step.config, capabilities)]
+            calls += [
+                _call(tool, "agent", {}, policy, rendered=False)
+                for tool in _agent_tools(step.config, capabilities)
+            ]
     entry["calls"] = calls
     return entry
 
@@ -135,6 +150,7 @@ async def preview_steps(
     actions: Registry[ActionDefinition],
     capabilities: Capabilities,
     fixed_hosts: Mapping[str, str],
+    policy: CallPolicy,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Every step's preview (plan, then on_failure), and the external hosts the plan would contact.
 
@@ -145,7 +161,9 @@ async def preview_steps(
     found = []
     for phase, steps in (("plan", definition.plan), ("on_failure", definition.execution.on_failure)):
         for index, step in enumerate(steps):
-            found.append(await _step(phase, index, step, scope, actions, capabilities, hosts, fixed_hosts))
+            found.append(
+                await _step(phase, index, step, scope, actions, capabilities, hosts, fixed_hosts, policy)
+            )
     return found, sorted(hosts)
 
 

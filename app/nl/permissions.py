@@ -1,25 +1,23 @@
 """Which permission mode a capability call will resolve to, as far as a draft can tell.
 
-Until automations and spaces can set modes, the inferred default applies: a call the definition names
-(a tight step) is allowed because a human saves it; a call an agent chooses is allowed for `read`
-capabilities and needs approval for `write` ones. Per-automation and per-space modes replace
-`inferred_mode` with a resolver of the same shape.
+Authoring shows the answer the run will get: the engine's cascade (`app.engine.permissions`), drift
+guard included. A draft has no automation overrides yet and its space defaults are not consulted here,
+so the inferred level decides (a draft's `write_policy` is applied by callers that know it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
+from app.engine.permissions import ChosenBy, Mode, resolve_mode
 from app.registry import Capability
 
-Mode = Literal["allow", "deny", "require_approval"]
-ChosenBy = Literal["definition", "agent"]
 ModeResolver = Callable[[Capability, ChosenBy], Mode]
 
 
 def inferred_mode(capability: Capability, chosen_by: ChosenBy) -> Mode:
-    """The default mode of a call when nothing overrides it."""
-    if chosen_by == "definition" or capability.risk == "read":
-        return "allow"
-    return "require_approval"
+    """The mode of a call when nothing overrides it: the cascade with empty override levels."""
+    return resolve_mode(capability, chosen_by).mode
+
+
+__all__ = ["ChosenBy", "Mode", "ModeResolver", "inferred_mode", "resolve_mode"]

@@ -6,8 +6,12 @@ metered path (`ctx.llm_complete`). A final answer that does not match `output_sc
 the model with the problems; those repairs use up the step's retries.
 
 A tool call the pipeline suspends (`Suspend`, a `BaseException`) is not a tool failure: it leaves the
-loop, and the executor pauses the run. A tool call a dry or verify run holds back (`Suppressed`)
-answers the model with what would have been sent, and the loop goes on.
+loop, and the executor pauses the run. A tool call a dry or verify run holds back (`Suppressed`) answers
+the model with what would have been sent, and the loop goes on. On its way out of a pause the loop saves
+a checkpoint (the transcript, the tool calls of the turn still to make, the turns and repairs left) with
+the suspension; when the run resumes after the decision, the loop continues from that checkpoint, so no
+model call is repeated and no spending is counted twice. Tool calls are made with `chosen_by="agent"`:
+the permission cascade infers `require_approval` for the writes a model chooses.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 from typing import Any
 
 from app.definitions.json_schema import schema_problems
-from app.definitions.signals import StepError, Suppressed
+from app.definitions.signals import StepError, Suppressed, Suspend
 from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
 from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
 from app.registry.ports import HandlerContext
@@ -77,7 +81,7 @@ async def _run_tool(
     if not isinstance(args, dict):
         return {"error": {"code": "invalid_arguments", "message": "the arguments must be a JSON object"}}
     try:
-        result = await ctx.invoke_capability(capability.id, args)
+        result = await ctx.invoke_capability(capability.id, args, chosen_by="agent")
     except Suppressed as held:
         # A dry or verify run held the call back: the model hears what would have been sent.
         return {"result": held.as_output()}
@@ -99,17 +103,57 @@ def _parse_answer(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
     return value, schema_problems(schema, value)
 
 
+def _assistant_turn(reply: Any) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": reply.content,
+        "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in reply.tool_calls
+        ],
+    }
+
+
+async def _run_tools(
+    ctx: HandlerContext,
+    names: dict[str, Capability],
+    messages: list[dict[str, Any]],
+    calls: list[dict[str, Any]],
+    state: dict[str, Any],
+) -> None:
+    """Make the turn's tool calls in order; a pause saves what is left with the transcript."""
+    while calls:
+        call = calls[0]
+        try:
+            outcome = await _run_tool(ctx, names, call["name"], call["arguments"])
+        except Suspend as signal:
+            signal.checkpoint = {**state, "messages": messages, "pending_tool_calls": calls}
+            raise
+        messages.append(
+            {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(outcome, default=str)}
+        )
+        calls.pop(0)
+
+
 async def _agent_task(ctx: HandlerContext, config: dict[str, Any]) -> Any:
     names = provider_names(await ctx.capabilities_matching(config.get("tools", [])))
     tools = _tool_specs(names) or None
     schema = config.get("output_schema")
-    system = SYSTEM_PROMPT + (f"\n{_SCHEMA_HINT}{json.dumps(schema)}" if schema else "")
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": system},
-        {"role": "user", "content": config["prompt"]},
-    ]
-    repairs_left = ctx.max_retries
-    for _ in range(config.get("max_iterations", DEFAULT_MAX_ITERATIONS)):
+    max_iterations = config.get("max_iterations", DEFAULT_MAX_ITERATIONS)
+    checkpoint = ctx.checkpoint if isinstance(ctx.checkpoint, dict) else None
+    if checkpoint is not None:
+        # Resumed after a decision: the transcript and the turn's remaining tool calls, as saved.
+        messages: list[dict[str, Any]] = list(checkpoint["messages"])
+        state = {"turns": checkpoint["turns"], "repairs_left": checkpoint["repairs_left"]}
+        await _run_tools(ctx, names, messages, list(checkpoint["pending_tool_calls"]), state)
+    else:
+        system = SYSTEM_PROMPT + (f"\n{_SCHEMA_HINT}{json.dumps(schema)}" if schema else "")
+        messages = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": config["prompt"]},
+        ]
+        state = {"turns": 0, "repairs_left": ctx.max_retries}
+    while state["turns"] < max_iterations:
         reply = await ctx.llm_complete(
             model=config["model"],
             messages=messages,
@@ -118,26 +162,11 @@ async def _agent_task(ctx: HandlerContext, config: dict[str, Any]) -> Any:
             max_tokens=config.get("max_tokens", DEFAULT_MAX_TOKENS),
             temperature=config.get("temperature"),
         )
+        state["turns"] += 1
         if reply.tool_calls:
-            messages.append(
-                {
-                    "role": "assistant",
-                    "content": reply.content,
-                    "tool_calls": [
-                        {
-                            "id": c.id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": c.arguments},
-                        }
-                        for c in reply.tool_calls
-                    ],
-                }
-            )
-            for call in reply.tool_calls:
-                outcome = await _run_tool(ctx, names, call.name, call.arguments)
-                messages.append(
-                    {"role": "tool", "tool_call_id": call.id, "content": json.dumps(outcome, default=str)}
-                )
+            messages.append(_assistant_turn(reply))
+            calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+            await _run_tools(ctx, names, messages, calls, state)
             continue
         text = reply.content or ""
         if schema is None:
@@ -145,14 +174,14 @@ async def _agent_task(ctx: HandlerContext, config: dict[str, Any]) -> Any:
         value, problems = _parse_answer(text, schema)
         if not problems:
             return value
-        if repairs_left <= 0:
+        if state["repairs_left"] <= 0:
             # The repairs used up the step's retries: another attempt would only spend more.
             raise StepError(
                 "invalid_output",
                 "the final answer does not match output_schema: " + "; ".join(problems),
                 retryable=False,
             )
-        repairs_left -= 1
+        state["repairs_left"] -= 1
         messages.append({"role": "assistant", "content": text})
         messages.append(
             {
@@ -166,7 +195,7 @@ async def _agent_task(ctx: HandlerContext, config: dict[str, Any]) -> Any:
         )
     raise StepError(
         "max_iterations",
-        f"no final answer within max_iterations ({config.get('max_iterations', DEFAULT_MAX_ITERATIONS)})",
+        f"no final answer within max_iterations ({max_iterations})",
         retryable=False,
     )
 

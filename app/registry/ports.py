@@ -209,6 +209,57 @@ class MailPort(Protocol):
     async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]: ...
 
 
+@dataclass
+class InvocationRecord:
+    """One capability call as the audit keeps it (params and result already redacted and truncated)."""
+
+    call_key: str
+    step_id: str
+    capability: str
+    tier: str
+    risk: str
+    destructive: bool
+    chosen_by: str
+    mode: str
+    mode_source: str
+    params: Any
+    status: str
+    result: Any = None
+    error: dict[str, Any] | None = None
+    denied_reason: str | None = None
+    duration_ms: int | None = None
+
+
+class InvocationLog(Protocol):
+    """The run's `action_invocations` rows: one write per call on the hot path."""
+
+    async def record(self, record: InvocationRecord) -> None:
+        """Store a finished call (executed, failed or denied): one insert."""
+        ...
+
+    async def request_approval(self, record: InvocationRecord) -> str:
+        """Store a pending call with its expiry, notify, and answer its id.
+
+        Raises `StepError("pending_cap_reached")` (after storing the call as denied) when the run or
+        the space already has as many pending calls as allowed.
+        """
+        ...
+
+    async def start_approved(self, invocation_id: str) -> bool:
+        """`approved → executing` under the run's fencing token; False when it is no longer approved."""
+        ...
+
+    async def finish_approved(self, invocation_id: str, record: InvocationRecord) -> None:
+        """`executing → executed | failed` with the call's result or error."""
+        ...
+
+
+class CallLimiter(Protocol):
+    """Calls per run per minute (Redis, shared by every process); fails open when Redis is away."""
+
+    async def allow(self, run_id: str) -> bool: ...
+
+
 @dataclass(frozen=True)
 class KvEntry:
     key: str
@@ -241,6 +292,9 @@ class Ports:
     slack: SlackPort | None = None
     # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
     mail: MailPort | None = None
+    # None where calls are not audited (unit tests of the engine with fakes).
+    invocations: InvocationLog | None = None
+    call_limiter: CallLimiter | None = None
     # None where nothing can be stored (unit tests of the engine): writing fails with artifacts_unavailable.
     artifacts: ArtifactPort | None = None
     download: HttpDownloadPort | None = None
@@ -273,8 +327,18 @@ class HandlerContext(Protocol):
         """Where the step keeps files (`ctx.artifacts.put(name, bytes or stream, content_type)`)."""
         ...
 
-    async def invoke_capability(self, capability_id: str, args: dict[str, Any]) -> Any:
-        """Call a capability through the pipeline: the only way an action causes a side effect."""
+    @property
+    def checkpoint(self) -> Any:
+        """What this step attempt saved when it paused (`Suspend.checkpoint`), when it resumes; else None."""
+        ...
+
+    async def invoke_capability(
+        self, capability_id: str, args: dict[str, Any], *, chosen_by: str = "definition"
+    ) -> Any:
+        """Call a capability through the pipeline: the only way an action causes a side effect.
+
+        `chosen_by="agent"` marks a call a model chose (the permission cascade infers differently).
+        """
         ...
 
     async def capabilities_matching(self, patterns: Sequence[str]) -> list[Capability]:

@@ -23,6 +23,7 @@ from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
+from app.engine.capabilities.governance import Governance
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
 from app.persistence.base import utcnow
@@ -33,6 +34,7 @@ from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.dispatch import DispatchLimits, parsed_definition
 from app.services.finishing import finish_claim, for_display
+from app.services.governance import governance_service
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
@@ -200,6 +202,17 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
     }
 
 
+_Claimed = tuple[
+    Run,
+    AutomationDefinition,
+    Resume,
+    datetime,
+    dict[tuple[str, int, int], uuid.UUID],
+    Governance,
+    dict[tuple[str, int], dict[str, Any]],
+]
+
+
 class ExecutionService:
     async def execute(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
@@ -208,7 +221,7 @@ class ExecutionService:
         claimed = await self._claim(uow, run_id, settings)
         if claimed is None:
             return "not_claimed"
-        run, definition, resume, deadline, suspended = claimed
+        run, definition, resume, deadline, suspended, governance, paused = claimed
         journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 
@@ -228,6 +241,8 @@ class ExecutionService:
                 attempt=attempt,
                 mode=as_run_mode(run.mode),
                 llm=as_llm_mode(run.llm_mode),
+                governance=governance,
+                resumed=paused.pop((step.step_id, attempt), None),
             )
 
         executor = Executor(
@@ -240,7 +255,7 @@ class ExecutionService:
 
     async def _claim(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
-    ) -> tuple[Run, AutomationDefinition, Resume, datetime, dict[tuple[str, int, int], uuid.UUID]] | None:
+    ) -> _Claimed | None:
         async with uow() as session:
             runs = RunRepository(session)
             now = utcnow()
@@ -266,7 +281,15 @@ class ExecutionService:
                 for record in records
                 if record.status == "suspended"
             }
-            return run, definition, resume_from(run, records, definition), run.deadline_at, suspended
+            # What each paused attempt saved (the call it paused at, an agent's transcript).
+            paused = {
+                (record.step_id, record.attempt): dict(record.suspension or {})
+                for record in records
+                if record.status == "suspended"
+            }
+            governance = await governance_service.for_claim(session, run, definition)
+            resume = resume_from(run, records, definition)
+            return run, definition, resume, run.deadline_at, suspended, governance, paused
 
     @contextlib.asynccontextmanager
     async def _heartbeat(

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import jobs
 from app.persistence.base import utcnow
-from app.persistence.models import Run, WebhookDelivery, WebhookEndpoint
+from app.persistence.models import ActionInvocation, Run, WebhookDelivery, WebhookEndpoint
 from app.persistence.repositories.outbound import WebhookDeliveryRepository, WebhookEndpointRepository
 
 DELIVER_TASK = "system.deliver_webhook"
@@ -130,6 +130,41 @@ async def record_run_finished(session: AsyncSession, run: Run) -> int:
             max_attempts=len(RETRY_SCHEDULE),
         )
         owed += 1
+    if owed:
+        await session.flush()
+    return owed
+
+
+def approval_event(invocation: ActionInvocation, event_type: str, now: datetime) -> dict[str, Any]:
+    """The body of an `approval.requested` / `approval.decided` delivery: the call, never its params."""
+    return {
+        "type": event_type,
+        "timestamp": now.isoformat(),
+        "data": {
+            "approval_id": str(invocation.id),
+            "space_id": str(invocation.space_id),
+            "automation_id": str(invocation.automation_id),
+            "run_id": str(invocation.run_id),
+            "step_id": invocation.step_id,
+            "capability": invocation.capability,
+            "status": invocation.status,
+            "decision_scope": invocation.decision_scope,
+            "denied_reason": invocation.denied_reason,
+            "expires_at": invocation.expires_at.isoformat() if invocation.expires_at else None,
+            "url": f"/api/v1/spaces/{invocation.space_id}/approvals/{invocation.id}",
+        },
+    }
+
+
+async def record_approval_event(session: AsyncSession, invocation: ActionInvocation, event_type: str) -> int:
+    """Owe `approval.requested` or `approval.decided` to every endpoint of the space that listens."""
+    payload = approval_event(invocation, event_type, utcnow())
+    endpoints = await WebhookEndpointRepository(session).listening(invocation.space_id, event_type)
+    owed = 0
+    for endpoint in endpoints:
+        if _wants(endpoint, invocation.automation_id):
+            await owe(session, endpoint, payload, space_id=invocation.space_id, run_id=invocation.run_id)
+            owed += 1
     if owed:
         await session.flush()
     return owed

@@ -17,12 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.definitions.automation import AutomationDefinition, ScheduleTrigger
 from app.definitions.json_schema import compiled_schema
 from app.definitions.pointers import join
+from app.engine.call_modes import CallPolicy
 from app.engine.inputs import FireContext, resolve_inputs
 from app.engine.preview import fires_per_month, next_fires, preview_steps
 from app.engine.validation import Vocabulary
 from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.models import Automation
+from app.persistence.models import Automation, Space
 from app.persistence.repositories.runs import RunRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.admission import first_run_estimate
@@ -30,6 +31,23 @@ from app.services.definitions import check_definition
 from app.services.dispatch import DispatchLimits
 
 MAX_INPUT_PROBLEMS = 50
+
+
+async def _policy(
+    session: AsyncSession,
+    space_id: uuid.UUID,
+    definition: AutomationDefinition,
+    automation_modes: Mapping[str, str] | None,
+) -> CallPolicy:
+    """The modes and grants a run would be governed by, read now (a run reads them at each claim)."""
+    space = await session.get(Space, space_id)
+    grants = definition.execution.tool_grants
+    return CallPolicy(
+        automation_modes=automation_modes or {},
+        space_modes=(space.action_modes if space is not None else None) or {},
+        write_policy=definition.execution.write_policy,
+        grants=[grant.model_dump(exclude_none=True) for grant in grants] if grants is not None else None,
+    )
 
 
 def _inputs(
@@ -68,6 +86,7 @@ class PreviewService:
         average = await RunRepository(session).average_cost(automation.id)
         return await self._preview(
             definition,
+            policy=await _policy(session, access.space_id, definition, automation.action_modes),
             automation_id=automation.id,
             version=automation.version,
             inputs=inputs,
@@ -82,6 +101,7 @@ class PreviewService:
 
     async def of_definition(
         self,
+        session: AsyncSession,
         access: SpaceAccess,
         document: Any,
         *,
@@ -96,6 +116,7 @@ class PreviewService:
         checked = await check_definition(document, vocabulary)
         return await self._preview(
             checked.definition,
+            policy=await _policy(session, access.space_id, checked.definition, None),
             automation_id=None,
             version=None,
             inputs=inputs,
@@ -112,6 +133,7 @@ class PreviewService:
         self,
         definition: AutomationDefinition,
         *,
+        policy: CallPolicy,
         automation_id: uuid.UUID | None,
         version: int | None,
         inputs: dict[str, Any],
@@ -142,7 +164,7 @@ class PreviewService:
             },
         }
         steps, hosts = await preview_steps(
-            definition, scope, vocabulary.actions, vocabulary.capabilities, fixed_hosts
+            definition, scope, vocabulary.actions, vocabulary.capabilities, fixed_hosts, policy
         )
         schedules = [
             {

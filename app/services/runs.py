@@ -18,6 +18,7 @@ from app.persistence.models import Run, RunStep
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.services.access import Permissions, SpaceAccess
+from app.services.approvals import approval_service
 from app.services.automations import automation_service
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
 from app.services.finishing import publish_terminal
@@ -154,6 +155,8 @@ class RunService:
             raise NotFound("Run not found.", code="run_not_found")
         # The row lock makes the check and the change one step, like a conditional update.
         if run.status in run_states.CANCEL.sources:
+            if run.status is RunStatus.awaiting_approval:
+                await approval_service.expire_for_run(session, run.id)
             run_states.move(run, RunStatus.cancelled)
             run.reason, run.finished_at = "cancelled by request", utcnow()
             run.cancel_requested = True

@@ -3,19 +3,22 @@ notifications, the run's cost ledger and its automation's key/value state."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.integrations.http import GuardedHttp
+from app.integrations.rate_limit import RateLimiter
 from app.integrations.slack import SlackApi
 from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import AutomationKv, Run
-from app.registry.ports import KvEntry, LlmReply, Ports
+from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import RunArtifacts
 from app.services.execution import PortsFactory
+from app.services.invocations import invocation_service
 from app.services.kv import KvTarget, kv_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
@@ -105,6 +108,52 @@ class RunKv:
             raise StepError(exc.code, exc.message, retryable=False) from None
 
 
+class RunInvocations:
+    """The run's invocation rows, each write its own short transaction (durable when the call returns)."""
+
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+        self.worker = worker
+        self.run = run
+
+    async def record(self, record: InvocationRecord) -> None:
+        async with self.worker.unit_of_work() as session:
+            await invocation_service.record(session, self.run, record)
+
+    async def request_approval(self, record: InvocationRecord) -> str:
+        try:
+            async with self.worker.unit_of_work() as session:
+                return await invocation_service.request_approval(session, self.run, record)
+        except StepError:
+            # Refused past the pending caps: keep the denied row the service wrote, then refuse the call.
+            async with self.worker.unit_of_work() as session:
+                await invocation_service.record(session, self.run, record)
+            raise
+
+    async def start_approved(self, invocation_id: str) -> bool:
+        async with self.worker.unit_of_work() as session:
+            return await invocation_service.start_approved(
+                session, uuid.UUID(invocation_id), self.run.attempt
+            )
+
+    async def finish_approved(self, invocation_id: str, record: InvocationRecord) -> None:
+        async with self.worker.unit_of_work() as session:
+            await invocation_service.finish_approved(
+                session, uuid.UUID(invocation_id), self.run.attempt, record
+            )
+
+
+class RunCallLimiter:
+    """AUTOMATIONS_RUN_CALL_RATE_LIMIT calls per run per minute, shared by every process through Redis."""
+
+    def __init__(self, limiter: RateLimiter, limit: int) -> None:
+        self.limiter = limiter
+        self.limit = limit
+
+    async def allow(self, run_id: str) -> bool:
+        decision = await self.limiter.allow(f"run-calls:{run_id}", limit=self.limit, window_seconds=60.0)
+        return decision.allowed
+
+
 def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
     """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
     if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
@@ -118,6 +167,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
     and artifacts, Slack's Web API and the SMTP relay (when one is configured)."""
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
+    calls = RunCallLimiter(worker.limiter, worker.core.settings.run_call_rate_limit)
 
     def make(run: Run) -> Ports:
         http = GuardedHttp(worker.core.egress_allow)
@@ -128,6 +178,8 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,
+            invocations=RunInvocations(worker, run),
+            call_limiter=calls,
             artifacts=RunArtifacts(
                 worker.unit_of_work,
                 worker.core.artifact_store,

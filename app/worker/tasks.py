@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app.services.approvals import approval_service
 from app.services.artifacts import artifact_service
 from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
@@ -39,6 +40,8 @@ async def _tick() -> str:
         )
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
+    async with worker.unit_of_work() as session:
+        await approval_service.sweep(session, now, worker.core.limits)
     await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
     return await record_beat_tick(worker.redis, now)
 
@@ -46,7 +49,7 @@ async def _tick() -> str:
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
     """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries,
-    expired artifacts."""
+    expired approvals, expired artifacts."""
     return run(_tick())
 
 

@@ -54,6 +54,10 @@ def _cost(prompt: int, completion: int) -> Decimal:
 
 
 async def _run(owner: Caller, *steps: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    # These tests are about the tool loop: the space lets its agents write without asking first
+    # (an agent's write needs approval by default; tests/governed cover that path).
+    modes = {"modes": {"http.*": "allow", "notify.send": "allow"}}
+    assert (await owner.request("PUT", owner.space_path("/action-modes"), json=modes)).status_code == 200
     _, run = await start(owner, definition(*steps, **changes))
     return await wait_for(owner, run["id"], timeout=60)
 

@@ -33,6 +33,8 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "draft_id": uuid.uuid4().hex,
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
+        "approval_id": str(uuid.uuid4()),
+        "invocation_id": str(uuid.uuid4()),
         "artifact_id": str(uuid.uuid4()),
         "database_id": str(uuid.uuid4()),
         "key": "seen/1",
@@ -45,6 +47,10 @@ def _body_for(method: str, path: str) -> dict | None:
         return None
     if path.endswith("/members"):
         return {"email": "intruder@example.test", "role": "member"}
+    if path.endswith("/action-modes"):
+        return {"modes": {"http.request": "allow"}}
+    if path.endswith("/approval-settings"):
+        return {"approval_ttl_seconds": 3600, "forbid_self_approval": False}
     if path.endswith("/members/{user_id}"):
         return {"role": "admin"}
     if path.endswith(("/automations", "/automations/{automation_id}")):

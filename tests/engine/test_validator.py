@@ -315,3 +315,36 @@ class TestInputs:
     def test_runtime_default_with_nothing_to_resolve_leaves_input_missing(self) -> None:
         schema = {"properties": {"since": {"default": "$last_fired_at"}, "c": {"default": "$space_default"}}}
         assert resolve_inputs(schema, {}, FireContext()) == {}
+
+
+class TestToolGrants:
+    def test_grants_must_name_known_capabilities(self) -> None:
+        document = {
+            "schema_version": "1.0",
+            "name": "Grants",
+            "plan": [{"step_id": "a", "action": "transform_data", "config": {"output": 1}}],
+            "execution": {
+                "tool_grants": [
+                    {"capability": "http.request", "hosts": ["api.stripe.com"]},
+                    {"capability": "notify.*"},
+                    {"capability": "crm.update", "params": {"board_id": "b-1"}},
+                    {"capability": "notify.send", "hosts": ["example.com"]},
+                ]
+            },
+        }
+        problems = [(p.path, p.code) for p in validate_definition(document)]
+        assert problems == [
+            ("/execution/tool_grants/2/capability", "unknown_capability"),
+            ("/execution/tool_grants/3/hosts", "hosts_without_http"),
+        ]
+
+    def test_a_malformed_grant_is_a_schema_problem(self) -> None:
+        document = {
+            "schema_version": "1.0",
+            "name": "Grants",
+            "plan": [{"step_id": "a", "action": "transform_data", "config": {"output": 1}}],
+            "execution": {"tool_grants": [{"capability": "HTTP REQUEST", "extra": 1}]},
+        }
+        problems = {(p.path, p.code) for p in validate_definition(document)}
+        assert ("/execution/tool_grants/0/capability", "schema") in problems
+        assert ("/execution/tool_grants/0/extra", "schema") in problems

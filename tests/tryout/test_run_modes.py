@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.persistence.models import DomainEvent, WebhookDelivery
+from tests.support.approvals import set_modes
 from tests.support.factories import Caller, Factory
 from tests.support.fake_llm import TEST_MODEL, FakeLlm, json_reply, tool_call
 from tests.support.fake_slack import FakeSlack
@@ -139,6 +140,9 @@ class TestDryRun:
             "output_as": "thought",
         }
         automation = await owner.create_automation(definition(step))
+        # A model's http.request is a write to the cascade (GET can carry data out too): allowed here so
+        # the GET runs and the POST is held back by the dry run alone.
+        await set_modes(owner, {"http.request": "allow"}, automation["id"])
         done = await wait_for(owner, (await try_run(owner, automation["id"], mode="dry_run"))["id"])
         assert done["status"] == "succeeded", done
         assert loopback.hits[f"{name}-get"] == 1

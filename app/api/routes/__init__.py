@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    approvals,
     artifacts,
     automations,
     catalog,
@@ -31,6 +32,7 @@ api_router.include_router(drafts.router)
 api_router.include_router(kv.router)
 # Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
 api_router.include_router(preview.router)
+api_router.include_router(approvals.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(webhooks.router)

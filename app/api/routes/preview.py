@@ -28,12 +28,14 @@ def _fixed_hosts(settings: Settings) -> dict[str, str]:
 @router.post("/preview", summary="Preview a definition that is not saved (nothing runs, nothing is written)")
 async def preview_definition(
     body: DefinitionPreviewCreate,
+    session: SessionDep,
     access: SpaceDep,
     vocabulary: VocabularyDep,
     limits: LimitsDep,
     settings: SettingsDep,
 ) -> PreviewOut:
     answer = await preview_service.of_definition(
+        session,
         access,
         body.definition,
         inputs=body.inputs,

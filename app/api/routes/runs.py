@@ -9,12 +9,14 @@ from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
-from app.api.outbound_schemas import RunDetailWithDeliveriesOut, delivery_out
+from app.api.governance_schemas import InvocationOut, RunDetailWithInvocationsOut
+from app.api.outbound_schemas import delivery_out
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut
 from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
 from app.services.deliveries import delivery_service
+from app.services.invocations import invocation_service
 from app.services.notifications import notification_service
 from app.services.runs import run_service
 from app.services.webhook_endpoints import UrlPolicy
@@ -86,18 +88,20 @@ async def list_runs(
 
 
 @router.get("/runs/{run_id}", summary="A run with its step attempts, timings, errors and inputs")
-async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailWithDeliveriesOut:
+async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailWithInvocationsOut:
     detail = await run_service.get(session, access, run_id)
     summary = _run_out(detail.run)
     deliveries, attempts = await delivery_service.list(
         session, access, endpoint_id=None, run_id=run_id, status=None, limit=50, cursor=None
     )
-    return RunDetailWithDeliveriesOut(
+    invocations = await invocation_service.for_run(session, run_id)
+    return RunDetailWithInvocationsOut(
         **summary.model_dump(),
         trigger_payload=detail.run.trigger_payload,
         definition=detail.run.definition,
         steps=[RunStepOut.model_validate(step) for step in detail.steps],
         webhook_deliveries=[delivery_out(d, attempts[d.id]) for d in deliveries.items],
+        invocations=[InvocationOut.model_validate(i) for i in invocations],
     )
 
 

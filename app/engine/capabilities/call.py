@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from app.definitions.signals import CallId
 from app.registry import Capability
+
+ChosenBy = Literal["definition", "agent"]
 
 if TYPE_CHECKING:
     from app.engine.context import ActionContext
@@ -27,6 +29,8 @@ class CapabilityCall:
     args: dict[str, Any]
     id: CallId
     capability: Capability | None = None
+    chosen_by: ChosenBy = "definition"
+    """Who chose this call: the saved definition (a tight step, `call_tool`) or an agent's model."""
     notes: dict[str, Any] = field(default_factory=dict)
 
     def resolved(self) -> Capability:

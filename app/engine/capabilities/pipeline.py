@@ -6,6 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.engine.capabilities.call import CapabilityCall, NamedRule
+from app.engine.capabilities.governance import (
+    drift_guard,
+    enforce_mode,
+    grants_rule,
+    invocation_record,
+    permission_mode,
+    rate_limit,
+)
 from app.engine.capabilities.metering import llm_budget, llm_ledger, llm_token_cap, model_allowed
 from app.engine.capabilities.rules import execute, resolve_rule, validate_arguments, validate_output
 from app.engine.capabilities.run_mode import RUN_MODE_RULE
@@ -14,17 +22,25 @@ from app.registry import CapabilityResolver
 
 
 def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
-    """resolve → validate arguments → model allowed → budget → token cap → validate output → ledger →
+    """resolve → validate arguments → invocation record → grants → permission mode → drift guard →
+    enforce mode → rate limit → model allowed → budget → token cap → validate output → ledger →
     run mode → secrets → execute.
 
-    Rules that decide whether a call may happen at all (grants, permission mode, rate limit) belong
+    Rules that decide whether a call may happen at all (grants, permission mode, rate limit) sit
     between `validate_arguments` and `model_allowed`: after the call is known to be well formed, before
-    anything is spent or any secret is read. `run_mode` holds back, in a dry or verify run, the calls
-    its mode does not make, after every check a real call passes and before any secret is read.
+    anything is spent or any secret is read. The invocation record wraps them so refusals are audited too.
+    `run_mode` holds back, in a dry or verify run, the calls its mode does not make, after every check a
+    real call passes and before any secret is read.
     """
     return [
         NamedRule("resolve", resolve_rule(resolver)),
         NamedRule("validate_arguments", validate_arguments),
+        NamedRule("invocation_record", invocation_record),
+        NamedRule("grants", grants_rule),
+        NamedRule("permission_mode", permission_mode),
+        NamedRule("drift_guard", drift_guard),
+        NamedRule("enforce_mode", enforce_mode),
+        NamedRule("rate_limit", rate_limit),
         NamedRule("model_allowed", model_allowed),
         NamedRule("llm_budget", llm_budget),
         NamedRule("llm_token_cap", llm_token_cap),

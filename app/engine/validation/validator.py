@@ -67,6 +67,7 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems += _inputs(document.get("inputs"))
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
+    problems += _grants(document.get("execution"), vocabulary)
     return problems
 
 
@@ -297,6 +298,38 @@ def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> l
                     join(*base, index),
                     "unknown_capability",
                     f"{pattern!r} matches no capability" if "*" in pattern else f"no capability {pattern!r}",
+                )
+            )
+    return problems
+
+
+def _grants(execution: Any, vocabulary: Vocabulary) -> list[Problem]:
+    """Each tool grant must name a capability of the space (or a pattern matching one); `hosts` only
+    restricts http.request, so a grant with hosts must be able to name it."""
+    grants = execution.get("tool_grants") if isinstance(execution, dict) else None
+    if not isinstance(grants, list):
+        return []
+    known = [capability.id for capability in vocabulary.capabilities]
+    problems = []
+    for index, grant in enumerate(grants):
+        if not isinstance(grant, dict) or not isinstance(grant.get("capability"), str):
+            continue
+        pattern = grant["capability"]
+        where = ("execution", "tool_grants", index, "capability")
+        if not any(fnmatch.fnmatchcase(capability_id, pattern) for capability_id in known):
+            problems.append(
+                Problem(
+                    join(*where),
+                    "unknown_capability",
+                    f"{pattern!r} matches no capability" if "*" in pattern else f"no capability {pattern!r}",
+                )
+            )
+        elif grant.get("hosts") is not None and not fnmatch.fnmatchcase("http.request", pattern):
+            problems.append(
+                Problem(
+                    join("execution", "tool_grants", index, "hosts"),
+                    "hosts_without_http",
+                    "hosts only restrict http.request; this grant cannot name it",
                 )
             )
     return problems

@@ -2,6 +2,7 @@
 
 from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
@@ -11,6 +12,7 @@ from app.persistence.models.triggers import AutomationTrigger
 
 __all__ = [
     "RUN_STATUSES",
+    "ActionInvocation",
     "ApiToken",
     "Artifact",
     "Automation",

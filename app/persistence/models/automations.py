@@ -41,6 +41,12 @@ class Automation(IdMixin, TimestampMixin, Base):
     coexistence_note: Mapped[str | None] = mapped_column(
         String(1000), comment="Why it may overlap other automations, given when activated despite them."
     )
+    action_modes: Mapped[dict[str, str]] = mapped_column(
+        JSONB,
+        default=dict,
+        server_default="{}",
+        comment="Permission overrides: capability id or pattern → mode.",
+    )
 
     triggers: Mapped[list[AutomationTrigger]] = relationship(
         lazy="raise",

@@ -5,8 +5,10 @@ from __future__ import annotations
 import enum
 import uuid
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Enum, ForeignKey, Index, String, func
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.persistence.base import Base, IdMixin, TimestampMixin
@@ -25,6 +27,15 @@ class Space(IdMixin, TimestampMixin, Base):
     __tablename__ = "spaces"
 
     name: Mapped[str] = mapped_column(String(200))
+    action_modes: Mapped[dict[str, str]] = mapped_column(
+        JSONB,
+        default=dict,
+        server_default="{}",
+        comment="Space default modes: capability id or pattern → mode.",
+    )
+    settings: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default="{}", comment="approval_ttl_seconds, forbid_self_approval."
+    )
 
 
 class User(IdMixin, TimestampMixin, Base):

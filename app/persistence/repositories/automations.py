@@ -7,12 +7,22 @@ import uuid
 from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
-from app.persistence.models import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models import Automation, AutomationStatus, AutomationVersion, Space
 from app.persistence.repositories.base import RepositoryBase
 
 
 class AutomationRepository(RepositoryBase[Automation]):
     model = Automation
+
+    async def action_modes(self, automation_id: uuid.UUID) -> tuple[dict[str, str], dict[str, str]]:
+        """(the automation's overrides, its space's defaults) in one query; empty when it is gone."""
+        statement = (
+            select(Automation.action_modes, Space.action_modes)
+            .join(Space, Space.id == Automation.space_id)
+            .where(Automation.id == automation_id)
+        )
+        row = (await self.session.execute(statement)).one_or_none()
+        return (dict(row[0] or {}), dict(row[1] or {})) if row is not None else ({}, {})
 
     def space_statement(self, space_id: uuid.UUID) -> Select[Automation]:
         """Every query starts here, so none can forget the space (triggers come along)."""

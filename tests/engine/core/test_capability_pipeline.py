@@ -71,6 +71,12 @@ class TestOrder:
         assert pipeline().names == [
             "resolve",
             "validate_arguments",
+            "invocation_record",
+            "grants",
+            "permission_mode",
+            "drift_guard",
+            "enforce_mode",
+            "rate_limit",
             "model_allowed",
             "llm_budget",
             "llm_token_cap",
@@ -283,7 +289,8 @@ class TestSuspend:
         async def broken(ctx: HandlerContext, args: dict[str, Any]) -> Any:
             raise RuntimeError("down")
 
-        cap, _ = capability("crm.note", handler=broken)
+        # A read: the inferred mode lets an agent call it without approval.
+        cap, _ = capability("crm.note", handler=broken, risk="read")
         llm = FakeLlm([tool_reply("crm__note", "{}"), text_reply("gave up")])
         ctx = context(pipeline(cap), FakePorts(llm=llm))
         answer = await AGENT_TASK.handler(

@@ -1,0 +1,82 @@
+"""Request and response shapes of invocations, approvals, action modes and approval settings."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.api.outbound_schemas import RunDetailWithDeliveriesOut
+from app.api.schemas import Body, Out
+from app.services.governance import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
+
+ModeValue = Literal["allow", "deny", "require_approval"]
+
+
+class InvocationOut(Out):
+    id: uuid.UUID
+    space_id: uuid.UUID
+    automation_id: uuid.UUID
+    run_id: uuid.UUID
+    step_id: str
+    capability: str
+    tier: str
+    risk: str
+    destructive: bool
+    chosen_by: str = Field(description="definition (a tight step) or agent (a model's tool call).")
+    mode: str
+    mode_source: str
+    params: Any = Field(description="Redacted; secrets appear as references.")
+    status: str
+    result: Any = Field(description="Redacted, at most 10 KB (`_truncated: true` when cut).")
+    error: dict[str, Any] | None
+    denied_reason: str | None
+    duration_ms: int | None
+    decided_by: uuid.UUID | None
+    decided_at: datetime | None
+    decision_scope: str | None
+    expires_at: datetime | None
+    completed_at: datetime | None
+    created_at: datetime
+
+
+class ApprovalOut(InvocationOut):
+    url: str = ""
+    run_url: str = ""
+
+
+class ApprovalDecision(Body):
+    scope: Literal["once", "always", "always_space"] = Field(
+        default="once",
+        description="once: this call; always: also allow the capability for this automation; "
+        "always_space: for the whole space.",
+    )
+
+
+class ApprovalDenial(Body):
+    reason: str | None = Field(default=None, max_length=1000)
+
+
+class ActionModes(Body):
+    modes: dict[str, ModeValue] = Field(
+        description='Capability id or pattern → mode, e.g. {"crm.create_note": "allow", "crm.*": "deny"}.'
+    )
+
+
+class ActionModesOut(Out):
+    modes: dict[str, str]
+
+
+class ApprovalSettingsBody(Body):
+    approval_ttl_seconds: int = Field(
+        default=24 * 3600, ge=MIN_APPROVAL_TTL_SECONDS, le=MAX_APPROVAL_TTL_SECONDS
+    )
+    forbid_self_approval: bool = False
+
+
+class RunDetailWithInvocationsOut(RunDetailWithDeliveriesOut):
+    invocations: list[InvocationOut] = Field(
+        description="The run's capability calls, oldest first (at most 500)."
+    )

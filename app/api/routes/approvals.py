@@ -1,0 +1,152 @@
+"""Invocations (the audit of every capability call), the approvals inbox, and the permission settings."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from app.api.body import JsonBodyRoute
+from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.governance_schemas import (
+    ActionModes,
+    ActionModesOut,
+    ApprovalDecision,
+    ApprovalDenial,
+    ApprovalOut,
+    ApprovalSettingsBody,
+    InvocationOut,
+)
+from app.api.schemas import PageOut
+from app.persistence.models import ActionInvocation
+from app.services.approvals import approval_service
+from app.services.governance import ApprovalSettings, governance_service
+from app.services.invocations import invocation_service
+
+router = APIRouter(prefix="/spaces/{space_id}", tags=["approvals"], route_class=JsonBodyRoute)
+
+InvocationStatus = Literal[
+    "pending", "approved", "executing", "executed", "denied", "expired", "failed", "suppressed"
+]
+StatusFilter = Annotated[
+    list[InvocationStatus] | None, Query(alias="status", description="Repeat to combine.")
+]
+CapabilityFilter = Annotated[str | None, Query(min_length=1, max_length=100)]
+
+
+def _approval_out(invocation: ActionInvocation) -> ApprovalOut:
+    out = ApprovalOut.model_validate(invocation)
+    out.url = f"/api/v1/spaces/{invocation.space_id}/approvals/{invocation.id}"
+    out.run_url = f"/api/v1/spaces/{invocation.space_id}/runs/{invocation.run_id}"
+    return out
+
+
+@router.get("/invocations", summary="Every capability call of the space, newest first")
+async def list_invocations(
+    session: SessionDep,
+    access: SpaceDep,
+    page: PageDep,
+    run_id: uuid.UUID | None = None,
+    status_filter: StatusFilter = None,
+    capability: CapabilityFilter = None,
+) -> PageOut[InvocationOut]:
+    result = await invocation_service.list(
+        session,
+        access,
+        run_id=run_id,
+        statuses=list(status_filter) if status_filter else None,
+        capability=capability,
+        limit=page.limit,
+        cursor=page.cursor,
+    )
+    return PageOut(
+        items=[InvocationOut.model_validate(i) for i in result.items], next_cursor=result.next_cursor
+    )
+
+
+@router.get("/invocations/{invocation_id}", summary="One capability call")
+async def get_invocation(invocation_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> InvocationOut:
+    return InvocationOut.model_validate(await invocation_service.get(session, access, invocation_id))
+
+
+@router.get("/approvals", summary="The inbox: calls that need a human (pending by default), newest first")
+async def list_approvals(
+    session: SessionDep,
+    access: SpaceDep,
+    page: PageDep,
+    run_id: uuid.UUID | None = None,
+    status_filter: StatusFilter = None,
+    capability: CapabilityFilter = None,
+) -> PageOut[ApprovalOut]:
+    result = await approval_service.inbox(
+        session,
+        access,
+        statuses=list(status_filter) if status_filter else None,
+        run_id=run_id,
+        capability=capability,
+        limit=page.limit,
+        cursor=page.cursor,
+    )
+    return PageOut(items=[_approval_out(i) for i in result.items], next_cursor=result.next_cursor)
+
+
+@router.get("/approvals/{approval_id}", summary="One approval: the call, its params (redacted), its run")
+async def get_approval(approval_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> ApprovalOut:
+    return _approval_out(await approval_service.get(session, access, approval_id))
+
+
+@router.post("/approvals/{approval_id}/approve", summary="Approve a pending call (admins and owners)")
+async def approve(
+    approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDecision | None = None
+) -> ApprovalOut:
+    scope = body.scope if body is not None else "once"
+    return _approval_out(await approval_service.approve(session, access, approval_id, scope))
+
+
+@router.post("/approvals/{approval_id}/deny", summary="Deny a pending call (admins and owners)")
+async def deny(
+    approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDenial | None = None
+) -> ApprovalOut:
+    reason = body.reason if body is not None else None
+    return _approval_out(await approval_service.deny(session, access, approval_id, reason))
+
+
+@router.put(
+    "/automations/{automation_id}/action-modes", summary="Replace an automation's mode overrides (admin)"
+)
+async def put_automation_modes(
+    automation_id: uuid.UUID, body: ActionModes, session: SessionDep, access: SpaceDep
+) -> ActionModesOut:
+    automation = await governance_service.set_automation_modes(
+        session, access, automation_id, dict(body.modes)
+    )
+    return ActionModesOut(modes=automation.action_modes)
+
+
+@router.get("/action-modes", summary="The space default modes")
+async def get_space_modes(session: SessionDep, access: SpaceDep) -> ActionModesOut:
+    return ActionModesOut(modes=(await governance_service.space(session, access)).action_modes or {})
+
+
+@router.put("/action-modes", summary="Replace the space default modes (admin)")
+async def put_space_modes(body: ActionModes, session: SessionDep, access: SpaceDep) -> ActionModesOut:
+    space = await governance_service.set_space_modes(session, access, dict(body.modes))
+    return ActionModesOut(modes=space.action_modes)
+
+
+@router.get("/approval-settings", summary="How long approvals wait, and whether self-approval is refused")
+async def get_approval_settings(session: SessionDep, access: SpaceDep) -> ApprovalSettingsBody:
+    settings = ApprovalSettings.of(await governance_service.space(session, access))
+    return ApprovalSettingsBody(
+        approval_ttl_seconds=settings.approval_ttl_seconds, forbid_self_approval=settings.forbid_self_approval
+    )
+
+
+@router.put("/approval-settings", summary="Set the approval TTL and self-approval rule (admin)")
+async def put_approval_settings(
+    body: ApprovalSettingsBody, session: SessionDep, access: SpaceDep
+) -> ApprovalSettingsBody:
+    settings = ApprovalSettings(body.approval_ttl_seconds, body.forbid_self_approval)
+    await governance_service.set_approval_settings(session, access, settings)
+    return body

@@ -1,0 +1,138 @@
+"""The permission inputs of spaces and automations: action modes, approval settings, and a claim's view.
+
+`PUT …/automations/{id}/action-modes` and `PUT …/spaces/{space}/action-modes` replace a level of the
+cascade (`app.engine.permissions`); `PUT …/spaces/{space}/approval-settings` sets the approval TTL and
+whether the people behind a run may approve its calls. `governance_for_claim` reads what a claim needs
+once, so the pipeline's rules answer from memory for every call of that claim.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.definitions.automation import AutomationDefinition
+from app.engine.capabilities.governance import CallDecision, Governance
+from app.engine.permissions import mode_problems
+from app.errors import ErrorDetail, NotFound, ValidationFailed
+from app.persistence.models import Automation, Run, Space
+from app.persistence.repositories.automations import AutomationRepository
+from app.persistence.repositories.invocations import InvocationRepository
+from app.services.access import Permissions, SpaceAccess
+from app.services.automations import automation_service
+
+DEFAULT_APPROVAL_TTL_SECONDS = 24 * 3600
+MIN_APPROVAL_TTL_SECONDS = 60
+MAX_APPROVAL_TTL_SECONDS = 30 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class ApprovalSettings:
+    """A space's approval settings, with their defaults filled in."""
+
+    approval_ttl_seconds: int = DEFAULT_APPROVAL_TTL_SECONDS
+    forbid_self_approval: bool = False
+
+    @classmethod
+    def of(cls, space: Space) -> ApprovalSettings:
+        settings = space.settings or {}
+        return cls(
+            approval_ttl_seconds=int(settings.get("approval_ttl_seconds", DEFAULT_APPROVAL_TTL_SECONDS)),
+            forbid_self_approval=bool(settings.get("forbid_self_approval", False)),
+        )
+
+
+def _checked_modes(modes: dict[str, Any]) -> dict[str, str]:
+    problems = mode_problems(modes)
+    if problems:
+        raise ValidationFailed(
+            "Some action modes are invalid.",
+            code="invalid_action_modes",
+            details=[
+                ErrorDetail(f"/modes/{key.replace('~', '~0').replace('/', '~1')}", message)
+                for key, message in problems
+            ],
+        )
+    return {key: str(value) for key, value in modes.items()}
+
+
+class GovernanceService:
+    async def set_automation_modes(
+        self, session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID, modes: dict[str, Any]
+    ) -> Automation:
+        """Replace the automation's overrides (a policy column: no new definition version)."""
+        access.require(Permissions.manage_space)
+        automation = await automation_service.get(session, access, automation_id)
+        automation.action_modes = _checked_modes(modes)
+        await session.flush()
+        return automation
+
+    async def space(self, session: AsyncSession, access: SpaceAccess) -> Space:
+        space = await session.get(Space, access.space_id)
+        if space is None:
+            raise NotFound("Space not found.", code="space_not_found")
+        return space
+
+    async def set_space_modes(
+        self, session: AsyncSession, access: SpaceAccess, modes: dict[str, Any]
+    ) -> Space:
+        """Replace the space default modes (admins and owners)."""
+        access.require(Permissions.manage_space)
+        space = await self.space(session, access)
+        space.action_modes = _checked_modes(modes)
+        await session.flush()
+        return space
+
+    async def set_approval_settings(
+        self, session: AsyncSession, access: SpaceAccess, settings: ApprovalSettings
+    ) -> Space:
+        access.require(Permissions.manage_space)
+        space = await self.space(session, access)
+        space.settings = {
+            **(space.settings or {}),
+            "approval_ttl_seconds": settings.approval_ttl_seconds,
+            "forbid_self_approval": settings.forbid_self_approval,
+        }
+        await session.flush()
+        return space
+
+    async def allow_always(
+        self, session: AsyncSession, *, space_id: uuid.UUID, automation_id: uuid.UUID | None, capability: str
+    ) -> None:
+        """Write `allow` for one capability into an automation's overrides, or the space default (None)."""
+        if automation_id is not None:
+            automation = await session.get(Automation, automation_id, with_for_update=True)
+            if automation is not None:
+                automation.action_modes = {**(automation.action_modes or {}), capability: "allow"}
+        else:
+            space = await session.get(Space, space_id, with_for_update=True)
+            if space is not None:
+                space.action_modes = {**(space.action_modes or {}), capability: "allow"}
+        await session.flush()
+
+    async def for_claim(
+        self, session: AsyncSession, run: Run, definition: AutomationDefinition
+    ) -> Governance:
+        """What the pipeline's rules need for one claim: modes now, grants and write policy from the
+        run's snapshot, and the decisions of calls that paused on an earlier claim."""
+        automation_modes, space_modes = await AutomationRepository(session).action_modes(run.automation_id)
+        decisions: dict[str, CallDecision] = {}
+        if run.attempt > 1:  # a first claim has no paused calls to look up
+            for row in await InvocationRepository(session).decided_for_run(run.id):
+                decisions[row.call_key] = CallDecision(str(row.id), row.status, row.decision_note, row.params)
+        policy = definition.execution
+        return Governance(
+            automation_modes=automation_modes,
+            space_modes=space_modes,
+            write_policy=policy.write_policy,
+            grants=[grant.model_dump(exclude_none=True) for grant in policy.tool_grants]
+            if policy.tool_grants is not None
+            else None,
+            decisions=decisions,
+        )
+
+
+governance_service = GovernanceService()
