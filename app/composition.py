@@ -25,9 +25,12 @@ from app.jobs import Job
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
+from app.security.crypto import Keyring
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
+from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
+from app.services.mcp.endpoints import McpSettings
 from app.services.pipeline_secrets import VaultSecrets
 from app.services.vault import SecretVault, keyring_for
 
@@ -60,6 +63,8 @@ class Runtime:
     vocabulary: Vocabulary
     """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
     send_job: SendJob
+    mcp: McpSettings
+    """What MCP sessions need: keys, egress, the operator's stdio servers, limits."""
 
     async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
         """What a definition of this space is validated against: the base plus the space's capabilities
@@ -85,8 +90,12 @@ def build_runtime(
     """Compose the runtime. Capability sources are listed in resolution order (native first)."""
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
-    resolver = CapabilityResolver([RegistrySource(native_capabilities)])
-    secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
+    keyring = keyring_for(settings)
+    mcp = mcp_settings(settings, allow, keyring)
+    resolver = CapabilityResolver(
+        [RegistrySource(native_capabilities), McpCapabilitySource(sessions, McpInvoker(sessions, mcp))]
+    )
+    secrets: SecretResolver = VaultSecrets(SecretVault(keyring), sessions)
     return Runtime(
         settings=settings,
         egress_allow=allow,
@@ -98,4 +107,16 @@ def build_runtime(
         pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
         vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
         send_job=job_sender(send_task),
+        mcp=mcp,
+    )
+
+
+def mcp_settings(settings: Settings, allow: EgressAllowList, keyring: Keyring) -> McpSettings:
+    """The MCP part of the settings, with the keyring that opens connection credentials."""
+    return McpSettings(
+        keyring=keyring,
+        allow=allow,
+        stdio_servers=settings.mcp_stdio_servers,
+        timeout_seconds=settings.mcp_call_timeout_seconds,
+        public_url=settings.public_url or f"http://{settings.api_host}:{settings.api_port}",
     )

@@ -7,6 +7,7 @@ from app.api.routes import (
     catalog,
     drafts,
     events,
+    mcp,
     runs,
     schemas,
     secrets,
@@ -31,4 +32,5 @@ api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
+api_router.include_router(mcp.router)
 api_router.include_router(webhook_endpoints.router)

@@ -1,6 +1,7 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -17,6 +18,8 @@ __all__ = [
     "CallbackSecret",
     "DomainEvent",
     "LlmUsage",
+    "McpConnection",
+    "McpTool",
     "Membership",
     "Notification",
     "Role",
