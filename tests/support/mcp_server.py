@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -25,7 +26,18 @@ import uvicorn
 from mcp.server.lowlevel.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 
-Asgi = Callable[[dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+MCP_STDIO_SERVERS: dict[str, dict[str, Any]] = {
+    "shouter": {
+        "command": sys.executable,
+        "args": ["-m", "tests.support.mcp_stdio_server"],
+        "env": {"MCP_STDIO_GREETING": "hey "},
+    }
+}
+"""What the tests' operator declares in AUTOMATIONS_MCP_STDIO_SERVERS."""
+
+Asgi = Callable[
+    [dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]
+]
 
 
 def tool(
@@ -100,7 +112,9 @@ class McpTestServer:
         self.seen_headers.clear()
         self.calls.clear()
 
-    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         names = list(self.tools)
         start = int(params.cursor) if params and params.cursor else 0
         end = start + self.page_size
@@ -153,7 +167,9 @@ class McpTestServer:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        config = uvicorn.Config(self._app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(
+            self._app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
