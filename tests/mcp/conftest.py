@@ -9,7 +9,11 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from app.persistence.models import Role
 from app.persistence.transaction import transaction
+from app.services.access import Caller as AccessCaller
+from app.services.access import SpaceAccess
+from app.services.mcp.connections import ConnectionSpec, mcp_connection_service
 from app.services.mcp.endpoints import McpSettings
 from app.services.mcp.harvest import harvest_service
 from tests.support.factories import Caller
@@ -30,6 +34,19 @@ def harvest(app: FastAPI) -> Harvest:
         )
 
     return run
+
+
+def access_of(caller: Caller) -> SpaceAccess:
+    """The caller as the services see an owner of their space."""
+    who = AccessCaller(uuid.UUID(caller.user_id), "owner@example.test", uuid.uuid4())
+    return SpaceAccess(who, uuid.UUID(caller.space_id), Role.owner)
+
+
+async def create_with(app: FastAPI, caller: Caller, settings: McpSettings, spec: ConnectionSpec) -> str:
+    """Create a connection through the service with other settings (a test resolver); answers its id."""
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        created = await mcp_connection_service.create(session, access_of(caller), settings, spec)
+        return str(created.id)
 
 
 async def connect(caller: Caller, url: str, **body: Any) -> dict[str, Any]:

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-import uuid
 
 import pytest
 from fastapi import FastAPI
 
 from app.errors import ValidationFailed
-from app.persistence.models import Role
 from app.persistence.transaction import transaction
-from app.services.access import Caller as AccessCaller
-from app.services.access import SpaceAccess
 from app.services.mcp.connections import ConnectionSpec, mcp_connection_service
-from tests.mcp.conftest import connect, connection, tools
+from tests.mcp.conftest import access_of, connect, connection, tools
 from tests.support.factories import Factory
 from tests.support.mcp_server import McpTestServer
 
@@ -131,9 +127,7 @@ async def test_a_name_resolving_to_a_private_address_is_refused_at_create(
     owner = await factory.owner()
     answers = {"crm.example.test": ["10.20.30.40"]}
     settings = dataclasses.replace(app.state.runtime.mcp, resolver=lambda host, port: answers[host])
-    access = SpaceAccess(
-        AccessCaller(uuid.UUID(owner.user_id), "o@x", uuid.uuid4()), uuid.UUID(owner.space_id), Role.owner
-    )
+    access = access_of(owner)
     spec = ConnectionSpec(name="CRM", url="http://crm.example.test/mcp", tool_prefix="crm")
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         with pytest.raises(ValidationFailed) as refused:
