@@ -4,7 +4,7 @@ Its tool list is a plain dict the test changes between harvests (`server.tools[.
 in pages of `page_size`. Built-in behaviours of `call_tool`, chosen by the tool's name:
 `echo` answers its arguments as structured content, `add` adds `a` and `b`, `fail` answers
 `isError` with its `message`, `slow` sleeps `seconds`, `reflect` answers the request headers the
-server saw (text content). Every request's headers are recorded in `seen_headers`; a `required_bearer`
+server saw (text content) and the bare bearer token (structured content). Every request's headers are recorded in `seen_headers`; a `required_bearer`
 makes the server answer 401 to any request without `Authorization: Bearer <it>`.
 """
 
@@ -140,7 +140,10 @@ class McpTestServer:
             return types.CallToolResult(content=[types.TextContent(text="done")])
         if name == "reflect":
             seen = self.seen_headers[-1] if self.seen_headers else {}
-            return types.CallToolResult(content=[types.TextContent(text=json.dumps(seen))])
+            token = seen.get("authorization", "").removeprefix("Bearer ")
+            return types.CallToolResult(
+                content=[types.TextContent(text=json.dumps(seen))], structured_content={"token": token}
+            )
         return types.CallToolResult(content=[types.TextContent(text=f"called {params.name}")])
 
     def _app(self) -> Asgi:

@@ -37,6 +37,8 @@ class HttpEndpoint:
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
     auth: httpx2.Auth | None = None
+    credentials: tuple[str, ...] = ()
+    """The secret values in `headers`: whatever the server echoes back is scrubbed of them."""
 
     def __repr__(self) -> str:
         return f"HttpEndpoint(url={self.url!r}, headers={sorted(self.headers)})"

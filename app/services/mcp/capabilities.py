@@ -19,7 +19,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.definitions.signals import StepError
-from app.integrations.mcp.client import ToolAnswer, connect
+from app.engine.secret_refs import scrub
+from app.integrations.mcp.client import HttpEndpoint, ToolAnswer, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
 from app.lru import LruCache
 from app.persistence.models import McpTool
@@ -98,6 +99,7 @@ class McpInvoker:
                 if isinstance(exc, McpAuthorizationRequired):
                     await self._needs_authorization(connection_id)
                 raise _step_error(exc) from None
+        credentials = list(endpoint.credentials) if isinstance(endpoint, HttpEndpoint) else []
         try:
             async with connect(
                 endpoint,
@@ -106,13 +108,18 @@ class McpInvoker:
                 resolver=self.settings.resolver,
             ) as mcp:
                 answer = await mcp.call_tool(tool_name, args, timeout_seconds)
+            # A server may echo the credential back: nothing of it reaches a record.
+            return scrub(result_of(tool_name, answer), credentials)
         except McpError as exc:
             if isinstance(exc, McpAuthorizationRequired):
                 await self._needs_authorization(connection_id)
-            raise _step_error(exc) from None
+            raise StepError(exc.code, scrub(exc.message, credentials), retryable=exc.retryable) from None
+        except StepError as exc:
+            raise StepError(exc.code, scrub(exc.message, credentials), retryable=exc.retryable) from None
         finally:
-            del endpoint  # the credential leaves memory with the call
-        return result_of(tool_name, answer)
+            # The credential leaves memory with the call.
+            del endpoint
+            credentials.clear()
 
     async def _needs_authorization(self, connection_id: uuid.UUID) -> None:
         async with self.sessions.begin() as session:

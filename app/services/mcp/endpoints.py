@@ -74,8 +74,10 @@ async def endpoint_for(session: AsyncSession, connection: McpConnection, setting
             raise McpError(exc.message) from None
         value = values[name]
         if connection.auth_type == "bearer":
-            return HttpEndpoint(connection.url, {"Authorization": f"Bearer {value}"})
-        return HttpEndpoint(connection.url, {connection.auth_header or "X-Api-Key": value})
+            return HttpEndpoint(connection.url, {"Authorization": f"Bearer {value}"}, credentials=(value,))
+        return HttpEndpoint(
+            connection.url, {connection.auth_header or "X-Api-Key": value}, credentials=(value,)
+        )
     if connection.auth_type == "oauth":
         if connection.oauth_ciphertext is None:
             raise McpAuthorizationRequired("this connection needs authorization (POST …/authorize)")
@@ -83,7 +85,8 @@ async def endpoint_for(session: AsyncSession, connection: McpConnection, setting
             token = settings.keyring.decrypt(connection.oauth_ciphertext, oauth_context(connection))
         except CryptoError as exc:
             raise McpAuthorizationRequired(f"the stored OAuth token cannot be decrypted ({exc})") from None
-        return HttpEndpoint(connection.url, {"Authorization": f"Bearer {token.decode('utf-8')}"})
+        value = token.decode("utf-8")
+        return HttpEndpoint(connection.url, {"Authorization": f"Bearer {value}"}, credentials=(value,))
     return HttpEndpoint(connection.url)
 
 
