@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from fastapi import FastAPI
+from sqlalchemy import text
 
+from app.jobs import job_scope
 from app.services.mcp.connections import ConnectionSpec
 from app.services.mcp.endpoints import McpSettings
+from app.services.mcp.harvest import harvest_service
 from tests.mcp.conftest import connect, connection, create_with, tools
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
@@ -272,3 +276,29 @@ async def test_a_deleted_connection_is_gone_for_its_harvest(
     await owner.request("DELETE", owner.space_path(f"/mcp/connections/{created['id']}"))
     assert await harvest(created["id"]) == "gone"
     assert await harvest(str(uuid.uuid4())) == "gone"
+
+
+async def test_the_daily_sweep_asks_again_only_for_old_harvests(
+    app: FastAPI, factory: Factory, mcp_server: McpTestServer, harvest
+) -> None:  # type: ignore[no-untyped-def]
+    owner = await factory.owner()
+    old = await connect(owner, mcp_server.url)
+    fresh = await connect(owner, mcp_server.url, name="Fresh", tool_prefix="fresh")
+    await harvest(old["id"])
+    await harvest(fresh["id"])
+    async with app.state.sessionmaker.begin() as session:
+        await session.execute(
+            text("UPDATE mcp_connections SET last_harvested_at = now() - interval '25 hours' WHERE id = :id"),
+            {"id": old["id"]},
+        )
+    now = datetime.now(UTC)
+    with job_scope() as jobs:
+        async with app.state.sessionmaker.begin() as session:
+            assert await harvest_service.sweep(session, now, timedelta(hours=24)) == 1
+    assert [(job.name, job.args, job.queue) for job in jobs] == [
+        ("system.mcp_harvest", (old["id"],), "system")
+    ]
+    with job_scope() as again:
+        async with app.state.sessionmaker.begin() as session:
+            assert await harvest_service.sweep(session, now, timedelta(hours=24)) == 0, "already asked"
+    assert again == []

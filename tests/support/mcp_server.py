@@ -4,8 +4,9 @@ Its tool list is a plain dict the test changes between harvests (`server.tools[.
 in pages of `page_size`. Built-in behaviours of `call_tool`, chosen by the tool's name:
 `echo` answers its arguments as structured content, `add` adds `a` and `b`, `fail` answers
 `isError` with its `message`, `slow` sleeps `seconds`, `reflect` answers the request headers the
-server saw (text content) and the bare bearer token (structured content). Every request's headers are recorded in `seen_headers`; a `required_bearer`
-makes the server answer 401 to any request without `Authorization: Bearer <it>`.
+server saw (text content) and the bare bearer token (structured content). Every request's headers
+are recorded in `seen_headers`; a `required_bearer` makes the server answer 401 to any request
+without `Authorization: Bearer <it>`.
 """
 
 from __future__ import annotations
