@@ -96,3 +96,13 @@ class ToolOut(Out):
 
 class ToolPatch(Body):
     risk: Literal["read", "write"] | None = Field(description="The risk in force; null returns to the hint.")
+
+
+class AuthorizeOut(Out):
+    authorization_url: str = Field(description="Send the user here; they come back to the callback route.")
+
+
+class CallbackOut(Out):
+    connection_id: uuid.UUID
+    space_id: uuid.UUID
+    authorized: bool

@@ -5,13 +5,15 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Query, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, RuntimeDep, SessionDep, SpaceDep
 from app.api.mcp_schemas import (
     AuthBearer,
     AuthHeader,
+    AuthorizeOut,
+    CallbackOut,
     ConnectionCreate,
     ConnectionOut,
     ConnectionPatch,
@@ -21,8 +23,10 @@ from app.api.mcp_schemas import (
 from app.api.schemas import PageOut
 from app.persistence.models import McpConnection
 from app.services.mcp.connections import AuthSpec, ConnectionSpec, mcp_connection_service
+from app.services.mcp.oauth import mcp_oauth_service
 
 router = APIRouter(prefix="/spaces/{space_id}/mcp/connections", tags=["mcp"], route_class=JsonBodyRoute)
+callback_router = APIRouter(prefix="/mcp/oauth", tags=["mcp"])
 
 ToolName = Annotated[str, Path(min_length=1, max_length=200, description="The tool's name on its server.")]
 
@@ -125,3 +129,30 @@ async def confirm_tool(
 ) -> ToolOut:
     tool = await mcp_connection_service.confirm(session, access, connection_id, name)
     return ToolOut.model_validate(tool)
+
+
+@router.post("/{connection_id}/authorize", summary="Start OAuth: the URL to send the user to (admin)")
+async def authorize_connection(
+    connection_id: uuid.UUID, session: SessionDep, access: SpaceDep, runtime: RuntimeDep
+) -> AuthorizeOut:
+    url = await mcp_oauth_service.authorize(session, access, runtime.mcp, connection_id)
+    return AuthorizeOut(authorization_url=url)
+
+
+@callback_router.get("/callback", summary="Where the authorization server sends the user back")
+async def oauth_callback(
+    session: SessionDep,
+    runtime: RuntimeDep,
+    state: Annotated[str | None, Query(max_length=512)] = None,
+    code: Annotated[str | None, Query(max_length=4096)] = None,
+    iss: Annotated[str | None, Query(max_length=2048)] = None,
+    error: Annotated[str | None, Query(max_length=200)] = None,
+) -> CallbackOut:
+    connection = await mcp_oauth_service.callback(
+        session, runtime.mcp, state=state, code=code, iss=iss, error=error
+    )
+    return CallbackOut(
+        connection_id=connection.id,
+        space_id=connection.space_id,
+        authorized=not connection.needs_authorization,
+    )

@@ -21,7 +21,14 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from app.integrations.mcp.errors import McpError, McpProtocolError, McpRefused, McpUnauthorized, classify
+from app.integrations.mcp.errors import (
+    McpError,
+    McpProtocolError,
+    McpServerError,
+    McpUnauthorized,
+    McpUnreachable,
+    classify,
+)
 from app.security.egress import EgressAllowList, Resolver
 from app.security.egress.httpx2_bridge import egress_client_httpx2
 
@@ -188,6 +195,6 @@ async def connect(
             raise
         refused = [status for status in statuses if status in (401, 403)]
         error = classify(exc)
-        if refused and not isinstance(error, McpUnauthorized | McpRefused):
+        if refused and isinstance(error, McpServerError | McpUnreachable | McpProtocolError):
             error = McpUnauthorized(f"the MCP server refused the credentials (HTTP {refused[-1]})")
         raise error from None

@@ -22,11 +22,12 @@ from app.definitions.signals import StepError
 from app.engine.secret_refs import scrub
 from app.integrations.mcp.client import HttpEndpoint, ToolAnswer, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
+from app.integrations.mcp.oauth import StoredOAuth
 from app.lru import LruCache
 from app.persistence.models import McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
 from app.registry import Capability, Handler, HandlerContext
-from app.services.mcp.endpoints import McpSettings, endpoint_for
+from app.services.mcp.endpoints import McpSettings, endpoint_for, read_oauth, seal_oauth
 
 MAX_RESULT_BYTES = 256 * 1024
 MAX_ERROR_TEXT = 1000
@@ -94,7 +95,10 @@ class McpInvoker:
             if connection is None:
                 raise StepError("unknown_capability", "the MCP connection was deleted", retryable=False)
             try:
-                endpoint = await endpoint_for(session, connection, self.settings)
+                oauth = (
+                    read_oauth(connection, self.settings.keyring) if connection.auth_type == "oauth" else None
+                )
+                endpoint = await endpoint_for(session, connection, self.settings, oauth)
             except McpError as exc:
                 if isinstance(exc, McpAuthorizationRequired):
                     await self._needs_authorization(connection_id)
@@ -117,9 +121,17 @@ class McpInvoker:
         except StepError as exc:
             raise StepError(exc.code, scrub(exc.message, credentials), retryable=exc.retryable) from None
         finally:
-            # The credential leaves memory with the call.
+            # The credential leaves memory with the call; tokens refreshed during it are kept, sealed.
             del endpoint
             credentials.clear()
+            if oauth is not None and oauth.changed:
+                await self._save_oauth(connection_id, oauth)
+
+    async def _save_oauth(self, connection_id: uuid.UUID, oauth: StoredOAuth) -> None:
+        async with self.sessions.begin() as session:
+            connection = await McpConnectionRepository(session).get_any(connection_id, lock=True)
+            if connection is not None and connection.auth_type == "oauth":
+                seal_oauth(connection, self.settings.keyring, oauth)
 
     async def _needs_authorization(self, connection_id: uuid.UUID) -> None:
         async with self.sessions.begin() as session:

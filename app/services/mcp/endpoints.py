@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.integrations.mcp.client import Endpoint, HttpEndpoint, StdioEndpoint
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
+from app.integrations.mcp.oauth import OAuthState, StoredOAuth, provider_endpoint
 from app.persistence.models import McpConnection
 from app.security.crypto import Context, CryptoError, Keyring
 from app.security.egress import EgressAllowList, Resolver
@@ -52,8 +53,29 @@ def oauth_context(connection: McpConnection) -> Context:
     return Context.of(OAUTH_PURPOSE, str(connection.space_id), str(connection.id))
 
 
-async def endpoint_for(session: AsyncSession, connection: McpConnection, settings: McpSettings) -> Endpoint:
-    """The endpoint of a connection with its credentials, read for this session only."""
+def read_oauth(connection: McpConnection, keyring: Keyring) -> StoredOAuth:
+    """The connection's OAuth state, opened for this use (empty when it never authorized)."""
+    if connection.oauth_ciphertext is None:
+        return StoredOAuth(OAuthState())
+    try:
+        plain = keyring.decrypt(connection.oauth_ciphertext, oauth_context(connection))
+    except CryptoError as exc:
+        raise McpAuthorizationRequired(f"the stored OAuth state cannot be decrypted ({exc})") from None
+    return StoredOAuth(OAuthState.model_validate_json(plain))
+
+
+def seal_oauth(connection: McpConnection, keyring: Keyring, store: StoredOAuth) -> None:
+    """Seal the OAuth state (tokens, registered client, discovered metadata) for this connection."""
+    plain = store.state.model_dump_json().encode("utf-8")
+    connection.oauth_ciphertext = keyring.encrypt(plain, oauth_context(connection))
+
+
+async def endpoint_for(
+    session: AsyncSession, connection: McpConnection, settings: McpSettings, oauth: StoredOAuth | None = None
+) -> Endpoint:
+    """The endpoint of a connection with its credentials, read for this session only.
+
+    For OAuth, `oauth` is the opened state (the caller seals it again when a refresh changed it)."""
     if connection.transport == "stdio":
         server = settings.stdio_servers.get(connection.stdio_server or "")
         if server is None:
@@ -79,14 +101,10 @@ async def endpoint_for(session: AsyncSession, connection: McpConnection, setting
             connection.url, {connection.auth_header or "X-Api-Key": value}, credentials=(value,)
         )
     if connection.auth_type == "oauth":
-        if connection.oauth_ciphertext is None:
+        store = oauth or read_oauth(connection, settings.keyring)
+        if store.state.tokens is None:
             raise McpAuthorizationRequired("this connection needs authorization (POST …/authorize)")
-        try:
-            token = settings.keyring.decrypt(connection.oauth_ciphertext, oauth_context(connection))
-        except CryptoError as exc:
-            raise McpAuthorizationRequired(f"the stored OAuth token cannot be decrypted ({exc})") from None
-        value = token.decode("utf-8")
-        return HttpEndpoint(connection.url, {"Authorization": f"Bearer {value}"}, credentials=(value,))
+        return provider_endpoint(connection.url, settings.redirect_uri, store)
     return HttpEndpoint(connection.url)
 
 

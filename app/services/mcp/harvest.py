@@ -18,11 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.integrations.mcp.client import Endpoint, Listing, ToolListing, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
+from app.integrations.mcp.oauth import StoredOAuth
 from app.jobs import enqueue
 from app.persistence.models import McpConnection, McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
 from app.registry import capabilities as native_capabilities
-from app.services.mcp.endpoints import McpSettings, endpoint_for
+from app.services.mcp.endpoints import McpSettings, endpoint_for, read_oauth, seal_oauth
 from app.services.mcp.tools import (
     capability_id_for,
     is_destructive,
@@ -47,12 +48,15 @@ class HarvestService:
     async def harvest(self, unit_of_work: UnitOfWork, connection_id: uuid.UUID, settings: McpSettings) -> str:
         """List the connection's tools and apply them; answers the outcome (`ok`, `error`, `gone`)."""
         endpoint: Endpoint | None = None
+        oauth: StoredOAuth | None = None
         async with unit_of_work() as session:
             connection = await McpConnectionRepository(session).get_any(connection_id)
             if connection is None:
                 return "gone"
             try:
-                endpoint = await endpoint_for(session, connection, settings)
+                if connection.auth_type == "oauth":
+                    oauth = read_oauth(connection, settings.keyring)
+                endpoint = await endpoint_for(session, connection, settings, oauth)
             except McpError as exc:
                 _record_error(connection, exc, datetime.now(UTC))
                 return "error"
@@ -69,6 +73,7 @@ class HarvestService:
                 connection = await McpConnectionRepository(session).get_any(connection_id, lock=True)
                 if connection is None:
                     return "gone"
+                _keep_oauth(connection, oauth, settings)
                 _record_error(connection, exc, datetime.now(UTC))
             return "error"
         finally:
@@ -77,6 +82,7 @@ class HarvestService:
             connection = await McpConnectionRepository(session).get_any(connection_id, lock=True)
             if connection is None:
                 return "gone"
+            _keep_oauth(connection, oauth, settings)
             await _apply(session, connection, listing, settings.max_tools, datetime.now(UTC))
         return "ok"
 
@@ -86,6 +92,12 @@ class HarvestService:
         for connection in due:
             request_harvest(connection, now)
         return len(due)
+
+
+def _keep_oauth(connection: McpConnection, oauth: StoredOAuth | None, settings: McpSettings) -> None:
+    # Tokens refreshed during the session are sealed again; a revoked refresh left them cleared.
+    if oauth is not None and oauth.changed and connection.auth_type == "oauth":
+        seal_oauth(connection, settings.keyring, oauth)
 
 
 def _record_error(connection: McpConnection, exc: McpError, now: datetime) -> None:
