@@ -4,6 +4,7 @@ discovery, dynamic registration, PKCE, the callback, refresh per call, and a rev
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from app.definitions.signals import StepError
+from app.security.crypto import Keyring
+from app.services.mcp.endpoints import reseal_oauth
 from tests.mcp.conftest import connect, connection, tools
 from tests.support.factories import Caller, Factory
 from tests.support.mcp_oauth import OAuthMcpTestServer
@@ -145,3 +148,26 @@ async def test_authorize_needs_an_oauth_connection_and_an_admin(
     hidden = await other.request("POST", other.space_path(f"/mcp/connections/{created['id']}/authorize"))
     assert hidden.status_code == 404
     assert uuid.UUID(created["id"])
+
+
+async def test_key_rotation_reseals_the_tokens(
+    app: FastAPI, factory: Factory, oauth_server: OAuthMcpTestServer, harvest
+) -> None:  # type: ignore[no-untyped-def]
+    owner = await factory.owner()
+    created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
+    query = await authorize(owner, created["id"])
+    back = await owner.client.get("/api/v1/mcp/oauth/callback", params={k: v[0] for k, v in query.items()})
+    assert back.status_code == 200
+    old: Keyring = app.state.runtime.mcp.keyring
+    new = Keyring(
+        "a-brand-new-secret-key-0123456789abcdef", ["test-secret-key-that-is-long-enough-0123456789"]
+    )
+    async with app.state.sessionmaker.begin() as session:
+        assert await reseal_oauth(session, new) == 1
+    async with app.state.sessionmaker.begin() as session:
+        assert await reseal_oauth(session, new) == 0, "already under the current key"
+    rotated = dataclasses.replace(
+        app.state.runtime.mcp, keyring=Keyring("a-brand-new-secret-key-0123456789abcdef")
+    )
+    assert await harvest(created["id"], rotated) == "ok", "the new key alone opens the tokens"
+    assert old.current_key_id != new.current_key_id

@@ -42,6 +42,16 @@ class McpConnectionRepository(RepositoryBase[McpConnection]):
             self.space_statement(space_id).where(McpConnection.tool_prefix == prefix)
         )
 
+    async def with_oauth_state(self) -> Sequence[McpConnection]:
+        """Every connection holding sealed OAuth state, locked (key rotation)."""
+        statement = (
+            select(McpConnection)
+            .where(McpConnection.oauth_ciphertext.is_not(None))
+            .order_by(McpConnection.id)
+            .with_for_update()
+        )
+        return await self.get_all(statement)
+
     async def names(self, space_id: uuid.UUID) -> list[str]:
         statement = select(McpConnection.name).where(McpConnection.space_id == space_id)
         return sorted((await self.session.scalars(statement.order_by(McpConnection.name))).all())

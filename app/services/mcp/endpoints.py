@@ -17,7 +17,8 @@ from app.integrations.mcp.client import Endpoint, HttpEndpoint, StdioEndpoint
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
 from app.integrations.mcp.oauth import OAuthState, StoredOAuth, provider_endpoint
 from app.persistence.models import McpConnection
-from app.security.crypto import Context, CryptoError, Keyring
+from app.persistence.repositories.mcp import McpConnectionRepository
+from app.security.crypto import Context, CryptoError, Keyring, key_id_of
 from app.security.egress import EgressAllowList, Resolver
 from app.services.vault import SecretMissing, SecretUnreadable, SecretVault
 
@@ -68,6 +69,27 @@ def seal_oauth(connection: McpConnection, keyring: Keyring, store: StoredOAuth) 
     """Seal the OAuth state (tokens, registered client, discovered metadata) for this connection."""
     plain = store.state.model_dump_json().encode("utf-8")
     connection.oauth_ciphertext = keyring.encrypt(plain, oauth_context(connection))
+
+
+async def reseal_oauth(session: AsyncSession, keyring: Keyring) -> int:
+    """Seal every connection's OAuth state under the keyring's current key (key rotation); answers how
+    many were resealed. Rows are locked until the caller commits."""
+    resealed = 0
+    for connection in await McpConnectionRepository(session).with_oauth_state():
+        assert connection.oauth_ciphertext is not None
+        try:
+            if key_id_of(connection.oauth_ciphertext) == keyring.current_key_id:
+                continue
+            connection.oauth_ciphertext = keyring.reencrypt(
+                connection.oauth_ciphertext, oauth_context(connection)
+            )
+        except CryptoError:
+            # Neither key opens it: the connection will ask for a new authorization, nothing is lost.
+            connection.oauth_ciphertext = None
+            connection.needs_authorization = True
+        resealed += 1
+    await session.flush()
+    return resealed
 
 
 async def endpoint_for(
