@@ -73,6 +73,12 @@ async def test_call_tool_with_a_bearer_secret_stores_the_value_nowhere(
             "config": {"capability": "crm.reflect"},
             "output_as": "seen",
         },
+        {
+            "step_id": "argument",
+            "action": "call_tool",
+            "config": {"capability": "crm.echo", "args": {"text": {"$secret": "crm_token"}}},
+            "output_as": "echoed",
+        },
         inputs={"b": 5},
     )
     assert done["status"] == "succeeded", done
@@ -82,6 +88,9 @@ async def test_call_tool_with_a_bearer_secret_stores_the_value_nowhere(
 
     # The server echoed the headers back (with the token): the result is scrubbed before it is stored.
     assert done["output"]["seen"] == {"token": "[REDACTED]"}
+    assert done["output"]["echoed"] == {"text": "[REDACTED]"}
+    assert ("echo", {"text": SECRET_VALUE}) in mcp_server.calls, "the tool got the value"
+    assert attempts(done, "argument")[-1]["config"]["args"] == {"text": {"$secret": "crm_token"}}
     assert SECRET_VALUE not in str(done)
     assert SECRET_VALUE not in await database_text(app)
     assert SECRET_VALUE not in worker.log_path.read_text(errors="replace")
