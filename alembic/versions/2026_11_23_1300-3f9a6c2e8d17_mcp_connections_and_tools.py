@@ -141,7 +141,8 @@ def upgrade() -> None:
         *_timestamps(),
         sa.CheckConstraint("risk_hint IN ('read', 'write')", name=op.f("ck_mcp_tools_risk_hint")),
         sa.CheckConstraint(
-            "risk_override IS NULL OR risk_override IN ('read', 'write')", name=op.f("ck_mcp_tools_risk_override")
+            "risk_override IS NULL OR risk_override IN ('read', 'write')",
+            name=op.f("ck_mcp_tools_risk_override"),
         ),
         sa.ForeignKeyConstraint(
             ["space_id"], ["spaces.id"], name=op.f("fk_mcp_tools_space_id_spaces"), ondelete="CASCADE"
