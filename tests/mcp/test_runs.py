@@ -220,7 +220,7 @@ async def test_a_stdio_server_declared_by_the_operator(factory: Factory, stack) 
     assert shown["tool_count"] == 1
     done = await run_steps(owner, call_step("loud.shout", {"text": "hello"}))
     assert done["status"] == "succeeded", done
-    assert done["output"]["called"] == {"text": "hey HELLO"}
+    assert done["output"]["called"] == {"text": "hey HELLO", "leaked": []}
 
 
 async def test_harvest_through_the_worker_and_a_changing_list(

@@ -1,7 +1,8 @@
 """A real MCP server over stdio (`python -m tests.support.mcp_stdio_server`): the operator-declared kind.
 
 One tool, `shout`, answers its `text` upper-cased as structured content; `MCP_STDIO_GREETING` in its
-environment (set by the operator's declaration) is prefixed, to show the declared env reaches it.
+environment (set by the operator's declaration) is prefixed, to show the declared env reaches it, and
+`leaked` names any variable of the service's own environment that reached it (there should be none).
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ async def _list_tools(ctx: object, params: types.PaginatedRequestParams | None) 
 async def _call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
     text = str((params.arguments or {}).get("text", ""))
     greeting = os.environ.get("MCP_STDIO_GREETING", "")
-    return types.CallToolResult(content=[], structured_content={"text": greeting + text.upper()})
+    # Whether anything of the service's own environment (its secret key, its database) reached us.
+    leaked = sorted(name for name in os.environ if name.startswith("AUTOMATIONS_") or name.endswith("_URL"))
+    return types.CallToolResult(
+        content=[], structured_content={"text": greeting + text.upper(), "leaked": leaked}
+    )
 
 
 async def main() -> None:
