@@ -91,7 +91,7 @@ class MemoryAuthorizationServer:
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         found = self.access.get(token)
-        if found is None or (found.expires_at is not None and found.expires_at < time.time()):
+        if found is None or (found.expires_at is not None and found.expires_at < int(time.time())):
             return None
         return found
 
@@ -102,7 +102,8 @@ class MemoryAuthorizationServer:
     def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
         access = "at_" + secrets.token_urlsafe(24)
         refresh = "rt_" + secrets.token_urlsafe(24)
-        expires = int(time.time()) + self.access_ttl
+        # Whole seconds, rounded up: the server never refuses a token before its holder thinks it expired.
+        expires = int(time.time() + self.access_ttl) + 1
         self.access[access] = AccessToken(
             token=access, client_id=client_id, scopes=scopes, expires_at=expires, resource=resource
         )

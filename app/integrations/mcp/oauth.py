@@ -39,6 +39,7 @@ from app.security.egress import EgressAllowList, Resolver
 from app.security.egress.httpx2_bridge import egress_client_httpx2
 
 CLIENT_NAME = "Automations"
+REFRESH_MARGIN_SECONDS = 60.0
 
 
 class OAuthState(BaseModel):
@@ -83,7 +84,13 @@ class StoredOAuth:
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
         self.state.tokens = tokens.model_dump(mode="json", exclude_none=True)
-        self.state.token_expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+        # Treated as expired a little early (a tenth of its life, at most a minute), so a token is
+        # refreshed before the server's clock says it is gone rather than refused mid-call.
+        if tokens.expires_in:
+            margin = min(REFRESH_MARGIN_SECONDS, tokens.expires_in / 10)
+            self.state.token_expires_at = time.time() + tokens.expires_in - margin
+        else:
+            self.state.token_expires_at = None
         self.changed = True
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
