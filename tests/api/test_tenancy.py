@@ -34,6 +34,8 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
         "connection_id": str(uuid.uuid4()),
+        "artifact_id": str(uuid.uuid4()),
+        "database_id": str(uuid.uuid4()),
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -63,6 +65,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"name": "Intruder", "url": "https://intruder.example.com/mcp", "tool_prefix": "intruder"}
     if path.endswith("/tools/{name}"):
         return {"risk": "read"}
+    if path.endswith("/databases"):
+        return {"name": "intruder", "dsn_secret": "crm_token", "tool_prefix": "intruder"}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
     return None

@@ -3,8 +3,10 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    artifacts,
     automations,
     catalog,
+    databases,
     drafts,
     events,
     mcp,
@@ -35,3 +37,5 @@ api_router.include_router(secrets.router)
 api_router.include_router(mcp.router)
 api_router.include_router(mcp.callback_router)
 api_router.include_router(webhook_endpoints.router)
+api_router.include_router(artifacts.router)
+api_router.include_router(databases.router)

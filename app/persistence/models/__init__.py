@@ -1,5 +1,6 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -11,6 +12,7 @@ from app.persistence.models.triggers import AutomationTrigger
 __all__ = [
     "RUN_STATUSES",
     "ApiToken",
+    "Artifact",
     "Automation",
     "AutomationStatus",
     "AutomationTrigger",
@@ -27,6 +29,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpaceDatabase",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -1,7 +1,7 @@
 """mcp connections and tools
 
 Revision ID: 3f9a6c2e8d17
-Revises: b5e2d7a41c09
+Revises: 3a9f6c2e8d41
 Create Date: 2026-11-23 13:00:00.000000+00:00
 """
 
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "3f9a6c2e8d17"
-down_revision: str | None = "b5e2d7a41c09"
+down_revision: str | None = "3a9f6c2e8d41"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
