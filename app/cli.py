@@ -181,6 +181,7 @@ def create_admin(space: str, email: str) -> None:
 async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
+    from app.services.mcp.endpoints import reseal_oauth
     from app.services.vault import keyring_for, reseal_batch, secrets_by_key
 
     keyring = keyring_for(settings, old_secret)
@@ -196,10 +197,17 @@ async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
             if batch.resealed == 0:
                 break
         async with transaction(sessionmaker, _refuse_jobs) as session:
+            oauth = await reseal_oauth(session, keyring)
+        async with transaction(sessionmaker, _refuse_jobs) as session:
             census = await secrets_by_key(session)
     finally:
         await engine.dispose()
-    return {"current_key_id": keyring.current_key_id, "resealed": resealed, "secrets_by_key": census}
+    return {
+        "current_key_id": keyring.current_key_id,
+        "resealed": resealed,
+        "mcp_oauth_resealed": oauth,
+        "secrets_by_key": census,
+    }
 
 
 @main.command("rotate-key")
@@ -214,8 +222,9 @@ def rotate_key(old_key_env: str) -> None:
     """Re-encrypt every stored secret under AUTOMATIONS_SECRET_KEY, opening old ones with $VAR.
 
     Safe while the service runs: processes that know both keys read either, and each batch is
-    its own transaction. Prints {current_key_id, resealed, secrets_by_key}; exits 1 when secrets
-    sealed under some other key remain.
+    its own transaction; MCP connections' OAuth tokens are resealed too. Prints {current_key_id,
+    resealed, mcp_oauth_resealed, secrets_by_key}; exits 1 when secrets sealed under some other key
+    remain.
     """
     from app.errors import AppError
     from app.security.crypto import derive_key_id

@@ -26,11 +26,14 @@ from app.jobs import Job
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
+from app.security.crypto import Keyring
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import ArtifactLimits
 from app.services.databases import DatabaseSource, NoQueries, Queries
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
+from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
+from app.services.mcp.endpoints import McpSettings
 from app.services.pipeline_secrets import VaultSecrets
 from app.services.vault import SecretVault, keyring_for
 
@@ -63,6 +66,8 @@ class Runtime:
     vocabulary: Vocabulary
     """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
     send_job: SendJob
+    mcp: McpSettings
+    """What MCP sessions need: keys, egress, the operator's stdio servers, limits."""
     artifact_store: ArtifactStore
     artifact_limits: ArtifactLimits
 
@@ -97,9 +102,15 @@ def build_runtime(
     """
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
-    secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
+    keyring = keyring_for(settings)
+    mcp = mcp_settings(settings, allow, keyring)
+    secrets: SecretResolver = VaultSecrets(SecretVault(keyring), sessions)
     resolver = CapabilityResolver(
-        [RegistrySource(native_capabilities), DatabaseSource(sessions, secrets, queries or NoQueries())]
+        [
+            RegistrySource(native_capabilities),
+            DatabaseSource(sessions, secrets, queries or NoQueries()),
+            McpCapabilitySource(sessions, McpInvoker(sessions, mcp)),
+        ]
     )
     return Runtime(
         settings=settings,
@@ -112,10 +123,22 @@ def build_runtime(
         pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
         vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
         send_job=job_sender(send_task),
+        mcp=mcp,
         artifact_store=store_for(settings),
         artifact_limits=ArtifactLimits(
             max_bytes=settings.artifact_max_bytes,
             quota_bytes=settings.artifact_quota_bytes,
             retention_days=settings.artifact_retention_days,
         ),
+    )
+
+
+def mcp_settings(settings: Settings, allow: EgressAllowList, keyring: Keyring) -> McpSettings:
+    """The MCP part of the settings, with the keyring that opens connection credentials."""
+    return McpSettings(
+        keyring=keyring,
+        allow=allow,
+        stdio_servers=settings.mcp_stdio_servers,
+        timeout_seconds=settings.mcp_call_timeout_seconds,
+        public_url=settings.public_url or f"http://{settings.api_host}:{settings.api_port}",
     )

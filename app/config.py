@@ -158,6 +158,41 @@ class Settings(BaseSettings):
     )
     smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
 
+    # MCP servers
+    mcp_stdio_servers: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description=(
+            "Stdio MCP servers a space may connect: name -> {command, args, env}, run on worker machines."
+            " JSON in AUTOMATIONS_MCP_STDIO_SERVERS; a command never comes from the API."
+        ),
+    )
+    mcp_reharvest_hours: float = Field(
+        default=24.0, gt=0, description="A connection's tools are listed again when older than this."
+    )
+    mcp_call_timeout_seconds: float = Field(
+        default=30.0, gt=0, le=600, description="Time a harvest or a call outside a step may take."
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="Where users reach this API (https://automations.example.com): OAuth callbacks go here.",
+    )
+
+    @field_validator("mcp_stdio_servers")
+    @classmethod
+    def _stdio_servers(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Each stdio server names a command, optional string args and a string env."""
+        for name, server in value.items():
+            command = server.get("command")
+            args = server.get("args", [])
+            env = server.get("env", {})
+            if not isinstance(command, str) or not command:
+                raise ValueError(f"stdio MCP server {name!r}: command must be a non-empty string")
+            if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
+                raise ValueError(f"stdio MCP server {name!r}: args must be a list of strings")
+            if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+                raise ValueError(f"stdio MCP server {name!r}: env must map names to strings")
+        return value
+
     # artifacts and database queries
     artifacts_url: str | None = Field(
         default=None,

@@ -50,6 +50,9 @@ class Profile:
     throughput_warmup: int
     throughput_batches: int
     throughput_batch: int
+    mcp_warmup: int = 20
+    mcp_calls: int = 50
+    mcp_repeat: int = 5
 
 
 FULL = Profile(
@@ -102,6 +105,9 @@ SMOKE = Profile(
     throughput_warmup=2,
     throughput_batches=2,
     throughput_batch=8,
+    mcp_warmup=1,
+    mcp_calls=3,
+    mcp_repeat=2,
 )
 
 
@@ -130,6 +136,12 @@ def _events(_: BenchStack | None, p: Profile) -> list[Row]:
     from bench import events
 
     return events.run(p.event_sizes, p.event_seconds, p.event_repeats)
+
+
+def _mcp(_: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import mcp
+
+    return mcp.run(p.mcp_warmup, p.mcp_calls, p.mcp_repeat)
 
 
 def _dispatch(stack: BenchStack | None, p: Profile) -> list[Row]:
@@ -171,6 +183,7 @@ BENCHMARKS = (
     Benchmark("templates", ("template",), False, _templates, "template render vs in-process Jinja"),
     Benchmark("filters", ("filter",), False, _filters, "a compiled filter vs the same test by hand"),
     Benchmark("events", ("event", "matching"), False, _events, "event matching vs a dict lookup"),
+    Benchmark("mcp", ("mcp-call",), False, _mcp, "an MCP tool call vs the native http port, same work"),
     Benchmark("dispatch", ("event-dispatch",), True, _dispatch, "event dispatch via the DB at three sizes"),
     Benchmark("schedule", ("tick",), True, _schedule, "schedule tick at two table sizes"),
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),

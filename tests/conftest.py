@@ -24,6 +24,7 @@ from tests.support.factories import Factory
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL, TEST_MODEL_KEY_ENV, FakeLlm
 from tests.support.fake_slack import FakeSlack
 from tests.support.loopback import Loopback
+from tests.support.mcp_server import MCP_STDIO_SERVERS, McpTestServer
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.servers import (
     Servers,
@@ -113,6 +114,7 @@ def settings(
         slack_api_url=fake_slack.base_url,
         smtp_url=smtp_server.url,
         smtp_from="automations@example.com",
+        mcp_stdio_servers=MCP_STDIO_SERVERS,
         llm_allowed_models=[TEST_MODEL],
         llm_models={
             TEST_MODEL: {
@@ -147,6 +149,7 @@ def service_env(settings: Settings) -> dict[str, str]:
         AUTOMATIONS_REDIS_KEY_PREFIX=settings.redis_key_prefix,
         AUTOMATIONS_LLM_ALLOWED_MODELS=json.dumps(settings.llm_allowed_models),
         AUTOMATIONS_LLM_MODELS=json.dumps(settings.llm_models),
+        AUTOMATIONS_MCP_STDIO_SERVERS=json.dumps(settings.mcp_stdio_servers),
     )
     return env
 
@@ -232,6 +235,20 @@ def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServicePro
 def stack(worker: ServiceProcess, beat: ServiceProcess) -> tuple[ServiceProcess, ServiceProcess]:
     """The service's own processes: a worker on every queue and beat."""
     return worker, beat
+
+
+@pytest.fixture(scope="session")
+def mcp_server_session() -> Iterator[McpTestServer]:
+    server = McpTestServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mcp_server(mcp_server_session: McpTestServer) -> McpTestServer:
+    """A real MCP server (the `mcp` package's) on loopback, its tool list back to the default."""
+    mcp_server_session.reset()
+    return mcp_server_session
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ inbox, the expiry sweep and the run's detail). Automations and spaces gain an `a
 first two levels of the permission cascade) and spaces a `settings` object (approval TTL, self-approval).
 
 Revision ID: d3a1f6c28e57
-Revises: 3a9f6c2e8d41
+Revises: e3a91c5d7f20
 Create Date: 2026-11-23 13:30:00.000000+00:00
 """
 

@@ -1,7 +1,7 @@
 """What the generator may know about a space, through a narrow port: names, never values.
 
-`AuthoringContextSource` is the seam: today's implementation reads the names in the secrets vault and
-has no MCP connections to name yet; those plug in here.
+`AuthoringContextSource` is the seam: this implementation reads the names in the secrets vault and
+the names of the space's MCP connections.
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ class DatabaseContextSource:
         return await self.facts.secret_names(space_id)
 
     async def connection_names(self, space_id: uuid.UUID) -> list[str]:
-        # No MCP connections exist yet; their names join here when they do.
-        return []
+        return await self.facts.connection_names(space_id)
 
     async def used_definitions(self, space_id: uuid.UUID) -> list[dict[str, Any]]:
         return await self.facts.definitions(space_id, USED_SAMPLE)

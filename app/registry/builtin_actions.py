@@ -119,10 +119,44 @@ NOTIFICATION_ACTION = capability_action(
     example_output={"notification_id": ""},
 )
 
+
+async def _call_tool(ctx: HandlerContext, config: dict[str, Any]) -> Any:
+    # Any capability of the space, through the same pipeline as every other call.
+    return await ctx.invoke_capability(config["capability"], dict(config.get("args") or {}))
+
+
+CALL_TOOL_ACTION = ActionDefinition(
+    type="call_tool",
+    name="Call a tool",
+    description=(
+        "Calls one capability of the space directly, without an agent: a built-in one or a tool of a "
+        "connected MCP server (`crm.create_note`). `args` are the capability's arguments (templates "
+        'rendered; `{"$secret": "name"}` for a credential); the output is its result.'
+    ),
+    config_schema={
+        "type": "object",
+        "required": ["capability"],
+        "properties": {
+            "capability": {
+                "type": "string",
+                "minLength": 3,
+                "maxLength": 100,
+                "description": "The capability id, as the space's catalog lists it.",
+            },
+            "args": {"type": "object", "description": "The capability's arguments."},
+        },
+        "additionalProperties": False,
+    },
+    output_contract={"description": "The capability's result."},
+    handler=_call_tool,
+    duration_class="medium",
+)
+
 BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (
     TRANSFORM_DATA,
     HTTP_REQUEST_ACTION,
     NOTIFICATION_ACTION,
     AGENT_TASK,
     LLM_COMPLETE_ACTION,
+    CALL_TOOL_ACTION,
 )

@@ -14,6 +14,7 @@ from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
+from app.services.mcp.harvest import harvest_service
 from app.services.recovery import recovery_service
 from app.services.schedules import schedule_service
 from app.services.vault import keyring_for
@@ -42,6 +43,8 @@ async def _tick() -> str:
         await delivery_service.sweep(session, now)
     async with worker.unit_of_work() as session:
         await approval_service.sweep(session, now, worker.core.limits)
+    async with worker.unit_of_work() as session:
+        await harvest_service.sweep(session, now, timedelta(hours=worker.core.settings.mcp_reharvest_hours))
     await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
     return await record_beat_tick(worker.redis, now)
 
@@ -49,7 +52,7 @@ async def _tick() -> str:
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
     """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries,
-    expired approvals, expired artifacts."""
+    expired approvals, expired artifacts, re-harvests of MCP connections."""
     return run(_tick())
 
 
@@ -103,6 +106,17 @@ async def _deliver_webhook(delivery_id: str) -> str:
 def deliver_webhook(delivery_id: str) -> str:
     """Wake-up for one owed webhook delivery; the claim in the database decides whether it is sent."""
     return run(_deliver_webhook(delivery_id))
+
+
+async def _harvest(connection_id: str) -> str:
+    worker = runtime()
+    return await harvest_service.harvest(worker.unit_of_work, uuid.UUID(connection_id), worker.core.mcp)
+
+
+@shared_task(name="system.mcp_harvest")  # type: ignore[untyped-decorator]
+def mcp_harvest(connection_id: str) -> str:
+    """List one MCP connection's tools and record them as the space's capabilities."""
+    return run(_harvest(connection_id))
 
 
 @shared_task(name="system.ping", ignore_result=False)  # type: ignore[untyped-decorator]

@@ -35,6 +35,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "delivery_id": str(uuid.uuid4()),
         "approval_id": str(uuid.uuid4()),
         "invocation_id": str(uuid.uuid4()),
+        "connection_id": str(uuid.uuid4()),
         "artifact_id": str(uuid.uuid4()),
         "database_id": str(uuid.uuid4()),
         "key": "seen/1",
@@ -67,6 +68,10 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"definition": minimal_definition(name="Intruder")}
     if path.endswith("/webhook-endpoints"):
         return {"url": "https://intruder.example.com/hook", "events": ["automation.run.*"]}
+    if path.endswith("/mcp/connections"):
+        return {"name": "Intruder", "url": "https://intruder.example.com/mcp", "tool_prefix": "intruder"}
+    if path.endswith("/tools/{name}"):
+        return {"risk": "read"}
     if path.endswith("/databases"):
         return {"name": "intruder", "dsn_secret": "crm_token", "tool_prefix": "intruder"}
     if path.endswith("/messages"):

@@ -103,7 +103,12 @@ class TestRotateKey:
         result = rotate(env, "--old-key-env", OLD_VAR)
         assert result.returncode == 0, result.stderr
         report = json.loads(result.stdout)
-        assert report == {"current_key_id": id_b, "resealed": 3, "secrets_by_key": {id_b: 5}}
+        assert report == {
+            "current_key_id": id_b,
+            "resealed": 3,
+            "mcp_oauth_resealed": 0,
+            "secrets_by_key": {id_b: 5},
+        }
         assert key_a not in result.stdout + result.stderr
         assert KEY_B not in result.stdout + result.stderr
 

@@ -11,6 +11,7 @@ from app.api.routes import (
     drafts,
     events,
     kv,
+    mcp,
     preview,
     runs,
     schemas,
@@ -40,6 +41,8 @@ api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
+api_router.include_router(mcp.router)
+api_router.include_router(mcp.callback_router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
 api_router.include_router(databases.router)

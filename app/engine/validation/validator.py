@@ -195,6 +195,10 @@ def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
     return problems
 
 
+# Actions whose config names the one capability they call (`capability`) with its arguments (`args`).
+CAPABILITY_NAMING_ACTIONS = frozenset({"call_tool"})
+
+
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -227,6 +231,8 @@ def _step(
     if isinstance(config, dict):
         problems += _output_schema(config.get("output_schema"), (*base, "config", "output_schema"))
         problems += _tools(config.get("tools"), (*base, "config", "tools"), vocabulary)
+        if action is not None and action.type in CAPABILITY_NAMING_ACTIONS:
+            problems += _named_capability(config, (*base, "config"), vocabulary)
         problems += _model(config.get("model"), (*base, "config", "model"), vocabulary)
 
     sources: list[tuple[tuple[str | int, ...], str, bool]] = [
@@ -282,6 +288,22 @@ def _model(model: Any, where: tuple[str | int, ...], vocabulary: Vocabulary) -> 
     return [
         Problem(join(*where), "model_not_allowed", f"model {model!r} is not allowed here; allowed: {listed}")
     ]
+
+
+def _named_capability(
+    config: dict[str, Any], base: tuple[str | int, ...], vocabulary: Vocabulary
+) -> list[Problem]:
+    """A step that names one capability (`call_tool`): it must be the space's, its args must fit it."""
+    capability_id = config.get("capability")
+    if not isinstance(capability_id, str) or is_template(capability_id):
+        return []
+    capability = vocabulary.capabilities.get(capability_id)
+    if capability is None:
+        return [Problem(join(*base, "capability"), "unknown_capability", f"no capability {capability_id!r}")]
+    args = config.get("args", {})
+    if not isinstance(args, dict):
+        return []
+    return _against_schema(args, capability.input_schema, (*base, "args"), templates_allowed=True)
 
 
 def _tools(tools: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:

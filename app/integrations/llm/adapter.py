@@ -85,9 +85,12 @@ class LiteLlm:
         }
         if tools:
             request["tools"] = tools
-            # With tools, litellm first checks whether to call MCP servers itself (its proxy's gateway),
-            # which imports the optional `mcp` package. Our tools are plain functions that our own
-            # pipeline executes; litellm must never reach a tool server on its own.
+            # With tools, litellm first checks whether to call MCP servers itself (its proxy's MCP
+            # gateway, for tools of type "mcp"). The tools we offer are function specs, MCP tools of a
+            # space included: our own pipeline calls the server (egress guard, per-call credentials,
+            # invocation record). litellm must never reach a tool server on its own, so its gateway
+            # check is switched off, whatever a tool spec looks like. This is a private litellm switch
+            # (pinned version); tests/integrations/test_llm.py checks it never reaches the provider.
             request["_skip_mcp_handler"] = True
         if temperature is not None:
             request["temperature"] = temperature

@@ -4,6 +4,7 @@ from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.kv import AutomationKv
+from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -23,6 +24,8 @@ __all__ = [
     "CallbackSecret",
     "DomainEvent",
     "LlmUsage",
+    "McpConnection",
+    "McpTool",
     "Membership",
     "Notification",
     "Role",

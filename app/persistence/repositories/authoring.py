@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.persistence.models import Automation, Secret
+from app.persistence.models import Automation, McpConnection, Secret
 
 
 class AuthoringFactsRepository:
@@ -21,6 +21,11 @@ class AuthoringFactsRepository:
         """Names of the space's stored secrets, sorted (the values are never read here)."""
         statement = select(Secret.name).where(Secret.space_id == space_id).order_by(Secret.name)
         return list((await self.session.scalars(statement)).all())
+
+    async def connection_names(self, space_id: uuid.UUID) -> list[str]:
+        """Names of the space's MCP connections, sorted."""
+        statement = select(McpConnection.name).where(McpConnection.space_id == space_id)
+        return list((await self.session.scalars(statement.order_by(McpConnection.name))).all())
 
     async def definitions(self, space_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
         """The current definitions of the space's automations (archived ones too: they were used)."""

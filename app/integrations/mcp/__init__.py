@@ -1,0 +1,1 @@
+"""The MCP client side: sessions with one server, its tool listing, tool calls, OAuth."""

@@ -1,0 +1,118 @@
+"""Queries over MCP connections and their tools: always within one space, except the beat's sweeps."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import Select, or_, select
+
+from app.persistence.models import McpConnection, McpTool
+from app.persistence.repositories.base import RepositoryBase
+
+
+class McpConnectionRepository(RepositoryBase[McpConnection]):
+    model = McpConnection
+
+    def space_statement(self, space_id: uuid.UUID) -> Select[McpConnection]:
+        """Connections of one space: the one place a connection query is scoped."""
+        return select(McpConnection).where(McpConnection.space_id == space_id)
+
+    async def get(self, space_id: uuid.UUID, connection_id: uuid.UUID) -> McpConnection | None:
+        return await self.get_one_or_none(
+            self.space_statement(space_id).where(McpConnection.id == connection_id)
+        )
+
+    async def get_any(self, connection_id: uuid.UUID, *, lock: bool = False) -> McpConnection | None:
+        """A connection by id alone (a task names it); `lock` holds it until the transaction ends."""
+        statement = select(McpConnection).where(McpConnection.id == connection_id)
+        return await self.get_one_or_none(statement.with_for_update() if lock else statement)
+
+    async def by_state_hash(self, state_hash: str) -> McpConnection | None:
+        """The connection whose authorization in progress has this state (the OAuth callback's key)."""
+        statement = select(McpConnection).where(McpConnection.oauth_state_hash == state_hash)
+        return await self.get_one_or_none(statement.with_for_update())
+
+    async def named(self, space_id: uuid.UUID, name: str) -> McpConnection | None:
+        return await self.get_one_or_none(self.space_statement(space_id).where(McpConnection.name == name))
+
+    async def with_prefix(self, space_id: uuid.UUID, prefix: str) -> McpConnection | None:
+        return await self.get_one_or_none(
+            self.space_statement(space_id).where(McpConnection.tool_prefix == prefix)
+        )
+
+    async def with_oauth_state(self) -> Sequence[McpConnection]:
+        """Every connection holding sealed OAuth state, locked (key rotation)."""
+        statement = (
+            select(McpConnection)
+            .where(McpConnection.oauth_ciphertext.is_not(None))
+            .order_by(McpConnection.id)
+            .with_for_update()
+        )
+        return await self.get_all(statement)
+
+    async def names(self, space_id: uuid.UUID) -> list[str]:
+        statement = select(McpConnection.name).where(McpConnection.space_id == space_id)
+        return sorted((await self.session.scalars(statement.order_by(McpConnection.name))).all())
+
+    async def due_for_harvest(self, harvested_before: datetime, limit: int) -> Sequence[McpConnection]:
+        """Connections last harvested before the time (or never), not already waiting for one, locked."""
+        statement = (
+            select(McpConnection)
+            .where(
+                or_(
+                    McpConnection.last_harvested_at.is_(None),
+                    McpConnection.last_harvested_at < harvested_before,
+                ),
+                or_(
+                    McpConnection.harvest_requested_at.is_(None),
+                    McpConnection.harvest_requested_at < harvested_before,
+                ),
+            )
+            .order_by(McpConnection.last_harvested_at.nulls_first())
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return await self.get_all(statement)
+
+
+class McpToolRepository(RepositoryBase[McpTool]):
+    model = McpTool
+
+    async def of_connection(self, connection_id: uuid.UUID) -> list[McpTool]:
+        statement = select(McpTool).where(McpTool.connection_id == connection_id).order_by(McpTool.name)
+        return await self.get_all(statement)
+
+    async def named(self, connection_id: uuid.UUID, name: str) -> McpTool | None:
+        return await self.get_one_or_none(
+            select(McpTool).where(McpTool.connection_id == connection_id, McpTool.name == name)
+        )
+
+    def _callable(self, space_id: uuid.UUID) -> Select[McpTool]:
+        return (
+            select(McpTool)
+            .where(
+                McpTool.space_id == space_id, McpTool.removed.is_(False), McpTool.unusable_reason.is_(None)
+            )
+            .order_by(McpTool.capability_id)
+        )
+
+    async def callable_in_space(self, space_id: uuid.UUID) -> list[McpTool]:
+        """The tools a space can call: harvested, still listed, usable."""
+        return await self.get_all(self._callable(space_id))
+
+    async def callable_by_capability(self, space_id: uuid.UUID, capability_id: str) -> McpTool | None:
+        return await self.get_one_or_none(
+            self._callable(space_id).where(McpTool.capability_id == capability_id)
+        )
+
+    async def capability_ids_elsewhere(self, space_id: uuid.UUID, connection_id: uuid.UUID) -> set[str]:
+        """Capability ids other connections of the space already give out (a clash check)."""
+        statement = select(McpTool.capability_id).where(
+            McpTool.space_id == space_id,
+            McpTool.connection_id != connection_id,
+            McpTool.removed.is_(False),
+            McpTool.unusable_reason.is_(None),
+        )
+        return set((await self.session.scalars(statement)).all())

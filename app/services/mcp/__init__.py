@@ -1,0 +1,1 @@
+"""MCP servers connected per space: connections, harvests, and their tools as capabilities."""

@@ -1,0 +1,192 @@
+"""A real MCP server (the `mcp` package's low-level `Server`) on loopback, speaking streamable HTTP.
+
+Its tool list is a plain dict the test changes between harvests (`server.tools[...] = ...`), listed
+in pages of `page_size`. Built-in behaviours of `call_tool`, chosen by the tool's name:
+`echo` answers its arguments as structured content, `add` adds `a` and `b`, `fail` answers
+`isError` with its `message`, `slow` sleeps `seconds`, `reflect` answers the request headers the
+server saw (text content) and the bare bearer token (structured content). Every request's headers
+are recorded in `seen_headers`; a `required_bearer` makes the server answer 401 to any request
+without `Authorization: Bearer <it>`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+import uvicorn
+from mcp.server.lowlevel.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
+
+MCP_STDIO_SERVERS: dict[str, dict[str, Any]] = {
+    "shouter": {
+        "command": sys.executable,
+        "args": ["-m", "tests.support.mcp_stdio_server"],
+        "env": {"MCP_STDIO_GREETING": "hey "},
+    }
+}
+"""What the tests' operator declares in AUTOMATIONS_MCP_STDIO_SERVERS."""
+
+Asgi = Callable[
+    [dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]
+]
+
+
+def tool(
+    name: str,
+    *,
+    description: str = "A test tool.",
+    input_schema: dict[str, Any] | None = None,
+    output_schema: dict[str, Any] | None = None,
+    read_only: bool | None = None,
+    destructive: bool | None = None,
+) -> types.Tool:
+    """A tool description as a server lists it."""
+    annotations = None
+    if read_only is not None or destructive is not None:
+        annotations = types.ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive)
+    return types.Tool(
+        name=name,
+        description=description,
+        input_schema=input_schema or {"type": "object", "properties": {}},
+        output_schema=output_schema,
+        annotations=annotations,
+    )
+
+
+def default_tools() -> dict[str, types.Tool]:
+    number = {"type": "number"}
+    return {
+        "echo": tool(
+            "echo",
+            description="Answers its arguments.",
+            input_schema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+            read_only=True,
+        ),
+        "add": tool(
+            "add",
+            description="Adds two numbers.",
+            input_schema={"type": "object", "properties": {"a": number, "b": number}, "required": ["a", "b"]},
+            output_schema={"type": "object", "properties": {"sum": number}, "required": ["sum"]},
+            read_only=True,
+        ),
+        "fail": tool("fail", description="Always reports an error.", destructive=True),
+        "slow": tool(
+            "slow",
+            description="Sleeps, then answers.",
+            input_schema={"type": "object", "properties": {"seconds": number}},
+        ),
+        "reflect": tool("reflect", description="Answers the headers it saw.", read_only=True),
+    }
+
+
+@dataclass
+class McpTestServer:
+    """The server, its mutable tool list and what it saw."""
+
+    tools: dict[str, types.Tool] = field(default_factory=default_tools)
+    page_size: int = 50
+    required_bearer: str | None = None
+    seen_headers: list[dict[str, str]] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    port: int = 0
+    _server: uvicorn.Server | None = None
+    _thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def reset(self) -> None:
+        self.tools = default_tools()
+        self.page_size = 50
+        self.required_bearer = None
+        self.seen_headers.clear()
+        self.calls.clear()
+
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        names = list(self.tools)
+        start = int(params.cursor) if params and params.cursor else 0
+        end = start + self.page_size
+        page = [self.tools[name] for name in names[start:end]]
+        return types.ListToolsResult(tools=page, next_cursor=str(end) if end < len(names) else None)
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        args = dict(params.arguments or {})
+        self.calls.append((params.name, args))
+        name = params.name.rsplit("_v", 1)[0]
+        if name == "echo":
+            return types.CallToolResult(content=[], structured_content=args)
+        if name == "add":
+            total = args.get("a", 0) + args.get("b", 0)
+            return types.CallToolResult(
+                content=[types.TextContent(text=str(total))], structured_content={"sum": total}
+            )
+        if name == "fail":
+            message = str(args.get("message", "the tool failed"))
+            return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+        if name == "slow":
+            await asyncio.sleep(float(args.get("seconds", 1)))
+            return types.CallToolResult(content=[types.TextContent(text="done")])
+        if name == "reflect":
+            seen = self.seen_headers[-1] if self.seen_headers else {}
+            token = seen.get("authorization", "").removeprefix("Bearer ")
+            return types.CallToolResult(
+                content=[types.TextContent(text=json.dumps(seen))], structured_content={"token": token}
+            )
+        return types.CallToolResult(content=[types.TextContent(text=f"called {params.name}")])
+
+    def _app(self) -> Asgi:
+        server = Server("test-server", on_list_tools=self._list_tools, on_call_tool=self._call_tool)
+        inner = server.streamable_http_app(
+            stateless_http=True,
+            json_response=True,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+                self.seen_headers.append(headers)
+                if self.required_bearer and headers.get("authorization") != f"Bearer {self.required_bearer}":
+                    await send({"type": "http.response.start", "status": 401, "headers": []})
+                    await send({"type": "http.response.body", "body": b""})
+                    return
+            await inner(scope, receive, send)
+
+        return app
+
+    def start(self) -> McpTestServer:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        config = uvicorn.Config(
+            self._app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the MCP test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            with contextlib.suppress(RuntimeError):
+                self._thread.join(timeout=10)
