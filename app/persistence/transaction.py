@@ -24,4 +24,4 @@ async def transaction(
                 await session.rollback()
                 jobs.reset()
                 raise
-        jobs.flush(send)
+        await jobs.flush_off_loop(send)

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
+from app import jobs, metrics
 from app.definitions import run_states
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
@@ -246,6 +246,7 @@ class Dispatcher:
             enqueued_at=now if status is RunStatus.pending else None,
         )
         await runs.create(run)
+        metrics.run_created(request.trigger_type, status.value)
         if status is RunStatus.pending:
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
         elif status is RunStatus.dropped:

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 
 from app.persistence.models import Automation, AutomationStatus, AutomationTrigger
 from app.persistence.repositories.base import RepositoryBase
@@ -33,6 +33,39 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             select(AutomationTrigger).where(
                 AutomationTrigger.secret_hash == secret_hash, AutomationTrigger.type == "webhook"
             )
+        )
+
+    async def webhook_with_automation(self, secret_hash: str) -> tuple[AutomationTrigger, Automation] | None:
+        """The webhook trigger holding this token digest and its automation, in one round trip."""
+        statement = (
+            select(AutomationTrigger, Automation)
+            .join(Automation, Automation.id == AutomationTrigger.automation_id)
+            .where(AutomationTrigger.secret_hash == secret_hash, AutomationTrigger.type == "webhook")
+        )
+        row = (await self.session.execute(statement)).first()
+        return None if row is None else (row[0], row[1])
+
+    async def note_fired(self, trigger_id: uuid.UUID, at: datetime) -> None:
+        """Move `last_fired_at` forward to `at`, unless another fire holds the row right now.
+
+        A fire that finds the row locked skips it (`SKIP LOCKED`): the holder is writing a moment just
+        as recent, and waiting for its commit would make concurrent fires of one trigger take turns.
+        The stamp never moves backwards.
+        """
+        locked = (
+            select(AutomationTrigger.id)
+            .where(
+                AutomationTrigger.id == trigger_id,
+                or_(AutomationTrigger.last_fired_at.is_(None), AutomationTrigger.last_fired_at < at),
+            )
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+        await self.session.execute(
+            update(AutomationTrigger)
+            .where(AutomationTrigger.id == locked)
+            .values(last_fired_at=at)
+            .execution_options(synchronize_session=False)
         )
 
     async def due_schedules(self, now: datetime, limit: int) -> Sequence[AutomationTrigger]:
