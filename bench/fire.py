@@ -87,9 +87,9 @@ async def _measure(
             await insert_round(pool, warmup, concurrency, body)
             for _ in range(rounds):
                 for name, hooks in hooks_by_case.items():
-                    cpu = cpu_seconds(api_pid)
+                    cpu = cpu_seconds(api_pid, tree=True)
                     elapsed, latencies, _ = await fire_many(client, hooks, per_round, concurrency, body)
-                    cases[name].cpu += cpu_seconds(api_pid) - cpu
+                    cases[name].cpu += cpu_seconds(api_pid, tree=True) - cpu
                     cases[name].count += per_round
                     cases[name].rates.append(per_round / elapsed)
                     cases[name].latencies.extend(latencies)
@@ -99,6 +99,13 @@ async def _measure(
     finally:
         await pool.close()
     return cases, floor
+
+
+def api_processes(pid: int) -> int:
+    """How many processes serve the api: `automations api` starts one per core under a supervisor."""
+    import psutil
+
+    return max(1, len(psutil.Process(pid).children()))
 
 
 def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round: int) -> list[Row]:
@@ -126,7 +133,7 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
                 f"p99 {ms(percentile(case.latencies, 99))}",
                 floor_text,
                 ratio(1 / case.rate, 1 / floor.rate),
-                f"api process CPU {ms(case.cpu / case.count)} per fire (one uvicorn process); "
+                f"api CPU {ms(case.cpu / case.count)} per fire (all {api_processes(api.pid)} api processes); "
                 f"HTTP/1.1 keep-alive; median of {rounds} rounds x {per_round} fires after {warmup} "
                 "warm-up; no worker running",
             )

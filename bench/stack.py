@@ -325,7 +325,8 @@ class RssSampler:
         sandbox process of a pool process."""
         now = {"api": 0, "worker_main": 0, "worker_pool": 0, "sandbox": 0}
         with contextlib.suppress(psutil.Error):
-            now["api"] = self.api.memory_info().rss
+            # With several api processes the supervisor is small: the figure is the largest worker.
+            now["api"] = max(process.memory_info().rss for process in self._api_processes())
         with contextlib.suppress(psutil.Error):
             now["worker_main"] = self.worker.memory_info().rss
             for child in self.worker.children():
@@ -341,12 +342,15 @@ class RssSampler:
         largest worker pool process. Reads /proc/<pid>/smaps, so it is not sampled in the loop."""
         now = {"api": 0, "worker_pool": 0}
         with contextlib.suppress(psutil.Error):
-            now["api"] = self.api.memory_full_info().uss
+            now["api"] = max(process.memory_full_info().uss for process in self._api_processes())
         with contextlib.suppress(psutil.Error):
             for child in self.worker.children():
                 with contextlib.suppress(psutil.Error):
                     now["worker_pool"] = max(now["worker_pool"], child.memory_full_info().uss)
         return now
+
+    def _api_processes(self) -> list[psutil.Process]:
+        return self.api.children() or [self.api]
 
     def _loop(self) -> None:
         while not self._stop.is_set():

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import or_, select, update
 
-from app.persistence.models import Automation, AutomationStatus, AutomationTrigger
+from app.persistence.models import Automation, AutomationStatus, AutomationTrigger, EventTriggerGeneration
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -83,10 +84,35 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
         )
         return (await self.session.scalars(statement)).all()
 
-    async def event_candidates(
+    async def event_generation(self, space_id: uuid.UUID) -> int:
+        """The space's event trigger generation (0 before its first event trigger)."""
+        statement = select(EventTriggerGeneration.generation).where(
+            EventTriggerGeneration.space_id == space_id
+        )
+        return int((await self.session.execute(statement)).scalar_one_or_none() or 0)
+
+    async def event_filters(
         self, space_id: uuid.UUID, event_types: list[str]
+    ) -> Sequence[tuple[uuid.UUID, dict[str, Any] | None]]:
+        """(id, filter document) of every enabled event trigger in the space listening to one of these
+        types, whatever its automation's status (matches are checked against it when they fire)."""
+        statement = (
+            select(AutomationTrigger.id, AutomationTrigger.config["filters"])
+            .where(
+                AutomationTrigger.space_id == space_id,
+                AutomationTrigger.type == "event",
+                AutomationTrigger.enabled.is_(True),
+                AutomationTrigger.event_type.in_(event_types),
+            )
+            .order_by(AutomationTrigger.id)
+        )
+        return [(row[0], row[1]) for row in (await self.session.execute(statement)).all()]
+
+    async def event_candidates(
+        self, space_id: uuid.UUID, event_types: list[str], ids: Collection[uuid.UUID] | None = None
     ) -> Sequence[AutomationTrigger]:
-        """Enabled event triggers of active automations in the space listening to one of these types."""
+        """Enabled event triggers of active automations in the space listening to one of these types
+        (only those among `ids` when given), ordered by id."""
         # Trigger rows only: the automations (and their definitions) are loaded for the matches alone.
         statement = (
             select(AutomationTrigger)
@@ -98,5 +124,10 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
                 AutomationTrigger.event_type.in_(event_types),
                 Automation.status == AutomationStatus.active,
             )
+            .order_by(AutomationTrigger.id)
         )
+        if ids is not None:
+            if not ids:
+                return []
+            statement = statement.where(AutomationTrigger.id.in_(list(ids)))
         return (await self.session.scalars(statement)).all()
