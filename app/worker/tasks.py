@@ -13,20 +13,26 @@ from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick
 from app.services.recovery import recovery_service
-from app.services.schedules import schedule_service
+from app.services.schedules import TICK_BATCH, schedule_service
 from app.services.vault import keyring_for
 from app.worker.ports import ports_for
 from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
+# Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
+MAX_SCHEDULE_BATCHES = 200
 
 
 async def _tick() -> str:
     worker = runtime()
     now = datetime.now(UTC)
-    async with worker.unit_of_work() as session:
-        await schedule_service.tick(session, now, worker.core.limits)
+    # Due schedules in batches, each its own transaction: its runs' wake-ups leave at its commit.
+    for _ in range(MAX_SCHEDULE_BATCHES):
+        async with worker.unit_of_work() as session:
+            report = await schedule_service.tick(session, now, worker.core.limits)
+        if report.due < TICK_BATCH:
+            break
     async with worker.unit_of_work() as session:
         await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:

@@ -125,6 +125,58 @@ class TestScheduleTick:
         for automation_id in ids:
             assert len(await _runs(app, automation_id)) == 1
 
+    async def test_two_ticks_draining_in_small_batches_fire_each_slot_once(
+        self, app, factory: Factory
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        ids = [await _active(owner) for _ in range(12)]
+        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+        for automation_id in ids:
+            await _set_next(app, automation_id, slot)
+        now = slot + timedelta(seconds=1)
+
+        async def drain() -> int:
+            fired = 0
+            while True:  # as beat's task does: one transaction per batch until a batch comes back short
+                async with transaction(app.state.sessionmaker, lambda job: None) as session:
+                    report = await schedule_service.tick(session, now, DispatchLimits(), batch=3)
+                fired += report.fired
+                if report.due < 3:
+                    return fired
+
+        first, second = await asyncio.gather(drain(), drain())
+        assert first + second >= len(ids)  # other tests may leave a due trigger of their own
+        for automation_id in ids:
+            (run,) = await _runs(app, automation_id)
+            assert run.trigger_payload["scheduled_for"] == slot.isoformat()
+            trigger = await _trigger(app, automation_id)
+            assert trigger.next_fire_at == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+            assert trigger.last_fired_at == now
+
+    async def test_a_refused_fire_in_a_batch_leaves_the_others_firing(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        serial = copy.deepcopy(DAILY)
+        serial["execution"] = {"concurrency": "drop_if_running"}
+        plain = [await _active(owner) for _ in range(3)]
+        dropped = await _active(owner, serial)
+        broken = await _active(owner)
+        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+        for automation_id in [*plain, dropped, broken]:
+            await _set_next(app, automation_id, slot)
+        async with app.state.sessionmaker() as session:  # a cron the engine refuses: the trigger stops
+            await session.execute(
+                update(AutomationTrigger)
+                .where(AutomationTrigger.automation_id == broken)
+                .values(config={"cron": "not a cron", "timezone": "UTC"})
+            )
+            await session.commit()
+        report = await _tick(app, slot + timedelta(seconds=1))
+        assert report.fired >= 4
+        for automation_id in [*plain, dropped]:
+            assert len(await _runs(app, automation_id)) == 1
+        assert await _runs(app, broken) == []
+        assert (await _trigger(app, broken)).next_fire_at is None
+
     async def test_pause_stops_and_activate_restarts_from_now(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         automation_id = await _active(owner)

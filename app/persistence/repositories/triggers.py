@@ -5,12 +5,27 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import DateTime, Uuid, cast, func, or_, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from app.persistence.models import Automation, AutomationStatus, AutomationTrigger, EventTriggerGeneration
 from app.persistence.repositories.base import RepositoryBase
+
+
+class DueSchedule(NamedTuple):
+    id: uuid.UUID
+    automation_id: uuid.UUID
+    config: dict[str, Any]
+    next_fire_at: datetime
+    last_fired_at: datetime | None
+
+
+class ScheduleMove(NamedTuple):
+    trigger_id: uuid.UUID
+    next_fire_at: datetime | None
+    fired_at: datetime | None  # set when the slot fired
 
 
 class TriggerRepository(RepositoryBase[AutomationTrigger]):
@@ -69,10 +84,21 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             .execution_options(synchronize_session=False)
         )
 
-    async def due_schedules(self, now: datetime, limit: int) -> Sequence[AutomationTrigger]:
-        """Due schedule triggers, locked; rows another tick holds are skipped, so each slot fires once."""
+    async def due_schedule_batch(self, now: datetime, limit: int) -> Sequence[DueSchedule]:
+        """Up to `limit` due schedule triggers, oldest slot first, locked until the transaction ends.
+
+        Rows another tick holds are skipped (SKIP LOCKED), so ticks racing over the same minute share
+        the due rows out and each slot fires once. Plain rows, not ORM objects: their new
+        `next_fire_at` goes back in one statement (`move_schedules`).
+        """
         statement = (
-            select(AutomationTrigger)
+            select(
+                AutomationTrigger.id,
+                AutomationTrigger.automation_id,
+                AutomationTrigger.config,
+                AutomationTrigger.next_fire_at,
+                AutomationTrigger.last_fired_at,
+            )
             .where(
                 AutomationTrigger.type == "schedule",
                 AutomationTrigger.next_fire_at <= now,
@@ -82,7 +108,32 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
-        return (await self.session.scalars(statement)).all()
+        return [DueSchedule(*row) for row in (await self.session.execute(statement)).all()]
+
+    async def move_schedules(self, moves: Sequence[ScheduleMove]) -> None:
+        """Store every trigger's next slot (None stops it) and, for those that fired, `last_fired_at`,
+        in one UPDATE."""
+        if not moves:
+            return
+        values = select(
+            func.unnest(cast([move.trigger_id for move in moves], ARRAY(Uuid))).label("id"),
+            func.unnest(cast([move.next_fire_at for move in moves], ARRAY(DateTime(timezone=True)))).label(
+                "next_fire_at"
+            ),
+            func.unnest(cast([move.fired_at for move in moves], ARRAY(DateTime(timezone=True)))).label(
+                "fired_at"
+            ),
+        ).subquery("moves")
+        await self.session.execute(
+            update(AutomationTrigger)
+            .where(AutomationTrigger.id == values.c.id)
+            .values(
+                next_fire_at=values.c.next_fire_at,
+                last_fired_at=func.coalesce(values.c.fired_at, AutomationTrigger.last_fired_at),
+                updated_at=func.now(),
+            )
+            .execution_options(synchronize_session=False)
+        )
 
     async def event_generation(self, space_id: uuid.UUID) -> int:
         """The space's event trigger generation (0 before its first event trigger)."""
