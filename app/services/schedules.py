@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
-from app.engine.schedule import ScheduleError, plan_tick
+from app.engine.schedule import ScheduleError, TickPlan, plan_tick
 from app.errors import AppError
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
@@ -52,22 +52,29 @@ class ScheduleService:
         automations = {
             a.id: a for a in await AutomationRepository(session).get_many({r.automation_id for r in rows})
         }
+        # Triggers due together mostly share a cron and a slot: plan each distinct one once.
+        plans: dict[tuple[str, str, str, datetime], TickPlan | ScheduleError] = {}
         moves: list[ScheduleMove] = []
         fires: list[tuple[Automation, FireRequest]] = []
         firing: list[tuple[DueSchedule, datetime]] = []
         skipped = 0
         for row in rows:
             config = row.config
-            try:
-                plan = plan_tick(
-                    config["cron"],
-                    config.get("timezone", "UTC"),
-                    config.get("catch_up", "latest"),
-                    row.next_fire_at,
-                    now,
-                )
-            except ScheduleError as exc:
-                logger.warning("schedule trigger %s stopped: %s", row.id, exc)
+            key = (
+                config["cron"],
+                config.get("timezone", "UTC"),
+                config.get("catch_up", "latest"),
+                row.next_fire_at,
+            )
+            plan = plans.get(key)
+            if plan is None:
+                try:
+                    plan = plan_tick(*key, now)
+                except ScheduleError as exc:
+                    plan = exc
+                plans[key] = plan
+            if isinstance(plan, ScheduleError):
+                logger.warning("schedule trigger %s stopped: %s", row.id, plan)
                 moves.append(ScheduleMove(row.id, None, None))
                 continue
             automation = automations.get(row.automation_id)
