@@ -164,12 +164,6 @@ def metrics_folder() -> Path | None:
     return Path(value) if value else None
 
 
-def process_exited(pid: int) -> None:
-    """Forget a finished process's live gauges (a Celery pool child or an API worker that exited)."""
-    if metrics_folder() is not None:
-        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
-
-
 def exposition() -> tuple[bytes, str]:
     """The text `/metrics` answers with, and its content type: every process of the folder, or this one."""
     folder = metrics_folder()

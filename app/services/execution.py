@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
@@ -115,6 +116,7 @@ class RunJournal:
             step.status = status
             step.finished_at = utcnow()
             step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
+            metrics.step_finished(step.action, status, step.duration_ms / 1000)
             step.config = for_display(config) if config is not None else None
             if status == "succeeded":
                 # The executor hands over the output already through `redact` (what it bound for
@@ -130,6 +132,7 @@ class RunJournal:
             step.status = "suspended"
             step.finished_at = utcnow()
             step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
+            metrics.step_finished(step.action, "suspended", step.duration_ms / 1000)
             step.config = for_display(config) if config is not None else None
             step.suspension = redact(suspension)
 
@@ -242,6 +245,8 @@ class ExecutionService:
             run = await runs.claim(run_id, settings.worker, settings.lease, now)
             if run is None:
                 return None
+            waited_since = run.enqueued_at or run.created_at
+            metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
             # The snapshot is the document of (automation, version): the fire path's cache entry.
             definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
             if run.deadline_at is None:

@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app import metrics
 from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
-from app.services.health import database_status, record_beat_tick
+from app.services.health import database_status, record_beat_tick, sample_queue_depths
 from app.services.recovery import recovery_service
 from app.services.schedules import TICK_BATCH, schedule_service
 from app.services.vault import keyring_for
@@ -20,6 +21,8 @@ from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
+# The queues whose depth beat's tick samples (the worker's composition root declares the same ones).
+CELERY_QUEUES = ("runs.fast", "runs.medium", "runs.long", "system")
 # Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
 MAX_SCHEDULE_BATCHES = 200
 
@@ -44,6 +47,8 @@ async def _tick() -> str:
         )
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
+    if metrics.enabled():
+        await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now)
 
 
