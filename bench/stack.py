@@ -321,6 +321,10 @@ class BenchStack:
         client = self._redis()
         return not client.llen(queue) and not client.hlen("unacked")
 
+    def redis_client(self) -> redis.Redis:
+        """A client of the bench's Redis database (kept open until the end)."""
+        return self._redis()
+
     def _redis(self) -> redis.Redis:
         if self._redis_client is None:
             self._redis_client = redis.Redis.from_url(self.redis_url)
