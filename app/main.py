@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from app import metrics
 from app.api.errors import install_error_handlers
 from app.api.routes import api_router
+from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.health import router as health_router
 from app.api.routes.metrics import router as metrics_router
 from app.api.throttle import AuthFailureThrottle
@@ -78,4 +79,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.metrics_enabled:
         app.include_router(metrics_router)
     app.include_router(api_router)
+    app.include_router(artifact_downloads)
     return app

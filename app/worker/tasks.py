@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from celery import shared_task
 
 from app import metrics
+from app.services.artifacts import artifact_service
 from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
@@ -47,6 +48,7 @@ async def _tick() -> str:
         )
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
+    await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
     if metrics.enabled():
         await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now)
@@ -54,7 +56,8 @@ async def _tick() -> str:
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
-    """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries."""
+    """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries,
+    expired artifacts."""
     return run(_tick())
 
 

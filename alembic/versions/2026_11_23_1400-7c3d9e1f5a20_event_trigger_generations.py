@@ -1,8 +1,8 @@
 """event trigger generations: a per-space counter the database bumps when an event trigger changes
 
 Revision ID: 7c3d9e1f5a20
-Revises: b5e2d7a41c09
-Create Date: 2026-11-23 13:00:00.000000+00:00
+Revises: 3a9f6c2e8d41
+Create Date: 2026-11-23 14:00:00.000000+00:00
 
 Event dispatch keeps an in-memory index of a space's event filters and rebuilds it only when this
 counter moves. Row triggers bump it on every insert or delete of an event trigger row and on every
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "7c3d9e1f5a20"
-down_revision: str | None = "b5e2d7a41c09"
+down_revision: str | None = "3a9f6c2e8d41"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
