@@ -25,6 +25,7 @@ from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
+from app.integrations.llm import load_off_loop
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
@@ -200,6 +201,12 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
     }
 
 
+def _calls_a_model(definition: AutomationDefinition) -> bool:
+    """Whether a step of the plan names an LLM model (LLM actions and agents do)."""
+    steps = [*definition.plan, *definition.execution.on_failure]
+    return any(isinstance(step.config, dict) and "model" in step.config for step in steps)
+
+
 class ExecutionService:
     async def execute(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
@@ -209,6 +216,9 @@ class ExecutionService:
         if claimed is None:
             return "not_claimed"
         run, definition, resume, deadline, suspended = claimed
+        if _calls_a_model(definition):
+            # litellm is imported on first use; its import must not starve this claim's lease renewal.
+            await load_off_loop()
         journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 

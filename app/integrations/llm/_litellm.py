@@ -7,6 +7,7 @@ call a model: it is imported on first use. Other modules import this module and 
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import threading
@@ -48,6 +49,13 @@ def __getattr__(name: str) -> Any:
     if name in ("litellm", "exceptions", "AsyncHTTPHandler"):
         return _load()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+async def load_off_loop() -> None:
+    """Import litellm on a thread, if it is not loaded yet: the import takes seconds, and on the event
+    loop it would hold up everything else the process runs meanwhile (a run's lease renewal)."""
+    if not _loaded:
+        await asyncio.to_thread(_load)
 
 
 def loaded() -> bool:
