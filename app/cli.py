@@ -19,6 +19,8 @@ import click
 from app.config import ConfigurationError, Settings, get_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# prometheus-client's own variable: set, its metrics live in files there, shared by every process.
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CHILD_STOP_TIMEOUT_SECONDS = 20.0
 
 
@@ -53,21 +55,65 @@ def main() -> None:
 @main.command()
 @click.option("--host", default=None, help="Bind address (default AUTOMATIONS_API_HOST or 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port (default PORT or 8000).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="API processes sharing the port (default AUTOMATIONS_API_WORKERS, else the CPU count).",
+)
 @_fail_on_configuration
-def api(host: str | None, port: int | None) -> None:
-    """Serve the REST API with uvicorn."""
+def api(host: str | None, port: int | None, workers: int | None) -> None:
+    """Serve the REST API with uvicorn: one process per core unless told otherwise."""
     import uvicorn
 
     settings = _settings()
     settings.resolved_database_url()
+    count = api_workers(workers, settings)
+    prepare_metrics_folder(settings)
     uvicorn.run(
         "app.main:create_app",
         factory=True,
         host=host or settings.api_host,
         port=port or settings.api_port,
+        workers=count,
         log_level="info",
         proxy_headers=True,
     )
+
+
+def api_workers(option: int | None, settings: Settings) -> int:
+    """How many API processes: the option, else AUTOMATIONS_API_WORKERS, else one per CPU core."""
+    return option or settings.api_workers or os.cpu_count() or 1
+
+
+def prepare_metrics_folder(settings: Settings) -> Path | None:
+    """Point every process started from here on at one metrics folder (`PROMETHEUS_MULTIPROC_DIR`).
+
+    Called before anything imports prometheus-client, which picks its multiprocess mode at import;
+    API workers and Celery pool children inherit the variable. Files of processes no longer running
+    are removed (their gauges are stale; Prometheus reads their counters going away as a reset).
+    Nothing is set when metrics are off.
+    """
+    if not settings.metrics_enabled:
+        return None
+    folder = Path(os.environ.get(METRICS_FOLDER_ENV) or settings.home / "metrics").resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in folder.glob("*.db"):
+        pid = path.stem.rsplit("_", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            path.unlink(missing_ok=True)
+    os.environ[METRICS_FOLDER_ENV] = str(folder)
+    return folder
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -78,6 +124,7 @@ def api(host: str | None, port: int | None) -> None:
 @_fail_on_configuration
 def worker(queues: str, concurrency: int | None, hostname: str | None, celery_args: tuple[str, ...]) -> None:
     """Run a Celery worker consuming the given queues."""
+    prepare_metrics_folder(_settings())
     from app.worker.celery_app import create_celery
 
     argv = ["worker", "-Q", queues, "--loglevel=INFO"]
@@ -96,6 +143,7 @@ def beat() -> None:
 
     settings = _settings()
     settings.home.mkdir(parents=True, exist_ok=True)
+    prepare_metrics_folder(settings)
     schedule = settings.home / "celerybeat-schedule"
     create_celery(settings).start(["beat", "--loglevel=INFO", f"--schedule={schedule}"])
 

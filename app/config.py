@@ -55,6 +55,12 @@ class Settings(BaseSettings):
     # api
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "AUTOMATIONS_API_PORT"))
+    api_workers: int | None = Field(
+        default=None, ge=1, le=256, description="API processes `automations api` starts (default: CPU count)."
+    )
+    metrics_enabled: bool = Field(
+        default=True, description="Serve /metrics and record metrics (prometheus-client, multiprocess)."
+    )
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_json_depth: int = Field(default=64, ge=4, le=512)
     page_size_default: int = Field(default=50, ge=1, le=500)

@@ -7,6 +7,7 @@ job about a row that was never committed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -86,6 +87,15 @@ def flush(send: Sender) -> int:
             continue
         sent += 1
     return sent
+
+
+async def flush_off_loop(send: Sender) -> int:
+    """`flush` on a worker thread: a broker publish is blocking network I/O, and on the event loop it
+    would hold up every other request of the process while it waits. Still after the commit."""
+    if not _buffer.get():
+        return 0
+    # to_thread copies this context, so the thread sees (and empties) this scope's buffer.
+    return await asyncio.to_thread(flush, send)
 
 
 def reset() -> None:

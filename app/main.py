@@ -8,10 +8,12 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
+from app import metrics
 from app.api.errors import install_error_handlers
 from app.api.routes import api_router
 from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.health import router as health_router
+from app.api.routes.metrics import router as metrics_router
 from app.api.throttle import AuthFailureThrottle
 from app.composition import build_runtime
 from app.config import Settings, get_settings
@@ -73,6 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(AuthFailureThrottle)
     app.include_router(health_router)
+    metrics.configure(enabled=settings.metrics_enabled)
+    if settings.metrics_enabled:
+        app.include_router(metrics_router)
     app.include_router(api_router)
     app.include_router(artifact_downloads)
     return app

@@ -87,9 +87,9 @@ async def _measure(
             await insert_round(pool, warmup, concurrency, body)
             for _ in range(rounds):
                 for name, hooks in hooks_by_case.items():
-                    cpu = cpu_seconds(api_pid)
+                    cpu = cpu_seconds(api_pid, tree=True)
                     elapsed, latencies, _ = await fire_many(client, hooks, per_round, concurrency, body)
-                    cases[name].cpu += cpu_seconds(api_pid) - cpu
+                    cases[name].cpu += cpu_seconds(api_pid, tree=True) - cpu
                     cases[name].count += per_round
                     cases[name].rates.append(per_round / elapsed)
                     cases[name].latencies.extend(latencies)
@@ -99,6 +99,62 @@ async def _measure(
     finally:
         await pool.close()
     return cases, floor
+
+
+def api_processes(pid: int) -> int:
+    """How many processes serve the api: `automations api` starts one per core under a supervisor
+    (multiprocessing's resource tracker, also a child, serves nothing)."""
+    import psutil
+
+    children = [
+        child
+        for child in psutil.Process(pid).children()
+        if "resource_tracker" not in " ".join(child.cmdline())
+    ]
+    return max(1, len(children))
+
+
+async def _metrics_cost(
+    urls: dict[str, str], hooks: list[Hook], concurrency: int, warmup: int, rounds: int, per_round: int
+) -> dict[str, list[float]]:
+    """Fires/s of the same webhooks through an api with metrics and one without, rounds alternating."""
+    body = webhook_body(1)
+    rates: dict[str, list[float]] = {name: [] for name in urls}
+    clients = {name: http_client(url, concurrency) for name, url in urls.items()}
+    try:
+        for client in clients.values():
+            await fire_many(client, hooks, warmup, concurrency, body)
+        for _ in range(rounds):
+            for name, client in clients.items():
+                elapsed, _, _ = await fire_many(client, hooks, per_round, concurrency, body)
+                rates[name].append(per_round / elapsed)
+    finally:
+        for client in clients.values():
+            await client.aclose()
+    return rates
+
+
+def _metrics_row(
+    stack: BenchStack, hooks: list[Hook], concurrency: int, warmup: int, rounds: int, per_round: int
+) -> Row:
+    process, url = stack.extra_api("api-no-metrics", {"AUTOMATIONS_METRICS_ENABLED": "false"})
+    try:
+        log(f"fire: metrics on vs off, {rounds} rounds of {per_round} fires each")
+        rates = asyncio.run(
+            _metrics_cost({"on": stack.api_url, "off": url}, hooks, concurrency, warmup, rounds, per_round)
+        )
+    finally:
+        stack.stop_extra_api(process)
+    on, off = median(rates["on"]), median(rates["off"])
+    return Row(
+        "fire throughput, metrics on vs off",
+        f"on {rate(on, 'fires')}; off {rate(off, 'fires')}",
+        f"{rate(off, 'fires')} (the same api with AUTOMATIONS_METRICS_ENABLED=false)",
+        ratio(1 / on, 1 / off),
+        f"{concurrency} clients → {len(hooks)} webhooks; median of {rounds} alternating rounds x {per_round} "
+        "fires; both apis run at once (one idles while the other is measured)",
+        target="≤ 1.05x",
+    )
 
 
 def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round: int) -> list[Row]:
@@ -126,9 +182,12 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
                 f"p99 {ms(percentile(case.latencies, 99))}",
                 floor_text,
                 ratio(1 / case.rate, 1 / floor.rate),
-                f"api process CPU {ms(case.cpu / case.count)} per fire (one uvicorn process); "
+                f"api CPU {ms(case.cpu / case.count)} per fire (all {api_processes(api.pid)} api processes); "
                 f"HTTP/1.1 keep-alive; median of {rounds} rounds x {per_round} fires after {warmup} "
                 "warm-up; no worker running",
+                target="≤ 8x, p99 < 50 ms",
             )
         )
+    rows.append(_metrics_row(stack, separate, concurrency, warmup, rounds, per_round))
+    stack.purge_broker()
     return rows

@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 
 from app.definitions import run_states
+from bench import round_trips
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE, celery_round_trips, noop_drain_rate, sequential_write_latencies
@@ -80,22 +81,41 @@ def latency(stack: BenchStack, warmup: int, count: int) -> list[Row]:
     stack.worker()
     (hook,) = asyncio.run(create_hooks(stack.database_url, 1))
     log(f"run latency: {count} sequential runs after {warmup} warm-up")
+    _settle(stack)
+    counts_before = round_trips.read(stack.redis_client())
     samples = asyncio.run(_sequential_runs(stack, hook, warmup, count))
-    round_trips = celery_round_trips(stack, count, warmup)
+    _settle(stack)  # the terminal events' dispatch tasks too
+    counts = round_trips.read(stack.redis_client())
+    per_run = {
+        task: (counts.get(task, 0) - counts_before.get(task, 0)) / (warmup + count)
+        for task in ("runs.execute", "events.dispatch")
+    }
+    noop_round_trips = celery_round_trips(stack, count, warmup)
     writes = asyncio.run(sequential_write_latencies(stack.dsn, count, warmup))
-    floor = median(round_trips) + 3 * median(writes)
+    floor = median(noop_round_trips) + 3 * median(writes)
     total = samples["total"]
     return [
         Row(
             "run latency, 3 steps, fire → succeeded",
             f"p50 {ms(percentile(total, 50))}, p99 {ms(percentile(total, 99))}",
-            f"{ms(floor)} = Celery no-op round trip {ms(median(round_trips))} "
+            f"{ms(floor)} = Celery no-op round trip {ms(median(noop_round_trips))} "
             f"+ 3 x INSERT tx {ms(median(writes))}",
             ratio(percentile(total, 50), floor) + " (p50)",
             f"{count} sequential runs after {warmup} warm-up; medians: fire HTTP answer "
             f"{ms(median(samples['http']))}, row created → claimed {ms(median(samples['to_claim']))}, "
             f"claimed → succeeded {ms(median(samples['claim_to_end']))}",
-        )
+            target="≤ 3x (p50)",
+        ),
+        Row(
+            "database round trips, one 3-step run",
+            f"{per_run['runs.execute']:,.1f} per run",
+            "—",
+            "—",
+            f"counted by the worker (statements, BEGIN, COMMIT, ROLLBACK through SQLAlchemy) over the "
+            f"{warmup + count} sequential runs, divided by runs; not included: the run's terminal event "
+            f"dispatch, {per_run['events.dispatch']:,.1f} more per run",
+            target="≤ 10",
+        ),
     ]
 
 
@@ -193,6 +213,7 @@ def throughput(stack: BenchStack, warmup: int, batches: int, batch: int, concurr
             f"{batches} batches x {batch} runs = {batches * batch} runs after {warmup} warm-up, each "
             f"drained from a backlog; batch rates {', '.join(f'{value:,.0f}' for value in runs)}/s; "
             f"worker CPU {ms(median(cpus))} per run (all its processes); {concurrency_text}",
+            target="≤ 3x; worker CPU ≤ 8 ms per run",
         ),
         Row(
             "memory, peak RSS during the throughput run",
@@ -202,6 +223,7 @@ def throughput(stack: BenchStack, warmup: int, batches: int, batch: int, concurr
             f"pool process {mib(unique['worker_pool'])} (the rest is shared with the worker's main "
             f"process); peaks of the worker main process {mib(peak['worker_main'])} and of a pool "
             f"process's template sandbox {mib(peak['sandbox'])}; psutil every 50 ms",
+            target="api ≤ 120 MiB; pool process ≤ 150 MiB",
         ),
     ]
 

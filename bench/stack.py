@@ -113,6 +113,7 @@ class BenchStack:
             webhook_rate_limit=UNLIMITED_WEBHOOK_RATE,
         )
         self._api: ServiceProcess | None = None
+        self._extra: list[ServiceProcess] = []
         self._worker: ServiceProcess | None = None
         self.api_url = ""
         self.worker_node = ""
@@ -133,10 +134,11 @@ class BenchStack:
         return self
 
     def close(self) -> None:
-        for process in (self._worker, self._api):
+        for process in (self._worker, self._api, *self._extra):
             if process is not None:
                 process.stop()
         self._worker = self._api = None
+        self._extra = []
         if self._celery is not None:
             with contextlib.suppress(Exception):
                 self._celery.close()
@@ -220,24 +222,43 @@ class BenchStack:
     # processes
 
     def api(self) -> ServiceProcess:
-        """The REST API under uvicorn, as `automations api` serves it, on a free loopback port."""
+        """The REST API as `automations api` serves it (one process per core), on a free loopback port."""
         if self._api is None:
-            port = free_port()
-            log(f"starting the api on 127.0.0.1:{port}")
-            process = ServiceProcess.cli("api", ["api", "--port", str(port)], self.child_env(), self.home)
-            self._api = process
-            self.api_url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + START_TIMEOUT_SECONDS
-            while True:
-                if not process.alive():
-                    raise RuntimeError(f"the api exited early:\n{process.log_tail()}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{self.api_url}/healthz", timeout=1).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the api did not answer in time:\n{process.log_tail()}")
-                time.sleep(0.1)
+            self._api, self.api_url = self._start_api("api", {})
         return self._api
+
+    def extra_api(self, name: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
+        """Another api like `api()` with some settings changed (`env`), and its URL; stopped at the end."""
+        process, url = self._start_api(name, env)
+        self._extra.append(process)
+        return process, url
+
+    def stop_extra_api(self, process: ServiceProcess) -> None:
+        process.stop()
+        self._extra.remove(process)
+
+    def _start_api(self, name: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
+        port = free_port()
+        log(f"starting the {name} on 127.0.0.1:{port}")
+        home = self.home / name
+        home.mkdir(exist_ok=True)
+        process = ServiceProcess.cli(
+            name,
+            ["api", "--port", str(port)],
+            {**self.child_env(), "AUTOMATIONS_HOME": str(home), **env},
+            self.home,
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while True:
+            if not process.alive():
+                raise RuntimeError(f"the {name} exited early:\n{process.log_tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    return process, url
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the {name} did not answer in time:\n{process.log_tail()}")
+            time.sleep(0.1)
 
     def worker(self) -> ServiceProcess:
         """One worker with the default settings (every queue, CPU-count prefork pool)."""
@@ -300,6 +321,10 @@ class BenchStack:
         client = self._redis()
         return not client.llen(queue) and not client.hlen("unacked")
 
+    def redis_client(self) -> redis.Redis:
+        """A client of the bench's Redis database (kept open until the end)."""
+        return self._redis()
+
     def _redis(self) -> redis.Redis:
         if self._redis_client is None:
             self._redis_client = redis.Redis.from_url(self.redis_url)
@@ -325,7 +350,8 @@ class RssSampler:
         sandbox process of a pool process."""
         now = {"api": 0, "worker_main": 0, "worker_pool": 0, "sandbox": 0}
         with contextlib.suppress(psutil.Error):
-            now["api"] = self.api.memory_info().rss
+            # With several api processes the supervisor is small: the figure is the largest worker.
+            now["api"] = max(process.memory_info().rss for process in self._api_processes())
         with contextlib.suppress(psutil.Error):
             now["worker_main"] = self.worker.memory_info().rss
             for child in self.worker.children():
@@ -341,12 +367,15 @@ class RssSampler:
         largest worker pool process. Reads /proc/<pid>/smaps, so it is not sampled in the loop."""
         now = {"api": 0, "worker_pool": 0}
         with contextlib.suppress(psutil.Error):
-            now["api"] = self.api.memory_full_info().uss
+            now["api"] = max(process.memory_full_info().uss for process in self._api_processes())
         with contextlib.suppress(psutil.Error):
             for child in self.worker.children():
                 with contextlib.suppress(psutil.Error):
                     now["worker_pool"] = max(now["worker_pool"], child.memory_full_info().uss)
         return now
+
+    def _api_processes(self) -> list[psutil.Process]:
+        return self.api.children() or [self.api]
 
     def _loop(self) -> None:
         while not self._stop.is_set():

@@ -37,10 +37,12 @@ class Profile:
     event_repeats: int
     dispatch_warmup: int
     dispatch_repeats: int
+    schedule_burst: int
     schedule_due: int
     schedule_sizes: tuple[int, ...]
     schedule_warmup: int
     schedule_ticks: int
+    schedule_lone: int
     clients: int
     fire_warmup: int
     fire_rounds: int
@@ -66,10 +68,12 @@ FULL = Profile(
     event_repeats=5,
     dispatch_warmup=1,
     dispatch_repeats=5,
+    schedule_burst=10_000,
     schedule_due=1_000,
     schedule_sizes=(1_000, 100_000),
     schedule_warmup=1,
     schedule_ticks=3,
+    schedule_lone=50,
     clients=16,
     fire_warmup=150,
     fire_rounds=5,
@@ -92,10 +96,12 @@ SMOKE = Profile(
     event_repeats=3,
     dispatch_warmup=1,
     dispatch_repeats=2,
+    schedule_burst=20,
     schedule_due=5,
-    schedule_sizes=(10, 100),
+    schedule_sizes=(30, 100),
     schedule_warmup=1,
     schedule_ticks=2,
+    schedule_lone=3,
     clients=4,
     fire_warmup=4,
     fire_rounds=2,
@@ -155,7 +161,15 @@ def _schedule(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import schedule
 
     assert stack is not None
-    return schedule.run(stack, p.schedule_due, p.schedule_sizes, p.schedule_warmup, p.schedule_ticks)
+    return schedule.run(
+        stack,
+        p.schedule_burst,
+        p.schedule_due,
+        p.schedule_sizes,
+        p.schedule_warmup,
+        p.schedule_ticks,
+        p.schedule_lone,
+    )
 
 
 def _fire(stack: BenchStack | None, p: Profile) -> list[Row]:

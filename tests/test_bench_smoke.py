@@ -27,6 +27,7 @@ def test_benchmark_suite_runs_and_prints_every_row() -> None:
         for line in result.stdout.splitlines()
         if line.startswith("| ") and not line.startswith("| figure")
     ]
-    assert len(rows) >= 17, result.stdout
+    assert len(rows) >= 21, result.stdout
     assert "FAILED" not in result.stdout
     assert "x floor" in result.stdout
+    assert "| target |" in result.stdout

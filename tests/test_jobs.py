@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 from sqlalchemy import select
 
@@ -105,3 +108,41 @@ class TestTransaction:
         assert sent == []
         async with sessionmaker() as check:
             assert (await check.scalars(select(Space).where(Space.name == "never committed"))).all() == []
+
+
+class TestPublishOffTheLoop:
+    async def test_jobs_leave_from_another_thread_after_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
+        sessionmaker = create_sessionmaker(engine)
+        seen: list[tuple[str, bool, int]] = []
+        loop_thread = threading.get_ident()
+
+        def send(job: jobs.Job) -> None:
+            committed = asyncio.run_coroutine_threadsafe(_committed(sessionmaker), loop).result(timeout=10)
+            seen.append((job.name, committed, threading.get_ident()))
+
+        loop = asyncio.get_running_loop()
+        async with transaction(sessionmaker, send, publish_off_loop=True) as session:
+            session.add(Space(name="published off the loop"))
+            jobs.enqueue("runs.execute", "a")
+        ((name, committed, thread),) = seen
+        assert name == "runs.execute"
+        assert committed, "the row was committed before its wake-up left"
+        assert thread != loop_thread, "the publish did not run on the event loop's thread"
+
+    async def test_a_failing_broker_off_the_loop_still_keeps_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
+        sessionmaker = create_sessionmaker(engine)
+
+        def broker_down(job: jobs.Job) -> None:
+            raise ConnectionError("broker unreachable")
+
+        async with transaction(sessionmaker, broker_down, publish_off_loop=True) as session:
+            session.add(Space(name="kept off the loop"))
+            jobs.enqueue("runs.execute", "a")
+        async with sessionmaker() as check:
+            assert (await check.scalars(select(Space).where(Space.name == "kept off the loop"))).one()
+
+
+async def _committed(sessionmaker) -> bool:  # type: ignore[no-untyped-def]
+    async with sessionmaker() as check:
+        found = (await check.scalars(select(Space).where(Space.name == "published off the loop"))).all()
+        return bool(found)

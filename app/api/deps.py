@@ -99,7 +99,9 @@ def _send_job(request: Request) -> Sender:
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed (then jobs sent) before the response leaves."""
     sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
-    async with transaction(sessionmaker, _send_job(request)) as session:
+    # The broker publish leaves the event loop: other requests of this process go on meanwhile. The
+    # API's sender is its own Celery app's `send_task`, which any thread may call.
+    async with transaction(sessionmaker, _send_job(request), publish_off_loop=True) as session:
         yield session
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -167,9 +168,37 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+# Schemas already accepted, by canonical JSON text: every fire and claim parses a stored definition, and
+# meta-validating its inputs schema again costs milliseconds. Only acceptances are kept (a refusal is
+# checked afresh, so its message never depends on the cache); bounded, oldest forgotten first.
+ACCEPTED_SCHEMAS_SIZE = 4096
+_accepted: dict[str, None] = {}
+_accepted_lock = threading.Lock()
+
+
+def _schema_text(schema: Any) -> str | None:
+    try:
+        return json.dumps(schema, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):  # not plain JSON, or too deep: checked every time
+        return None
+
+
 def check_schema_document(schema: dict[str, Any]) -> dict[str, Any]:
     """Refuse a schema that is not valid draft 2020-12, references outside itself, or has a pattern RE2
     cannot run; the `ValueError` names the place (a JSON pointer inside the schema) and the reason."""
+    key = _schema_text(schema)
+    if key is not None and key in _accepted:
+        return schema
+    _check_schema_document(schema)
+    if key is not None:
+        with _accepted_lock:
+            _accepted[key] = None
+            while len(_accepted) > ACCEPTED_SCHEMAS_SIZE:
+                del _accepted[next(iter(_accepted))]
+    return schema
+
+
+def _check_schema_document(schema: dict[str, Any]) -> None:
     if _depth(schema) > MAX_SCHEMA_DEPTH:
         raise SchemaRefused(f"schema nests deeper than {MAX_SCHEMA_DEPTH} levels")
     try:
@@ -184,7 +213,6 @@ def check_schema_document(schema: dict[str, Any]) -> dict[str, Any]:
             f"not a valid JSON Schema at '{where or '/'}': {_short(exc.message)}", where
         ) from None
     _check_references(schema)
-    return schema
 
 
 def _check_references(schema: dict[str, Any]) -> None:

@@ -12,9 +12,13 @@ from app import jobs
 
 @asynccontextmanager
 async def transaction(
-    sessionmaker: async_sessionmaker[AsyncSession], send: jobs.Sender
+    sessionmaker: async_sessionmaker[AsyncSession], send: jobs.Sender, *, publish_off_loop: bool = False
 ) -> AsyncIterator[AsyncSession]:
-    """Open a session; commit when the block succeeds and only then send its jobs; else roll back."""
+    """Open a session; commit when the block succeeds and only then send its jobs; else roll back.
+
+    `publish_off_loop` sends the jobs from a thread (`jobs.flush_off_loop`), for an event loop that
+    serves other requests meanwhile (the API); `send` must then work from any thread.
+    """
     with jobs.job_scope():
         async with sessionmaker() as session:
             try:
@@ -24,4 +28,7 @@ async def transaction(
                 await session.rollback()
                 jobs.reset()
                 raise
-        jobs.flush(send)
+        if publish_off_loop:
+            await jobs.flush_off_loop(send)
+        else:
+            jobs.flush(send)

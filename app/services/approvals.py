@@ -39,6 +39,8 @@ Scope = Literal["once", "always", "always_space"]
 @dataclass(frozen=True)
 class SweepReport:
     expired: int
+    pending: int
+    """Calls still waiting for a decision after the sweep, across every space (for the metrics gauge)."""
 
 
 class ApprovalService:
@@ -133,7 +135,7 @@ class ApprovalService:
         await session.flush()
         if failed_any:
             await promoter.promote(session, limits)
-        return SweepReport(expired=len(due))
+        return SweepReport(expired=len(due), pending=await InvocationRepository(session).count_pending())
 
     async def expire_for_run(self, session: AsyncSession, run_id: uuid.UUID) -> int:
         """A cancelled run's pending calls expire (nothing will run them)."""

@@ -11,13 +11,14 @@ import asyncio
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
+from app import jobs, metrics
 from app.definitions import run_states
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
@@ -26,7 +27,7 @@ from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
 from app.engine.inputs import FireContext, resolve_inputs
-from app.errors import ErrorDetail, ValidationFailed
+from app.errors import AppError, ErrorDetail, ValidationFailed
 from app.lru import LruCache
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, Run
@@ -34,7 +35,7 @@ from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.registry import actions
 from app.registry.ports import LlmPort
-from app.services.admission import Fire, Pricer, TriggerType, admit, first_run_estimate, refusal
+from app.services.admission import Fire, Pricer, TriggerType, Verdict, admit, first_run_estimate, refusal
 from app.services.ledger import ledger_service
 from app.services.outbox import record_run_finished
 
@@ -192,6 +193,76 @@ class RunFacts:
         return await self.runs.count_in(run_states.HOLDS_SLOT)
 
 
+class _NeedsDatabase(Exception):
+    """An admission rule asked for a database fact: the fire cannot be decided in memory."""
+
+
+class _NoFacts:
+    """Admission facts for a fire decided in memory: any question means it needs the one-by-one path."""
+
+    async def in_flight(self, automation_id: uuid.UUID) -> int:
+        raise _NeedsDatabase
+
+    async def spent_today(self, automation_id: uuid.UUID) -> float:
+        raise _NeedsDatabase
+
+    async def average_cost(self, automation_id: uuid.UUID) -> float | None:
+        raise _NeedsDatabase
+
+    async def slots_taken(self) -> int:
+        raise _NeedsDatabase
+
+
+_NO_FACTS = _NoFacts()
+
+
+def _new_run(
+    automation: Automation,
+    definition: AutomationDefinition,
+    request: FireRequest,
+    inputs: dict[str, Any],
+    verdict: Verdict,
+    request_hash: str | None = None,
+) -> Run:
+    now = utcnow()
+    status = run_states.initial(verdict.status)
+    version, document = request.snapshot or (automation.version, automation.definition)
+    return Run(
+        id=uuid.uuid4(),
+        space_id=automation.space_id,
+        automation_id=automation.id,
+        automation_version=version,
+        definition=document,
+        status=status,
+        reason=verdict.reason,
+        queue=queue_for(definition),
+        trigger_type=request.trigger_type,
+        trigger_id=request.trigger_id,
+        trigger_payload=request.payload,
+        inputs=inputs,
+        idempotency_key=request.idempotency_key,
+        request_hash=request_hash or request.request_hash(),
+        chain_depth=request.chain_depth,
+        created_by=request.actor_id,
+        callback_url=request.callback_url,
+        mode=request.mode,
+        llm_mode=request.llm,
+        replay_of=request.replay_of,
+        created_at=now,
+        finished_at=now if status in run_states.TERMINAL else None,
+        enqueued_at=now if status is RunStatus.pending else None,
+    )
+
+
+async def _after_create(session: AsyncSession, run: Run) -> None:
+    """What follows a new run's row: its wake-up after the commit, or a dropped run's outbox notice."""
+    metrics.run_created(run.trigger_type, RunStatus(run.status).value)
+    if run.status is RunStatus.pending:
+        jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+    elif run.status is RunStatus.dropped and run.mode == "live":
+        await record_run_finished(session, run)
+
+
 class Dispatcher:
     async def fire(
         self, session: AsyncSession, automation: Automation, request: FireRequest, limits: DispatchLimits
@@ -238,39 +309,70 @@ class Dispatcher:
                 mode=request.mode,
             )
         )
-        now = utcnow()
-        status = run_states.initial(verdict.status)
-        run = Run(
-            id=uuid.uuid4(),
-            space_id=automation.space_id,
-            automation_id=automation.id,
-            automation_version=version,
-            definition=document,
-            status=status,
-            reason=verdict.reason,
-            queue=queue_for(definition),
-            trigger_type=request.trigger_type,
-            trigger_id=request.trigger_id,
-            trigger_payload=request.payload,
-            inputs=inputs,
-            idempotency_key=request.idempotency_key,
-            request_hash=request_hash,
-            chain_depth=request.chain_depth,
-            created_by=request.actor_id,
-            callback_url=request.callback_url,
-            mode=request.mode,
-            llm_mode=request.llm,
-            replay_of=request.replay_of,
-            created_at=now,
-            finished_at=now if status in run_states.TERMINAL else None,
-            enqueued_at=now if status is RunStatus.pending else None,
-        )
+        run = _new_run(automation, definition, request, inputs, verdict, request_hash)
         await runs.create(run)
-        if status is RunStatus.pending:
-            jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
-        elif status is RunStatus.dropped and run.mode == "live":
-            await record_run_finished(session, run)
+        await _after_create(session, run)
         return FireResult(run, created=True)
+
+    async def fire_many(
+        self,
+        session: AsyncSession,
+        fires: Sequence[tuple[Automation, FireRequest]],
+        limits: DispatchLimits,
+    ) -> list[FireResult | AppError]:
+        """Fire many automations at once (a schedule tick's due triggers): each answer in order, a
+        result or the AppError that fire raised.
+
+        Fires that admission can decide without the database (no idempotency key, `allow_parallel`, no
+        cap asking for a count) are decided in memory and their runs written with one INSERT. The
+        others go through `fire` one by one, each in a savepoint, so a refusal leaves the rest intact.
+        """
+        answers: list[FireResult | AppError | None] = [None] * len(fires)
+        made: list[tuple[int, Run]] = []
+        one_by_one: list[int] = []
+        for position, (automation, request) in enumerate(fires):
+            error = refusal(automation.status, request.trigger_type)
+            if error is not None:
+                answers[position] = error
+                continue
+            definition = parsed_definition(automation.id, automation.version, automation.definition)
+            if request.idempotency_key or definition.execution.concurrency != "allow_parallel":
+                one_by_one.append(position)
+                continue
+            inputs, problems = await self._inputs(definition, automation, request, automation.version)
+            if problems and request.refuse_bad_inputs:
+                one_by_one.append(position)  # `fire` raises the 422 the caller expects
+                continue
+            try:
+                verdict = await admit(
+                    Fire(
+                        automation_id=automation.id,
+                        definition=definition,
+                        facts=_NO_FACTS,
+                        max_concurrent_runs=limits.max_concurrent_runs,
+                        pricer=limits.pricer,
+                        refuse_reason=request.refuse_reason,
+                        input_problems=problems,
+                        mode=request.mode,
+                    )
+                )
+            except _NeedsDatabase:
+                one_by_one.append(position)
+                continue
+            made.append((position, _new_run(automation, definition, request, inputs, verdict)))
+        if made:
+            await RunRepository(session).create_many([run for _, run in made])
+            for position, run in made:
+                await _after_create(session, run)
+                answers[position] = FireResult(run, created=True)
+        for position in one_by_one:
+            automation, request = fires[position]
+            try:
+                async with session.begin_nested():
+                    answers[position] = await self.fire(session, automation, request, limits)
+            except AppError as exc:
+                answers[position] = exc
+        return [answer for answer in answers if answer is not None]
 
     async def _inputs(
         self, definition: AutomationDefinition, automation: Automation, request: FireRequest, version: int

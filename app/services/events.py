@@ -1,28 +1,30 @@
 """The event bus: `publish` records an event in the caller's transaction; `dispatch` matches it once.
 
-Matching touches only event triggers of active automations in the event's space whose `event_type`
-is the event's own or one of its `prefix.*` forms, and evaluates filters compiled once per trigger
-version. Each match fires through the dispatcher; chains carry their depth and stop at the limit.
+Matching touches only event triggers in the event's space whose `event_type` is the event's own or one
+of its `prefix.*` forms, through an index over their compiled filters (`app.engine.filters.index`) kept
+per space and rebuilt when the space's event triggers change: an event visits only the filters that can
+match it. Only matches of active automations fire. Each match fires through the dispatcher; chains
+carry their depth and stop at the limit.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
+from app import jobs, metrics
 from app.definitions.run_states import RunStatus
-from app.engine.filters import compile_filter
+from app.engine.filters.index import FilterIndex
 from app.errors import NotFound
 from app.lru import LruCache
 from app.persistence.base import utcnow
-from app.persistence.models import AutomationTrigger, DomainEvent
+from app.persistence.models import DomainEvent
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.events import EventRepository
@@ -34,10 +36,8 @@ from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 logger = logging.getLogger(__name__)
 EVENT_RETENTION = timedelta(days=7)
 DISPATCH_TASK = "events.dispatch"
-# Compiled filters are small closures: room for every event trigger of a large installation.
-FILTER_CACHE_SIZE = 100_000
-
-Predicate = Callable[[Any], bool]
+# Spaces (x event type) whose filter index a process keeps; an index holds every event filter of one.
+INDEX_CACHE_SIZE = 512
 
 
 def listening_types(event_type: str) -> list[str]:
@@ -46,26 +46,33 @@ def listening_types(event_type: str) -> list[str]:
     return [event_type, *(".".join(parts[:i]) + ".*" for i in range(len(parts) - 1, 0, -1))]
 
 
-class FilterCache:
-    """Compiled filters by (trigger id, version); a trigger edit changes its version, so stale entries die."""
-
-    def __init__(self, size: int = FILTER_CACHE_SIZE) -> None:
-        self.size = size
-        self._entries: LruCache[tuple[uuid.UUID, datetime], Predicate] = LruCache(size)
-
-    def get(self, trigger: AutomationTrigger) -> Predicate:
-        key = (trigger.id, trigger.updated_at)
-        predicate = self._entries.get(key)
-        return predicate if predicate is not None else self._entries.put(key, _compile(trigger))
+@dataclass(frozen=True)
+class _Indexed:
+    generation: int
+    index: FilterIndex[uuid.UUID]
 
 
-def _compile(trigger: AutomationTrigger) -> Predicate:
-    filters = trigger.config.get("filters")
-    return compile_filter(filters) if filters else _always
+class EventIndexes:
+    """Per (space, listening types): the filter index of the space's event triggers, with the generation
+    it was built at. The database moves a space's generation whenever one of its event triggers is
+    added, removed or edited, so an index is rebuilt only then, and never serves a stale filter."""
 
+    def __init__(self, size: int = INDEX_CACHE_SIZE) -> None:
+        self._entries: LruCache[tuple[uuid.UUID, tuple[str, ...]], _Indexed] = LruCache(size)
 
-def _always(_: Any) -> bool:
-    return True
+    async def get(
+        self, triggers: TriggerRepository, space_id: uuid.UUID, types: list[str]
+    ) -> FilterIndex[uuid.UUID]:
+        # The generation first: a change committed after this read bumps it again, so the next dispatch
+        # rebuilds; the rows read next are at least as new as the generation recorded with them.
+        generation = await triggers.event_generation(space_id)
+        key = (space_id, tuple(types))
+        cached = self._entries.get(key)
+        if cached is not None and cached.generation == generation:
+            return cached.index
+        index = FilterIndex(await triggers.event_filters(space_id, types))
+        self._entries.put(key, _Indexed(generation, index))
+        return index
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ class DispatchReport:
 
 class EventService:
     def __init__(self) -> None:
-        self.filters = FilterCache()
+        self.indexes = EventIndexes()
 
     async def publish(
         self,
@@ -145,10 +152,14 @@ class EventService:
         event = await EventRepository(session).lock_undispatched(event_id)
         if event is None:
             return None
-        candidates = await TriggerRepository(session).event_candidates(
-            event.space_id, listening_types(event.event_type)
-        )
-        matches = [trigger for trigger in candidates if self.filters.get(trigger)(event.payload)]
+        triggers = TriggerRepository(session)
+        types = listening_types(event.event_type)
+        index = await self.indexes.get(triggers, event.space_id, types)
+        started = time.perf_counter()
+        matched_ids = index.match(event.payload)
+        metrics.event_matched(time.perf_counter() - started)
+        # The index holds every enabled event trigger; only those of active automations hear the event.
+        matches = await triggers.event_candidates(event.space_id, types, ids=matched_ids)
         automations = {
             a.id: a for a in await AutomationRepository(session).get_many({t.automation_id for t in matches})
         }

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.definitions.run_states import RunStatus
@@ -26,6 +27,7 @@ from app.engine.capabilities import CapabilityPipeline
 from app.engine.capabilities.governance import Governance
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
+from app.integrations.llm import load_off_loop
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
@@ -119,6 +121,7 @@ class RunJournal:
             step.status = status
             step.finished_at = utcnow()
             step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
+            metrics.step_finished(step.action, status, step.duration_ms / 1000)
             step.config = for_display(config) if config is not None else None
             if status == "succeeded":
                 # The executor hands over the output already through `redact` (what it bound for
@@ -135,6 +138,7 @@ class RunJournal:
             step.status = "suspended"
             step.finished_at = utcnow()
             step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
+            metrics.step_finished(step.action, "suspended", step.duration_ms / 1000)
             step.config = for_display(config) if config is not None else None
             step.suspension = redact(suspension)
 
@@ -213,6 +217,12 @@ _Claimed = tuple[
 ]
 
 
+def _calls_a_model(definition: AutomationDefinition) -> bool:
+    """Whether a step of the plan names an LLM model (LLM actions and agents do)."""
+    steps = [*definition.plan, *definition.execution.on_failure]
+    return any(isinstance(step.config, dict) and "model" in step.config for step in steps)
+
+
 class ExecutionService:
     async def execute(
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
@@ -222,6 +232,9 @@ class ExecutionService:
         if claimed is None:
             return "not_claimed"
         run, definition, resume, deadline, suspended, governance, paused = claimed
+        if _calls_a_model(definition):
+            # litellm is imported on first use; its import must not starve this claim's lease renewal.
+            await load_off_loop()
         journal = RunJournal(uow, run.id, run.attempt, suspended)
         ports = deps.ports(run)
 
@@ -262,6 +275,8 @@ class ExecutionService:
             run = await runs.claim(run_id, settings.worker, settings.lease, now)
             if run is None:
                 return None
+            waited_since = run.enqueued_at or run.created_at
+            metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
             # The snapshot is the document of (automation, version): the fire path's cache entry.
             definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
             if run.deadline_at is None:

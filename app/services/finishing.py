@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import jobs
+from app import jobs, metrics
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
 from app.engine.executor import Outcome
@@ -191,6 +191,12 @@ async def finish_claim(
     finished = await RunRepository(session).finish(run.id, run.attempt, transition, values)
     if finished is None:
         return None
+    if finished.status in run_states.TERMINAL:
+        started = finished.started_at
+        ended = finished.finished_at or now
+        metrics.run_finished(
+            RunStatus(finished.status).value, (ended - started).total_seconds() if started else None
+        )
     for rule in policy:
         if finish.target in rule.applies_to:
             await rule.after(session, finish, finished)

@@ -13,6 +13,7 @@ from typing import Any
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app import metrics
 from app.persistence.health import database_answers
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,20 @@ async def record_beat_tick(redis: Redis, now: datetime) -> str:
     stamp = now.isoformat()
     await redis.set(BEAT_TICK_KEY, stamp, ex=BEAT_TICK_TTL_SECONDS)
     return stamp
+
+
+async def sample_queue_depths(redis: Redis, queues: tuple[str, ...], key_prefix: str = "") -> dict[str, int]:
+    """Messages waiting on each Celery queue (a Redis list named after the queue, behind the key prefix),
+    recorded as the `automations_queue_depth` gauge."""
+    depths: dict[str, int] = {}
+    async with redis.pipeline(transaction=False) as pipe:
+        for queue in queues:
+            pipe.llen(f"{key_prefix}{queue}")
+        answers = await pipe.execute()
+    for queue, depth in zip(queues, answers, strict=True):
+        depths[queue] = int(depth)
+        metrics.queue_depth(queue, int(depth))
+    return depths
 
 
 async def database_status(engine: AsyncEngine) -> str:

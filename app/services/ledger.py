@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.persistence.base import utcnow
 from app.persistence.models import LlmUsage, Run
 from app.persistence.repositories.ledger import LedgerRepository
@@ -38,6 +39,7 @@ class LedgerService:
             )
         )
         await repository.add_to_run(run.id, cost, reply.input_tokens + reply.output_tokens)
+        metrics.llm_usage(reply.model, float(cost), reply.input_tokens, reply.output_tokens)
 
     async def record_authoring(
         self, session: AsyncSession, space_id: uuid.UUID, draft_id: str, purpose: str, reply: LlmReply

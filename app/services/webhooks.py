@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine.mapping import compile_mapping
 from app.errors import AppError, Conflict, ErrorDetail, Unauthorized, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.triggers import TriggerRepository
 from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.admission import refusal
@@ -76,18 +75,18 @@ class WebhookService:
         """
         if not token:
             raise Unauthorized("A webhook trigger's bearer token is required.")
-        row = None
+        found = None
+        triggers = TriggerRepository(session)
         if is_well_formed(token, WEBHOOK_TOKEN_PREFIX):
-            row = await TriggerRepository(session).by_secret_hash(hash_token(token))
+            found = await triggers.webhook_with_automation(hash_token(token))
         if (
-            row is None
-            or row.secret_hash is None
-            or row.automation_id != automation_id
-            or not token_matches(token, row.secret_hash)
+            found is None
+            or found[0].secret_hash is None
+            or found[0].automation_id != automation_id
+            or not token_matches(token, found[0].secret_hash)
         ):
             raise Unauthorized("The webhook token is not valid for this automation.", code="invalid_token")
-        automation = await AutomationRepository(session).get_by_id(automation_id)
-        assert automation is not None  # the trigger row cascades with its automation
+        row, automation = found
         # The dispatcher's fire guards, asked before the rate limit and the mapping: a paused or archived
         # automation answers 409 whatever the body, and its refused fires do not use up the limit.
         error = refusal(automation.status, "webhook")
@@ -125,8 +124,7 @@ class WebhookService:
         )
         result = await dispatcher.fire(session, automation, request, limits)
         if result.created:
-            row.last_fired_at = utcnow()
-            await session.flush()
+            await triggers.note_fired(row.id, utcnow())
         return result
 
 

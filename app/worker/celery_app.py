@@ -11,6 +11,7 @@ from typing import Any
 from celery import Celery
 from kombu import Queue  # type: ignore[attr-defined]
 
+from app import metrics
 from app.config import Settings, get_settings
 
 RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
@@ -45,6 +46,7 @@ def create_celery(settings: Settings) -> Celery:
     )
     if settings.worker_concurrency:
         celery.conf.worker_concurrency = settings.worker_concurrency
+    metrics.configure(enabled=settings.metrics_enabled)
     return celery
 
 

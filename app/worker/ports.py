@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from app import metrics
 from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
@@ -118,8 +119,10 @@ class RunInvocations:
     async def record(self, record: InvocationRecord) -> None:
         async with self.worker.unit_of_work() as session:
             await invocation_service.record(session, self.run, record)
+        metrics.count_invocation(record.mode)
 
     async def request_approval(self, record: InvocationRecord) -> str:
+        metrics.count_invocation(record.mode)
         try:
             async with self.worker.unit_of_work() as session:
                 return await invocation_service.request_approval(session, self.run, record)

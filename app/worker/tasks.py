@@ -8,28 +8,37 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app import metrics
 from app.services.approvals import approval_service
 from app.services.artifacts import artifact_service
 from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
-from app.services.health import database_status, record_beat_tick
+from app.services.health import database_status, record_beat_tick, sample_queue_depths
 from app.services.mcp.harvest import harvest_service
 from app.services.recovery import recovery_service
-from app.services.schedules import schedule_service
+from app.services.schedules import TICK_BATCH, schedule_service
 from app.services.vault import keyring_for
 from app.worker.ports import ports_for
 from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
+# The queues whose depth beat's tick samples (the worker's composition root declares the same ones).
+CELERY_QUEUES = ("runs.fast", "runs.medium", "runs.long", "system")
+# Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
+MAX_SCHEDULE_BATCHES = 200
 
 
 async def _tick() -> str:
     worker = runtime()
     now = datetime.now(UTC)
-    async with worker.unit_of_work() as session:
-        await schedule_service.tick(session, now, worker.core.limits)
+    # Due schedules in batches, each its own transaction: its runs' wake-ups leave at its commit.
+    for _ in range(MAX_SCHEDULE_BATCHES):
+        async with worker.unit_of_work() as session:
+            report = await schedule_service.tick(session, now, worker.core.limits)
+        if report.due < TICK_BATCH:
+            break
     async with worker.unit_of_work() as session:
         await event_service.sweep(session, now, stale_after=EVENT_STALE_AFTER)
     async with worker.unit_of_work() as session:
@@ -42,10 +51,13 @@ async def _tick() -> str:
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
     async with worker.unit_of_work() as session:
-        await approval_service.sweep(session, now, worker.core.limits)
+        swept = await approval_service.sweep(session, now, worker.core.limits)
+    metrics.set_pending_approvals(swept.pending)
     async with worker.unit_of_work() as session:
         await harvest_service.sweep(session, now, timedelta(hours=worker.core.settings.mcp_reharvest_hours))
     await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
+    if metrics.enabled():
+        await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from app.definitions import json_schema
 from app.definitions.json_schema import (
     SchemaRefused,
     ValidationTooCostly,
@@ -172,3 +173,23 @@ class TestBounded:
     def test_compiled_once_per_content(self) -> None:
         schema = {"type": "object", "properties": {"a": {"pattern": "^x"}}}
         assert compiled_schema(schema) is compiled_schema(copy.deepcopy(schema))
+
+
+class TestAcceptedSchemasAreRemembered:
+    def test_a_refusal_is_never_remembered_as_an_acceptance(self) -> None:
+        good = {"type": "object", "properties": {"n": {"type": "integer"}}}
+        bad = {"type": "object", "properties": {"n": {"type": "no-such-type"}}}
+        for _ in range(3):
+            assert check_schema_document(copy.deepcopy(good)) == good
+            with pytest.raises(SchemaRefused):
+                check_schema_document(copy.deepcopy(bad))
+
+    def test_json_equal_but_different_values_are_told_apart(self) -> None:
+        check_schema_document({"type": "object", "maxProperties": 1})
+        with pytest.raises(SchemaRefused):
+            check_schema_document({"type": "object", "maxProperties": True})
+
+    def test_the_memory_is_bounded(self) -> None:
+        for index in range(json_schema.ACCEPTED_SCHEMAS_SIZE + 10):
+            check_schema_document({"type": "object", "title": f"schema {index}"})
+        assert len(json_schema._accepted) <= json_schema.ACCEPTED_SCHEMAS_SIZE

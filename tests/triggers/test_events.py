@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from app.config import Settings
 from app.definitions import run_states
-from app.persistence.models import DomainEvent, Run
+from app.persistence.models import DomainEvent, EventTriggerGeneration, Run
 from app.persistence.transaction import transaction
 from app.services.events import event_service
 from tests.support.factories import Caller, Factory
@@ -220,3 +220,72 @@ class TestSweeper:
         async with app.state.sessionmaker() as session:
             remaining = (await session.scalars(select(DomainEvent.event_type))).all()
         assert set(remaining) == {"x.stale"}
+
+
+async def _dispatch_here(app: Any, space_id: str, event_type: str, payload: dict[str, Any]) -> list[str]:
+    """Publish and dispatch one event in-process (no worker): the trigger ids it fired."""
+    sent: list[Any] = []
+    async with transaction(app.state.sessionmaker, sent.append) as session:
+        event = await event_service.publish(session, uuid.UUID(space_id), event_type, payload, "test")
+    async with transaction(app.state.sessionmaker, sent.append) as session:
+        report = await event_service.dispatch(session, event.id, limits=app.state.limits, max_chain_depth=10)
+    assert report is not None
+    async with app.state.sessionmaker() as session:
+        stored = await session.get(DomainEvent, event.id)
+        assert stored is not None
+        return [entry["trigger_id"] for entry in stored.consumed_by]
+
+
+async def _generation(app: Any, space_id: str) -> int:
+    async with app.state.sessionmaker() as session:
+        statement = select(EventTriggerGeneration.generation).where(
+            EventTriggerGeneration.space_id == uuid.UUID(space_id)
+        )
+        return int((await session.execute(statement)).scalar_one_or_none() or 0)
+
+
+class TestIndexFreshness:
+    async def test_an_edited_filter_matches_from_the_next_event_on(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner, _listener("ci.build", {"repo": "acme/api"}))
+        (trigger,) = (await owner.request("GET", owner.space_path(f"/automations/{automation_id}"))).json()[
+            "triggers"
+        ]
+        assert await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/api"}) == [trigger["id"]]
+        assert await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/web"}) == []
+        before = await _generation(app, owner.space_id)
+
+        response = await owner.request(
+            "PUT",
+            owner.space_path(f"/automations/{automation_id}"),
+            json={"definition": _listener("ci.build", {"repo": {"in": ["acme/web", "acme/docs"]}})},
+            headers={"If-Match": '"1"'},
+        )
+        assert response.status_code == 200, response.text
+        assert await _generation(app, owner.space_id) > before
+        assert await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/api"}) == []
+        assert await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/web"}) == [trigger["id"]]
+
+    async def test_firing_does_not_invalidate_the_index(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        await _active(owner, _listener("ci.build", {"repo": "acme/api"}))
+        await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/api"})
+        generation = await _generation(app, owner.space_id)
+        assert generation > 0
+        # A fire writes the trigger's last_fired_at (and updated_at): matching reads neither.
+        await _dispatch_here(app, owner.space_id, "ci.build", {"repo": "acme/api"})
+        assert await _generation(app, owner.space_id) == generation
+
+    async def test_a_removed_trigger_no_longer_fires(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        automation_id = await _active(owner, _listener("ci.build"))
+        assert len(await _dispatch_here(app, owner.space_id, "ci.build", {})) == 1
+        response = await owner.request(
+            "PUT",
+            owner.space_path(f"/automations/{automation_id}"),
+            json={"definition": {**_listener("mail.received"), "name": "now on mail"}},
+            headers={"If-Match": '"1"'},
+        )
+        assert response.status_code == 200, response.text
+        assert await _dispatch_here(app, owner.space_id, "ci.build", {}) == []
+        assert len(await _dispatch_here(app, owner.space_id, "mail.received", {})) == 1

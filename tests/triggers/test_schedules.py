@@ -6,6 +6,7 @@ import asyncio
 import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select, update
 
@@ -58,6 +59,14 @@ async def _runs(app: Any, automation_id: str) -> list[Run]:
                 )
             ).all()
         )
+
+
+def _future_slot() -> datetime:
+    """09:00 in Berlin (08:00 UTC in winter) some days ahead: beat, ticking on real time during the
+    suite, sees nothing due there, so only the test's own ticks fire it."""
+    ahead = datetime.now(UTC) + timedelta(days=3)
+    slot = ahead.replace(hour=8, minute=0, second=0, microsecond=0)
+    return slot if slot.astimezone(ZoneInfo("Europe/Berlin")).hour == 9 else slot - timedelta(hours=1)
 
 
 async def _active(owner: Caller, definition: dict[str, Any] = DAILY) -> str:
@@ -124,6 +133,58 @@ class TestScheduleTick:
         await asyncio.gather(_tick(app, slot + timedelta(seconds=1)), _tick(app, slot + timedelta(seconds=1)))
         for automation_id in ids:
             assert len(await _runs(app, automation_id)) == 1
+
+    async def test_two_ticks_draining_in_small_batches_fire_each_slot_once(
+        self, app, factory: Factory
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        ids = [await _active(owner) for _ in range(12)]
+        slot = _future_slot()
+        for automation_id in ids:
+            await _set_next(app, automation_id, slot)
+        now = slot + timedelta(seconds=1)
+
+        async def drain() -> int:
+            fired = 0
+            while True:  # as beat's task does: one transaction per batch until a batch comes back short
+                async with transaction(app.state.sessionmaker, lambda job: None) as session:
+                    report = await schedule_service.tick(session, now, DispatchLimits(), batch=3)
+                fired += report.fired
+                if report.due < 3:
+                    return fired
+
+        first, second = await asyncio.gather(drain(), drain())
+        assert first + second == len(ids)
+        for automation_id in ids:
+            (run,) = await _runs(app, automation_id)
+            assert run.trigger_payload["scheduled_for"] == slot.isoformat()
+            trigger = await _trigger(app, automation_id)
+            assert trigger.next_fire_at == slot + timedelta(days=1)
+            assert trigger.last_fired_at == now
+
+    async def test_a_refused_fire_in_a_batch_leaves_the_others_firing(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        serial = copy.deepcopy(DAILY)
+        serial["execution"] = {"concurrency": "drop_if_running"}
+        plain = [await _active(owner) for _ in range(3)]
+        dropped = await _active(owner, serial)
+        broken = await _active(owner)
+        slot = _future_slot()
+        for automation_id in [*plain, dropped, broken]:
+            await _set_next(app, automation_id, slot)
+        async with app.state.sessionmaker() as session:  # a cron the engine refuses: the trigger stops
+            await session.execute(
+                update(AutomationTrigger)
+                .where(AutomationTrigger.automation_id == broken)
+                .values(config={"cron": "not a cron", "timezone": "UTC"})
+            )
+            await session.commit()
+        report = await _tick(app, slot + timedelta(seconds=1))
+        assert report.fired == 4
+        for automation_id in [*plain, dropped]:
+            assert len(await _runs(app, automation_id)) == 1
+        assert await _runs(app, broken) == []
+        assert (await _trigger(app, broken)).next_fire_at is None
 
     async def test_pause_stops_and_activate_restarts_from_now(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from httpx import ASGITransport, AsyncClient
 
 from app.config import Settings
 from app.main import create_app
+from app.persistence.models import AutomationTrigger
 from tests.support.factories import Caller, Factory
 from tests.support.runs import wait_for
 
@@ -188,6 +190,44 @@ class TestBadBodies:
         assert missing["code"] == "invalid_inputs"
         assert missing["details"][0]["path"] == "/inputs"
         assert await _run_count(owner, automation_id) == 0
+
+
+class TestLastFiredAt:
+    async def test_concurrent_fires_of_one_webhook_all_run_and_stamp_the_trigger(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        before = datetime.now(UTC)
+        responses = await asyncio.gather(*[_fire(owner.client, automation_id, token) for _ in range(20)])
+        assert sorted(r.status_code for r in responses) == [202] * 20
+        assert len({r.json()["run_id"] for r in responses}) == 20
+        first = await _last_fired_at(factory, trigger_id)
+        assert first is not None
+        assert first >= before
+        response = await _fire(owner.client, automation_id, token)
+        assert response.status_code == 202
+        later = await _last_fired_at(factory, trigger_id)
+        assert later is not None
+        assert later > first, "a later fire moves the stamp forward"
+        runs = (
+            await owner.request("GET", owner.space_path("/runs"), params={"automation_id": automation_id})
+        ).json()
+        assert len(runs["items"]) == 21
+
+    async def test_a_refused_fire_does_not_stamp_the_trigger(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        response = await _fire(owner.client, automation_id, token, body={"repository": {}})
+        assert response.status_code == 422
+        assert await _last_fired_at(factory, trigger_id) is None
+
+
+async def _last_fired_at(factory: Factory, trigger_id: str) -> datetime | None:
+    async with factory.app.state.sessionmaker() as session:
+        trigger = await session.get(AutomationTrigger, uuid.UUID(trigger_id))
+        assert trigger is not None
+        return trigger.last_fired_at
 
 
 class TestIdempotency:

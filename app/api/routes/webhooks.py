@@ -7,10 +7,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, RateLimiterDep, SessionDep, SettingsDep
 from app.api.schemas import FireOut
+from app.config import Settings
+from app.errors import AppError
+from app.integrations.rate_limit import RateLimiter
+from app.services.dispatch import DispatchLimits, FireResult
 from app.services.webhook_endpoints import UrlPolicy
 from app.services.webhooks import webhook_service
 
@@ -38,9 +44,43 @@ async def fire(
         Query(min_length=1, max_length=2048, description="Also deliver the run's terminal event here."),
     ] = None,
 ) -> FireOut:
+    try:
+        result = await _fire(
+            automation_id,
+            request,
+            session,
+            settings,
+            limits,
+            limiter,
+            credentials,
+            idempotency_key,
+            callback_url,
+        )
+    except AppError as exc:
+        metrics.webhook_answered(exc.status_code)
+        raise
+    url = f"/api/v1/spaces/{result.run.space_id}/runs/{result.run.id}"
+    response.headers["Location"] = url
+    if not result.created:
+        response.status_code = status.HTTP_200_OK
+    metrics.webhook_answered(response.status_code or status.HTTP_202_ACCEPTED)
+    return FireOut(run_id=result.run.id, status=result.run.status, url=url)
+
+
+async def _fire(
+    automation_id: uuid.UUID,
+    request: Request,
+    session: AsyncSession,
+    settings: Settings,
+    limits: DispatchLimits,
+    limiter: RateLimiter,
+    credentials: HTTPAuthorizationCredentials | None,
+    idempotency_key: str | None,
+    callback_url: str | None,
+) -> FireResult:
     raw = await request.body()
     body = await request.json() if raw else {}
-    result = await webhook_service.fire(
+    return await webhook_service.fire(
         session,
         automation_id,
         credentials.credentials if credentials else None,
@@ -54,8 +94,3 @@ async def fire(
         callback_url=callback_url,
         url_policy=UrlPolicy.from_settings(settings),
     )
-    url = f"/api/v1/spaces/{result.run.space_id}/runs/{result.run.id}"
-    response.headers["Location"] = url
-    if not result.created:
-        response.status_code = status.HTTP_200_OK
-    return FireOut(run_id=result.run.id, status=result.run.status, url=url)

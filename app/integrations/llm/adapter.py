@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.definitions.signals import StepError
-from app.integrations.llm._litellm import litellm
+from app.integrations.llm import _litellm
 from app.integrations.llm.clients import check_provider, guarded_call_kwargs
 from app.integrations.llm.errors import to_step_error
 from app.integrations.llm.models import ModelSettings, Prices, known_info, output_cap, prices_for
@@ -51,7 +51,7 @@ class LiteLlm:
     def count_tokens(self, model: str, messages: list[dict[str, Any]]) -> int:
         """Prompt tokens of `messages` by litellm's offline counter (tiktoken; approximate for non-OpenAI)."""
         try:
-            return int(litellm.token_counter(model=model, messages=messages))
+            return int(_litellm.litellm.token_counter(model=model, messages=messages))
         except Exception:
             # Content shapes the counter does not understand: about four characters per token.
             return max(1, len(json.dumps(messages, default=str)) // 4)
@@ -101,7 +101,7 @@ class LiteLlm:
                 async with guarded_call_kwargs(
                     model, provider, settings, allow=self.egress_allow, timeout_seconds=timeout_seconds
                 ) as client_kwargs:
-                    response = await litellm.acompletion(**request, **client_kwargs)
+                    response = await _litellm.litellm.acompletion(**request, **client_kwargs)
         except StepError:
             raise
         except TimeoutError:
@@ -133,7 +133,7 @@ class LiteLlm:
         """`response_format` (and, without schema support, the schema in the prompt) for JSON output."""
         supported = settings.supports_response_schema
         if supported is None:
-            supported = bool(litellm.supports_response_schema(model=model))
+            supported = bool(_litellm.litellm.supports_response_schema(model=model))
         if supported:
             json_schema = {"name": SCHEMA_NAME, "schema": schema, "strict": False}
             return {"response_format": {"type": "json_schema", "json_schema": json_schema}}
@@ -144,7 +144,7 @@ class LiteLlm:
             + json.dumps(schema, separators=(",", ":"))
         )
         extra: dict[str, Any] = {"messages": [{"role": "system", "content": instruction}, *messages]}
-        params = litellm.get_supported_openai_params(model=model, custom_llm_provider=provider) or []
+        params = _litellm.litellm.get_supported_openai_params(model=model, custom_llm_provider=provider) or []
         if "response_format" in params:
             extra["response_format"] = {"type": "json_object"}
         return extra
@@ -166,7 +166,9 @@ class LiteLlm:
         if not isinstance(input_tokens, int):
             input_tokens = self.count_tokens(model, messages)
         if not isinstance(output_tokens, int):
-            output_tokens = int(litellm.token_counter(model=model, text=content or "")) if content else 0
+            output_tokens = (
+                int(_litellm.litellm.token_counter(model=model, text=content or "")) if content else 0
+            )
         return LlmReply(
             content=content,
             tool_calls=tuple(_tool_calls(message)),
@@ -195,6 +197,6 @@ def _cost(
     if settings.prices is not None or not known_info(model):
         return prices.cost(input_tokens, output_tokens)
     try:
-        return float(litellm.completion_cost(completion_response=response, model=model))
+        return float(_litellm.litellm.completion_cost(completion_response=response, model=model))
     except Exception:
         return prices.cost(input_tokens, output_tokens)

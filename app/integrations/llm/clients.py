@@ -20,10 +20,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import openai
-
 from app.definitions.signals import StepError
-from app.integrations.llm._litellm import AsyncHTTPHandler, litellm
+from app.integrations.llm import _litellm
 from app.integrations.llm.models import ModelSettings, known_info
 from app.security.egress import EgressAllowList, egress_client
 
@@ -42,7 +40,7 @@ _NO_KEY = "no-key"
 def provider_of(model: str) -> str:
     """The litellm provider a model name routes to (`openai/x` → openai, `claude-…` → anthropic)."""
     try:
-        return str(litellm.get_llm_provider(model)[1])
+        return str(_litellm.litellm.get_llm_provider(model)[1])
     except Exception:
         # get_llm_provider raises litellm.BadRequestError (with a help banner) for names it cannot route.
         message = f"model {model} names no provider litellm knows; write it as provider/model"
@@ -103,13 +101,15 @@ async def guarded_call_kwargs(
             if api_key is None and base_url == OPENAI_DEFAULT_BASE:
                 message = f"model {model}: OPENAI_API_KEY is not set"
                 raise StepError("llm_misconfigured", message, retryable=False)
+            import openai  # heavy (~2 s, tens of MiB): only where a model is called
+
             # max_retries=0: the executor's retry policy is the one that retries, visibly.
             client = openai.AsyncOpenAI(
                 api_key=api_key or _NO_KEY, base_url=base_url, http_client=http, max_retries=0
             )
             yield {"client": client}
             return
-        handler = AsyncHTTPHandler(timeout=timeout_seconds)
+        handler = _litellm.AsyncHTTPHandler(timeout=timeout_seconds)
         # The handler builds an httpx client of its own on creation; close it before swapping ours in.
         await handler.client.aclose()
         handler.client = http

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from app.definitions.signals import StepError
-from app.integrations.llm._litellm import exceptions
+from app.integrations.llm import _litellm
 from app.security.egress import EgressError
 
 _MAX_DETAIL = 300
@@ -19,12 +19,20 @@ _SECRET_LIKE = re.compile(
 # litellm's own prefixes ("litellm.BadRequestError: OpenAIException - "): they name classes, not the cause.
 _LITELLM_PREFIX = re.compile(r"^\s*(litellm\.\w+:\s*)?(\w+Error:\s*)?(\w+Exception\s*(APIError\s*)?-\s*)?")
 _UNAVAILABLE = (
-    exceptions.Timeout,
-    exceptions.APIConnectionError,
-    exceptions.InternalServerError,
-    exceptions.ServiceUnavailableError,
-    exceptions.BadGatewayError,
+    "Timeout",
+    "APIConnectionError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
 )
+
+
+def _is_litellm(exc: BaseException, *names: str) -> bool:
+    """Whether `exc` is one of litellm's exception classes `names` (never imports litellm to find out:
+    if it is not loaded yet, no litellm call raised `exc`)."""
+    if not _litellm.loaded():
+        return False
+    return isinstance(exc, tuple(getattr(_litellm.exceptions, name) for name in names))
 
 
 # Environment variables that hold credentials by litellm's and common naming (OPENAI_API_KEY, ...).
@@ -97,14 +105,14 @@ def to_step_error(exc: BaseException, *, model: str, key_env: str | None = None)
             return StepError(link.code, f"model {model}: {link}", retryable=False)
     status = getattr(exc, "status_code", None)
     detail = sanitise(str(getattr(exc, "message", None) or exc), environment_secrets([key_env]))
-    if isinstance(exc, exceptions.RateLimitError) or status == 429:
+    if _is_litellm(exc, "RateLimitError") or status == 429:
         wait = _retry_after(exc)
         return StepError(
             "llm_rate_limited",
             f"model {model} is rate limited: {detail}",
             details={"retry_after_seconds": wait} if wait is not None else None,
         )
-    if isinstance(exc, _UNAVAILABLE) or (isinstance(status, int) and status >= 500):
+    if _is_litellm(exc, *_UNAVAILABLE) or (isinstance(status, int) and status >= 500):
         return StepError("llm_unavailable", f"model {model} is unavailable: {detail}")
     if isinstance(status, int) and 400 <= status < 500:
         message = f"model {model} refused the request (HTTP {status}): {detail}"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.definitions.signals import StepError
-from app.integrations.llm._litellm import litellm
+from app.integrations.llm import _litellm
 
 _NUMBER_KEYS = ("input_cost_per_token", "output_cost_per_token")
 _KNOWN_KEYS = {"api_base", "api_key_env", *_NUMBER_KEYS, "max_tokens", "supports_response_schema"}
@@ -94,7 +94,8 @@ def _optional_str(name: str, raw: Mapping[str, Any], key: str) -> str | None:
 def known_info(model: str) -> Mapping[str, Any]:
     """litellm's packaged facts about a model (prices, output limit), or {} when it does not know it."""
     try:
-        return litellm.get_model_info(model)
+        info: Mapping[str, Any] = _litellm.litellm.get_model_info(model)
+        return info
     except Exception:
         # get_model_info raises a bare Exception for names missing from its price map.
         return {}

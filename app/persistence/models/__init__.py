@@ -9,7 +9,7 @@ from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, Webh
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
-from app.persistence.models.triggers import AutomationTrigger
+from app.persistence.models.triggers import AutomationTrigger, EventTriggerGeneration
 
 __all__ = [
     "RUN_STATUSES",
@@ -23,6 +23,7 @@ __all__ = [
     "AutomationVersion",
     "CallbackSecret",
     "DomainEvent",
+    "EventTriggerGeneration",
     "LlmUsage",
     "McpConnection",
     "McpTool",

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, text
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -57,3 +57,13 @@ class AutomationTrigger(IdMixin, TimestampMixin, Base):
     last_fired_at: Mapped[datetime | None]
 
     automation: Mapped[Automation] = relationship(lazy="raise", back_populates="triggers")
+
+
+class EventTriggerGeneration(Base):
+    """A space's event trigger generation: the database bumps it (row triggers on automation_triggers)
+    whenever an event trigger of the space is added, removed, or changes what it matches."""
+
+    __tablename__ = "event_trigger_generations"
+
+    space_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    generation: Mapped[int] = mapped_column(BigInteger)

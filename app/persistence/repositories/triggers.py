@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import DateTime, Uuid, cast, func, or_, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
-from app.persistence.models import Automation, AutomationStatus, AutomationTrigger
+from app.persistence.models import Automation, AutomationStatus, AutomationTrigger, EventTriggerGeneration
 from app.persistence.repositories.base import RepositoryBase
+
+
+class DueSchedule(NamedTuple):
+    id: uuid.UUID
+    automation_id: uuid.UUID
+    config: dict[str, Any]
+    next_fire_at: datetime
+    last_fired_at: datetime | None
+
+
+class ScheduleMove(NamedTuple):
+    trigger_id: uuid.UUID
+    next_fire_at: datetime | None
+    fired_at: datetime | None  # set when the slot fired
 
 
 class TriggerRepository(RepositoryBase[AutomationTrigger]):
@@ -35,10 +51,54 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             )
         )
 
-    async def due_schedules(self, now: datetime, limit: int) -> Sequence[AutomationTrigger]:
-        """Due schedule triggers, locked; rows another tick holds are skipped, so each slot fires once."""
+    async def webhook_with_automation(self, secret_hash: str) -> tuple[AutomationTrigger, Automation] | None:
+        """The webhook trigger holding this token digest and its automation, in one round trip."""
         statement = (
-            select(AutomationTrigger)
+            select(AutomationTrigger, Automation)
+            .join(Automation, Automation.id == AutomationTrigger.automation_id)
+            .where(AutomationTrigger.secret_hash == secret_hash, AutomationTrigger.type == "webhook")
+        )
+        row = (await self.session.execute(statement)).first()
+        return None if row is None else (row[0], row[1])
+
+    async def note_fired(self, trigger_id: uuid.UUID, at: datetime) -> None:
+        """Move `last_fired_at` forward to `at`, unless another fire holds the row right now.
+
+        A fire that finds the row locked skips it (`SKIP LOCKED`): the holder is writing a moment just
+        as recent, and waiting for its commit would make concurrent fires of one trigger take turns.
+        The stamp never moves backwards.
+        """
+        locked = (
+            select(AutomationTrigger.id)
+            .where(
+                AutomationTrigger.id == trigger_id,
+                or_(AutomationTrigger.last_fired_at.is_(None), AutomationTrigger.last_fired_at < at),
+            )
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+        await self.session.execute(
+            update(AutomationTrigger)
+            .where(AutomationTrigger.id == locked)
+            .values(last_fired_at=at)
+            .execution_options(synchronize_session=False)
+        )
+
+    async def due_schedule_batch(self, now: datetime, limit: int) -> Sequence[DueSchedule]:
+        """Up to `limit` due schedule triggers, oldest slot first, locked until the transaction ends.
+
+        Rows another tick holds are skipped (SKIP LOCKED), so ticks racing over the same minute share
+        the due rows out and each slot fires once. Plain rows, not ORM objects: their new
+        `next_fire_at` goes back in one statement (`move_schedules`).
+        """
+        statement = (
+            select(
+                AutomationTrigger.id,
+                AutomationTrigger.automation_id,
+                AutomationTrigger.config,
+                AutomationTrigger.next_fire_at,
+                AutomationTrigger.last_fired_at,
+            )
             .where(
                 AutomationTrigger.type == "schedule",
                 AutomationTrigger.next_fire_at <= now,
@@ -48,12 +108,62 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
-        return (await self.session.scalars(statement)).all()
+        return [DueSchedule(*row) for row in (await self.session.execute(statement)).all()]
+
+    async def move_schedules(self, moves: Sequence[ScheduleMove]) -> None:
+        """Store every trigger's next slot (None stops it) and, for those that fired, `last_fired_at`,
+        in one UPDATE."""
+        if not moves:
+            return
+        values = select(
+            func.unnest(cast([move.trigger_id for move in moves], ARRAY(Uuid))).label("id"),
+            func.unnest(cast([move.next_fire_at for move in moves], ARRAY(DateTime(timezone=True)))).label(
+                "next_fire_at"
+            ),
+            func.unnest(cast([move.fired_at for move in moves], ARRAY(DateTime(timezone=True)))).label(
+                "fired_at"
+            ),
+        ).subquery("moves")
+        await self.session.execute(
+            update(AutomationTrigger)
+            .where(AutomationTrigger.id == values.c.id)
+            .values(
+                next_fire_at=values.c.next_fire_at,
+                last_fired_at=func.coalesce(values.c.fired_at, AutomationTrigger.last_fired_at),
+                updated_at=func.now(),
+            )
+            .execution_options(synchronize_session=False)
+        )
+
+    async def event_generation(self, space_id: uuid.UUID) -> int:
+        """The space's event trigger generation (0 before its first event trigger)."""
+        statement = select(EventTriggerGeneration.generation).where(
+            EventTriggerGeneration.space_id == space_id
+        )
+        return int((await self.session.execute(statement)).scalar_one_or_none() or 0)
+
+    async def event_filters(
+        self, space_id: uuid.UUID, event_types: list[str]
+    ) -> Sequence[tuple[uuid.UUID, dict[str, Any] | None]]:
+        """(id, filter document) of every enabled event trigger in the space listening to one of these
+        types, whatever its automation's status (matches are checked against it when they fire)."""
+        statement = (
+            select(AutomationTrigger.id, AutomationTrigger.config["filters"])
+            .where(
+                AutomationTrigger.space_id == space_id,
+                AutomationTrigger.type == "event",
+                AutomationTrigger.enabled.is_(True),
+                AutomationTrigger.event_type.in_(event_types),
+            )
+            .order_by(AutomationTrigger.id)
+        )
+        return [(row[0], row[1]) for row in (await self.session.execute(statement)).all()]
 
     async def event_candidates(
-        self, space_id: uuid.UUID, event_types: list[str]
+        self, space_id: uuid.UUID, event_types: list[str], ids: Collection[uuid.UUID] | None = None
     ) -> Sequence[AutomationTrigger]:
-        """Enabled event triggers of active automations in the space listening to one of these types."""
+        """Enabled event triggers of active automations in the space listening to one of these types
+        (only those among `ids` when given), ordered by id."""
         # Trigger rows only: the automations (and their definitions) are loaded for the matches alone.
         statement = (
             select(AutomationTrigger)
@@ -65,5 +175,10 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
                 AutomationTrigger.event_type.in_(event_types),
                 Automation.status == AutomationStatus.active,
             )
+            .order_by(AutomationTrigger.id)
         )
+        if ids is not None:
+            if not ids:
+                return []
+            statement = statement.where(AutomationTrigger.id.in_(list(ids)))
         return (await self.session.scalars(statement)).all()

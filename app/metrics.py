@@ -1,0 +1,176 @@
+"""Prometheus metrics: what the service counts and measures, and how `/metrics` reads them.
+
+Every process records into prometheus-client's metrics below. With several processes (API workers
+started by `automations api`, Celery pool children) each one writes its values to files in one folder
+(`PROMETHEUS_MULTIPROC_DIR`, set by the CLI before any metric exists) and `/metrics` sums the folder, so
+a scrape sees the whole host. A lone process with no folder keeps them in memory.
+
+Label values are bounded: statuses, trigger types, action names, queue names, model names, HTTP answer
+codes. Never an automation, run or space id.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+_PREFIX = "automations_"
+# Seconds: a fire answers in milliseconds, a run takes from milliseconds to hours.
+_RUN_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600)
+_FAST_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1)
+
+RUNS_CREATED = Counter(
+    _PREFIX + "runs_created_total",
+    "Runs a fire created, by trigger type and first status.",
+    ["trigger", "status"],
+)
+RUNS_STARTED = Counter(_PREFIX + "runs_started_total", "Runs a worker claimed and started.")
+RUNS_FINISHED = Counter(_PREFIX + "runs_finished_total", "Runs that reached a terminal status.", ["status"])
+RUN_DURATION = Histogram(
+    _PREFIX + "run_duration_seconds",
+    "Claimed to finished, by terminal status.",
+    ["status"],
+    buckets=_RUN_BUCKETS,
+)
+RUN_QUEUE_WAIT = Histogram(
+    _PREFIX + "run_queue_wait_seconds", "Enqueued (or created) to first claimed.", buckets=_RUN_BUCKETS
+)
+STEP_DURATION = Histogram(
+    _PREFIX + "step_duration_seconds",
+    "One step attempt, by action and outcome.",
+    ["action", "outcome"],
+    buckets=_RUN_BUCKETS,
+)
+QUEUE_DEPTH = Gauge(
+    _PREFIX + "queue_depth",
+    "Messages waiting on each Celery queue (sampled on beat's tick).",
+    ["queue"],
+    multiprocess_mode="mostrecent",
+)
+LLM_COST = Counter(_PREFIX + "llm_cost_usd_total", "Spend recorded in the cost ledger, by model.", ["model"])
+LLM_TOKENS = Counter(
+    _PREFIX + "llm_tokens_total", "LLM tokens by model and direction.", ["model", "direction"]
+)
+WEBHOOK_FIRES = Counter(_PREFIX + "webhook_fires_total", "Webhook fires by HTTP answer.", ["code"])
+EVENT_MATCH = Histogram(
+    _PREFIX + "event_match_seconds",
+    "Matching one event against its candidate triggers.",
+    buckets=_FAST_BUCKETS,
+)
+EVENTS_DISPATCHED = Counter(_PREFIX + "events_dispatched_total", "Events matched and dispatched.")
+SCHEDULE_LAG = Histogram(
+    _PREFIX + "schedule_lag_seconds",
+    "A schedule slot's due time to the tick that fired it.",
+    buckets=_RUN_BUCKETS,
+)
+INVOCATIONS = Counter(
+    _PREFIX + "invocations_total", "Capability invocations by resolved permission mode.", ["mode"]
+)
+PENDING_APPROVALS = Gauge(
+    _PREFIX + "pending_approvals", "Invocations waiting for a human decision.", multiprocess_mode="mostrecent"
+)
+
+
+_state = {"enabled": True}
+
+
+def configure(*, enabled: bool) -> None:
+    """Record metrics or not (AUTOMATIONS_METRICS_ENABLED); off, every recording helper returns at once."""
+    _state["enabled"] = enabled
+
+
+def enabled() -> bool:
+    return _state["enabled"]
+
+
+def count_invocation(mode: str) -> None:
+    """One capability invocation resolved to `mode` (allow, deny, require_approval, ...): a bounded set."""
+    if _state["enabled"]:
+        INVOCATIONS.labels(mode=mode).inc()
+
+
+def set_pending_approvals(count: int) -> None:
+    """How many invocations wait for approval right now (call where that number is known)."""
+    if _state["enabled"]:
+        PENDING_APPROVALS.set(count)
+
+
+def run_created(trigger: str, status: str) -> None:
+    if _state["enabled"]:
+        RUNS_CREATED.labels(trigger=trigger, status=status).inc()
+
+
+def run_started(queue_wait_seconds: float | None) -> None:
+    if _state["enabled"]:
+        RUNS_STARTED.inc()
+        if queue_wait_seconds is not None:
+            RUN_QUEUE_WAIT.observe(max(0.0, queue_wait_seconds))
+
+
+def run_finished(status: str, duration_seconds: float | None) -> None:
+    if _state["enabled"]:
+        RUNS_FINISHED.labels(status=status).inc()
+        if duration_seconds is not None:
+            RUN_DURATION.labels(status=status).observe(max(0.0, duration_seconds))
+
+
+def step_finished(action: str, outcome: str, seconds: float) -> None:
+    if _state["enabled"]:
+        STEP_DURATION.labels(action=action, outcome=outcome).observe(max(0.0, seconds))
+
+
+def queue_depth(queue: str, depth: int) -> None:
+    if _state["enabled"]:
+        QUEUE_DEPTH.labels(queue=queue).set(depth)
+
+
+def llm_usage(model: str, cost: float, tokens_in: int, tokens_out: int) -> None:
+    if _state["enabled"]:
+        LLM_COST.labels(model=model).inc(max(0.0, cost))
+        LLM_TOKENS.labels(model=model, direction="input").inc(max(0, tokens_in))
+        LLM_TOKENS.labels(model=model, direction="output").inc(max(0, tokens_out))
+
+
+def webhook_answered(code: int) -> None:
+    if _state["enabled"]:
+        WEBHOOK_FIRES.labels(code=str(code)).inc()
+
+
+def event_matched(seconds: float) -> None:
+    if _state["enabled"]:
+        EVENTS_DISPATCHED.inc()
+        EVENT_MATCH.observe(seconds)
+
+
+def schedule_fired(lag_seconds: float) -> None:
+    if _state["enabled"]:
+        SCHEDULE_LAG.observe(max(0.0, lag_seconds))
+
+
+def metrics_folder() -> Path | None:
+    """The multiprocess folder this process writes to, if any."""
+    value = os.environ.get(MULTIPROC_ENV)
+    return Path(value) if value else None
+
+
+def exposition() -> tuple[bytes, str]:
+    """The text `/metrics` answers with, and its content type: every process of the folder, or this one."""
+    folder = metrics_folder()
+    if folder is None:
+        from prometheus_client import REGISTRY
+
+        return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=str(folder))  # type: ignore[no-untyped-call]
+    return generate_latest(registry), CONTENT_TYPE_LATEST
