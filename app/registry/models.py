@@ -86,6 +86,11 @@ def _check_schema(owner: str, name: str, schema: Any) -> None:
         raise InvalidEntry(f"{owner}: {name}: {exc}") from None
 
 
+def check_json_schema(owner: str, name: str, schema: Any) -> None:
+    """Refuse a schema that is not a valid, self-contained draft 2020-12 JSON Schema object."""
+    _check_schema(owner, name, schema)
+
+
 def _check_handler(owner: str, handler: Any) -> None:
     if not callable(handler):
         raise InvalidEntry(f"{owner}: handler must be callable")
@@ -117,6 +122,8 @@ class Capability:
     drifted: bool = False
     """An MCP tool whose schemas or safety annotations changed since an admin last confirmed them: the
     permission cascade never lets a drifted tool run on a plain `allow`."""
+    plugin: str | None = None
+    """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
     def __post_init__(self) -> None:
         check_capability_id(self.id)
@@ -158,6 +165,8 @@ class ActionDefinition:
     uses_capabilities: tuple[str, ...] = ()
     produces_artifacts: tuple[ArtifactSpec, ...] = ()
     tier: Tier = "native"
+    plugin: str | None = None
+    """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
     def __post_init__(self) -> None:
         _check_type("action", self.type)

@@ -111,6 +111,14 @@ class MailPort(Protocol):
     async def send(self, args: dict[str, Any], *, timeout_seconds: float) -> dict[str, Any]: ...
 
 
+class EventPort(Protocol):
+    """Publishes a domain event into the run's space (its own transaction: durable when it returns)."""
+
+    async def publish(self, event_type: str, payload: dict[str, Any], *, source_id: str) -> str:
+        """Record the event and answer its id; automations listening to its type fire."""
+        ...
+
+
 @dataclass(frozen=True)
 class Ports:
     http: HttpPort
@@ -120,6 +128,8 @@ class Ports:
     slack: SlackPort | None = None
     # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
     mail: MailPort | None = None
+    # None where no run stands behind the call (tests of a handler alone): emitting then fails clearly.
+    events: EventPort | None = None
 
 
 class HandlerContext(Protocol):

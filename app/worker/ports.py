@@ -3,6 +3,8 @@ notifications, and the run's cost ledger."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.config import Settings
 from app.integrations.http import GuardedHttp
 from app.integrations.slack import SlackApi
@@ -10,6 +12,7 @@ from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import Run
 from app.registry.ports import LlmReply, Ports
 from app.security.egress import EgressAllowList
+from app.services.events import event_service
 from app.services.execution import PortsFactory
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
@@ -29,6 +32,22 @@ class RunNotifications:
                 session, space_id=self.run.space_id, run_id=self.run.id, level=level, title=title, body=body
             )
         return str(notification.id)
+
+
+class RunEvents:
+    """Events a run's handlers publish (a plugin's emitter): into the run's space, each in its own
+    transaction, carrying the run's chain depth so event chains stay bounded."""
+
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+        self.worker = worker
+        self.run = run
+
+    async def publish(self, event_type: str, payload: dict[str, Any], *, source_id: str) -> str:
+        async with self.worker.unit_of_work() as session:
+            event = await event_service.publish(
+                session, self.run.space_id, event_type, payload, source_id, chain_depth=self.run.chain_depth
+            )
+        return str(event.id)
 
 
 class RunLedger:
@@ -69,6 +88,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,
+            events=RunEvents(worker, run),
         )
 
     return make

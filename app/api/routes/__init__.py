@@ -7,6 +7,7 @@ from app.api.routes import (
     catalog,
     drafts,
     events,
+    plugins,
     runs,
     schemas,
     secrets,
@@ -31,4 +32,5 @@ api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
+api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)

@@ -2,6 +2,7 @@
 
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.persistence.models.plugins import SpacePlugin
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
@@ -24,6 +25,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpacePlugin",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",
