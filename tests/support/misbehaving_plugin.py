@@ -65,7 +65,7 @@ class Misbehave:
             OPEN,
             "write",
         )
-        registrar.register_tool("explode", explode, "Raises.", OPEN, OPEN, "read")
+        registrar.register_tool("blow_up", explode, "Raises.", OPEN, OPEN, "read")
 
 
 plugin = Misbehave()

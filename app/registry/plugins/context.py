@@ -93,15 +93,14 @@ class PluginEvents:
     """Emits the plugin's own declared event types into the space; anything else is refused."""
 
     def __init__(self, plugin_id: str, declared: Mapping[str, DeclaredEvent], port: EventPort | None) -> None:
+        # `declared` is keyed by full type and still filling while setup runs: read it at emit time.
         self._plugin_id = plugin_id
         self._declared = declared
         self._port = port
 
     async def emit(self, event_type: str, payload: dict[str, Any]) -> str:
         """Publish `event_type` (the registered name, or its full `<namespace>.<name>`); answers the id."""
-        event = self._declared.get(event_type) or next(
-            (item for item in self._declared.values() if item.type == event_type), None
-        )
+        event = next((item for item in self._declared.values() if event_type in (item.name, item.type)), None)
         if event is None:
             raise StepError(
                 "undeclared_event",
