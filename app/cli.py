@@ -293,8 +293,8 @@ def plugins() -> None:
 @_fail_on_configuration
 def plugins_check() -> None:
     """Load the allowed plugins as the service does and print what became of each; exit 1 if one failed."""
-    from app.composition import native_namespaces
     from app.registry.plugins import load_plugins
+    from app.registry.registries import native_namespaces
 
     found = load_plugins(_settings().plugin_ids, reserved=native_namespaces())
     answer = [

@@ -26,8 +26,8 @@ from app.jobs import Job
 from app.registry import ActionResolver, CapabilityResolver, RegistryActions, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
-from app.registry import triggers as native_triggers
 from app.registry.plugins import PluginSet, load_plugins
+from app.registry.registries import native_namespaces
 from app.security.egress import EgressAllowList
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
@@ -116,10 +116,3 @@ def build_runtime(
         ),
         send_job=job_sender(send_task),
     )
-
-
-def native_namespaces() -> frozenset[str]:
-    """First segments of the core's capability ids, action and trigger types: no plugin may take one."""
-    names = [item.id for item in native_capabilities]
-    names += [item.type for item in native_actions] + [item.type for item in native_triggers]
-    return frozenset(name.split(".", 1)[0] for name in names)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from app.composition import native_namespaces
 from app.registry.plugins import PluginSet, load_plugins
+from app.registry.registries import native_namespaces
 from tests.support.plugins import entry_points_in, write_distribution
 
 GOOD = """

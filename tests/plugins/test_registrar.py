@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.composition import native_namespaces
 from app.registry.plugins import MAX_ACTIONS, MAX_TOOLS, MAX_TRIGGERS, PluginRefused, Registrar
 from app.registry.plugins.rules import namespace_of
+from app.registry.registries import native_namespaces
 
 OPEN = {"type": "object"}
 
