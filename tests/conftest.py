@@ -89,10 +89,10 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 @pytest.fixture(scope="session")
 def example_plugin_path(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The example plugin (examples/plugins/uptime) and a misbehaving one, installed for this session.
+    """The example plugin (examples/plugins/uptime) and test plugins, installed for this session.
 
-    Both are allowed (AUTOMATIONS_PLUGINS) but, like any plugin, off in every space until a test
-    enables them, so other tests never meet their names.
+    The loadable ones are allowed (AUTOMATIONS_PLUGINS) but, like any plugin, off in every space until a
+    test enables them, so other tests never meet their names; `broken` is allowed and fails to import.
     """
     entries = [str(path) for path in install_test_plugins(tmp_path_factory.mktemp("site-packages"))]
     sys.path[:0] = entries
@@ -119,7 +119,7 @@ def settings(
         redis_key_prefix=f"test-{uuid.uuid4().hex[:8]}:",
         # Loopback servers stand in for the outside world; short leases make recovery quick to see.
         egress_allow="127.0.0.1/32",
-        plugins="uptime,misbehave",
+        plugins="uptime,misbehave,broken",
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,

@@ -33,6 +33,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "draft_id": uuid.uuid4().hex,
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
+        "plugin_id": "uptime",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -58,6 +59,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"definition": minimal_definition(name="Intruder")}
     if path.endswith("/webhook-endpoints"):
         return {"url": "https://intruder.example.com/hook", "events": ["automation.run.*"]}
+    if path.endswith("/plugins/{plugin_id}"):
+        return {"enabled": True}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
     return None

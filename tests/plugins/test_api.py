@@ -61,6 +61,21 @@ class TestListing:
         assert [(a["id"], a["risk"]) for a in registrations["actions"]] == [("uptime.check", "read")]
         assert [(t["id"], t["risk"]) for t in registrations["tools"]] == [("uptime.page_status", "read")]
 
+    async def test_a_broken_and_an_unlisted_plugin_show_their_state(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        listed = await plugins(owner)
+        assert listed["broken"]["state"] == "error"
+        assert "a dependency of this plugin is missing" in listed["broken"]["error"]
+        assert listed["broken"]["registrations"] == {"triggers": [], "actions": [], "tools": []}
+        assert listed["unlisted"]["state"] == "not_allowed"
+        assert listed["uptime"]["state"] == "disabled"  # the others started
+        for plugin_id in ("broken", "unlisted"):
+            response = await switch(owner, plugin_id, True)
+            assert response.status_code == 409, response.text
+            assert response.json()["error"]["code"] == "plugin_unavailable"
+            response = await switch(owner, plugin_id, False)
+            assert response.status_code == 200, response.text
+
     async def test_a_member_reads_but_cannot_switch(self, factory: Factory) -> None:
         owner = await factory.owner()
         member = await factory.member(owner)

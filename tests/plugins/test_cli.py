@@ -26,8 +26,9 @@ def check(env: dict[str, str]) -> tuple[int, dict[str, Any], str]:
 
 
 def test_allowed_plugins_load_and_list_their_names(service_env: dict[str, str]) -> None:
-    code, plugins, _ = check(service_env)
+    code, plugins, _ = check({**service_env, "AUTOMATIONS_PLUGINS": "uptime,misbehave"})
     assert code == 0
+    assert plugins["unlisted"]["status"] == "not_allowed"
     uptime = plugins["uptime"]
     assert (uptime["status"], uptime["version"]) == ("loaded", "0.1.0")
     assert (uptime["triggers"], uptime["actions"], uptime["tools"]) == (
@@ -40,7 +41,7 @@ def test_allowed_plugins_load_and_list_their_names(service_env: dict[str, str]) 
 def test_without_the_allow_list_nothing_loads(service_env: dict[str, str]) -> None:
     code, plugins, _ = check({**service_env, "AUTOMATIONS_PLUGINS": ""})
     assert code == 0
-    assert {plugins["uptime"]["status"], plugins["misbehave"]["status"]} == {"not_allowed"}
+    assert {item["status"] for item in plugins.values()} == {"not_allowed"}
 
 
 def test_a_broken_plugin_is_an_error_and_the_others_still_load(
@@ -48,20 +49,20 @@ def test_a_broken_plugin_is_an_error_and_the_others_still_load(
 ) -> None:
     write_distribution(
         tmp_path,
-        "broken-plugin",
+        "crashing-plugin",
         "1.0",
-        {"broken": "broken_plugin_module:plugin"},
-        {"broken_plugin_module": "raise RuntimeError('cannot start')\n"},
+        {"crashing": "crashing_plugin_module:plugin"},
+        {"crashing_plugin_module": "raise RuntimeError('cannot start')\n"},
     )
     env = {
         **service_env,
         "PYTHONPATH": os.pathsep.join([str(tmp_path), service_env["PYTHONPATH"]]),
-        "AUTOMATIONS_PLUGINS": "uptime,broken,ghost",
+        "AUTOMATIONS_PLUGINS": "uptime,crashing,ghost",
     }
     code, plugins, stderr = check(env)
     assert code == 1
     assert plugins["uptime"]["status"] == "loaded"
-    assert plugins["broken"]["status"] == "error"
-    assert "RuntimeError: cannot start" in plugins["broken"]["error"]
+    assert plugins["crashing"]["status"] == "error"
+    assert "RuntimeError: cannot start" in plugins["crashing"]["error"]
     assert plugins["ghost"]["status"] == "error"
-    assert "plugin 'broken' skipped" in stderr
+    assert "plugin 'crashing' skipped" in stderr

@@ -39,8 +39,23 @@ def install_example_plugin(site: Path) -> list[Path]:
 
 
 def install_test_plugins(site: Path) -> list[Path]:
-    """The example plugin and the misbehaving one (tests.support.misbehaving_plugin) in `site`."""
+    """What test sessions install: the example plugin, a misbehaving one (tests.support.misbehaving_plugin),
+    `broken` (its import fails) and `unlisted` (never allowed; importing it would fail loudly)."""
     write_distribution(site, "misbehave", "1.0.0", {"misbehave": "tests.support.misbehaving_plugin:plugin"})
+    write_distribution(
+        site,
+        "automations-broken",
+        "0.0.1",
+        {"broken": "automations_broken_plugin:plugin"},
+        {"automations_broken_plugin": "raise ImportError('a dependency of this plugin is missing')\n"},
+    )
+    write_distribution(
+        site,
+        "automations-unlisted",
+        "0.0.1",
+        {"unlisted": "automations_unlisted_plugin:plugin"},
+        {"automations_unlisted_plugin": "raise SystemExit('an unlisted plugin must never be imported')\n"},
+    )
     return [*install_example_plugin(site), ROOT]
 
 
