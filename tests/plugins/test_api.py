@@ -114,6 +114,15 @@ class TestSwitching:
         response = await switch(owner, "Bad_ID!", True)
         assert 400 <= response.status_code < 500
 
+    async def test_one_plugin_reads_like_its_list_entry(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        response = await owner.request("GET", owner.space_path("/plugins/uptime"))
+        assert response.status_code == 200, response.text
+        assert response.json() == (await plugins(owner))["uptime"]
+        response = await owner.request("GET", owner.space_path("/plugins/not-installed"))
+        assert response.status_code == 404
+        assert response.json()["error"]["code"] == "plugin_not_found"
+
     async def test_bad_bodies_are_4xx(self, factory: Factory) -> None:
         owner = await factory.owner()
         for body in ({"enabled": "yes"}, {}, {"enabled": True, "extra": 1}, [], {"enabled": 1}):

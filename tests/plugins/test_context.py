@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from app.definitions.signals import StepError
-from app.registry.plugins import DeclaredEvent, PluginEvents, PluginHttp
+from app.registry.plugins import DeclaredEvent, PluginContext, PluginEvents, PluginHttp
 from app.registry.ports import HttpAnswer
 
 DECLARED = {
@@ -85,3 +86,12 @@ async def test_emit_outside_a_run_fails_clearly() -> None:
     with pytest.raises(StepError) as refused:
         await PluginEvents("acme", DECLARED, None).emit("fired", {"n": 1})
     assert refused.value.code == "events_unavailable"
+
+
+def test_a_handler_context_holds_nothing_but_http_events_and_ids() -> None:
+    assert [field.name for field in dataclasses.fields(PluginContext)] == [
+        "plugin_id",
+        "space_id",
+        "http",
+        "events",
+    ]
