@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from app.api.errors import install_error_handlers
 from app.api.routes import api_router
+from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.health import router as health_router
 from app.api.throttle import AuthFailureThrottle
 from app.composition import build_runtime
@@ -73,4 +74,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AuthFailureThrottle)
     app.include_router(health_router)
     app.include_router(api_router)
+    app.include_router(artifact_downloads)
     return app

@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.registry.base import Registry
 from app.registry.builtin_actions import BUILTIN_ACTIONS
 from app.registry.builtin_capabilities import BUILTIN_CAPABILITIES
+from app.registry.builtin_databases import DATABASE_QUERY
 from app.registry.builtin_delivery import DELIVERY_ACTIONS, DELIVERY_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
@@ -19,7 +20,7 @@ triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, l
 
 for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES):
     capabilities.register(_capability)
-for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS):
+for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY):
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)

@@ -12,6 +12,7 @@ from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.models import Run
 from app.registry.ports import LlmReply, Ports
 from app.security.egress import EgressAllowList
+from app.services.artifact_writer import RunArtifacts
 from app.services.events import event_service
 from app.services.execution import PortsFactory
 from app.services.ledger import ledger_service
@@ -75,19 +76,28 @@ def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
 
 
 def ports_for(worker: WorkerRuntime) -> PortsFactory:
-    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger,
-    Slack's Web API and the SMTP relay (when one is configured)."""
+    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger
+    and artifacts, Slack's Web API and the SMTP relay (when one is configured)."""
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
 
     def make(run: Run) -> Ports:
+        http = GuardedHttp(worker.core.egress_allow)
         return Ports(
-            http=GuardedHttp(worker.core.egress_allow),
+            http=http,
             notifications=RunNotifications(worker, run),
             llm=worker.core.llm,
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,
+            artifacts=RunArtifacts(
+                worker.unit_of_work,
+                worker.core.artifact_store,
+                run,
+                worker.core.artifact_limits,
+                link_secret=worker.core.settings.resolved_secret_key(),
+            ),
+            download=http,
             events=RunEvents(worker, run),
         )
 

@@ -33,6 +33,8 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "draft_id": uuid.uuid4().hex,
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
+        "artifact_id": str(uuid.uuid4()),
+        "database_id": str(uuid.uuid4()),
         "plugin_id": "uptime",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
@@ -59,6 +61,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"definition": minimal_definition(name="Intruder")}
     if path.endswith("/webhook-endpoints"):
         return {"url": "https://intruder.example.com/hook", "events": ["automation.run.*"]}
+    if path.endswith("/databases"):
+        return {"name": "intruder", "dsn_secret": "crm_token", "tool_prefix": "intruder"}
     if path.endswith("/plugins/{plugin_id}"):
         return {"enabled": True}
     if path.endswith("/messages"):

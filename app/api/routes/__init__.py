@@ -3,8 +3,10 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    artifacts,
     automations,
     catalog,
+    databases,
     drafts,
     events,
     plugins,
@@ -34,3 +36,5 @@ api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
 api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
+api_router.include_router(artifacts.router)
+api_router.include_router(databases.router)

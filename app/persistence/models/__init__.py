@@ -1,5 +1,6 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.plugins import SpacePlugin
@@ -11,6 +12,7 @@ from app.persistence.models.triggers import AutomationTrigger
 __all__ = [
     "RUN_STATUSES",
     "ApiToken",
+    "Artifact",
     "Automation",
     "AutomationStatus",
     "AutomationTrigger",
@@ -25,6 +27,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpaceDatabase",
     "SpacePlugin",
     "User",
     "WebhookAttempt",
