@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.signals import CallId, StepError
 from app.engine.capabilities import CapabilityCall, CapabilityPipeline
 from app.registry import Capability
@@ -70,6 +71,11 @@ class ActionContext:
     limits: RunLimits = field(default_factory=RunLimits)
     max_retries: int = 0
     attempt: int = 1
+    mode: RunMode = "live"
+    """live, dry_run or verify: which calls the pipeline's `run_mode` rule holds back."""
+    llm: LlmMode = "run"
+    suppressed: list[dict[str, Any]] = field(default_factory=list)
+    """The calls this attempt held back (capability, params, mode, reason, call id), for its record."""
     _calls: int = field(default=0, init=False, repr=False)
 
     @property

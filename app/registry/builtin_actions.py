@@ -107,6 +107,7 @@ HTTP_REQUEST_ACTION = capability_action(
     duration_class="fast",
     prepare=_without_step_keys,
     finish=_accepted,
+    example_output={"status_code": 200, "headers": {}, "text": ""},
 )
 
 NOTIFICATION_ACTION = capability_action(
@@ -115,6 +116,7 @@ NOTIFICATION_ACTION = capability_action(
     name="In-app notification",
     description="Post a notification to the space's inbox (GET /api/v1/spaces/{space_id}/notifications).",
     duration_class="fast",
+    example_output={"notification_id": ""},
 )
 
 BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (

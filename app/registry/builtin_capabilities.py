@@ -12,7 +12,7 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.registry.builtin_llm import LLM_COMPLETE
-from app.registry.models import Capability
+from app.registry.models import Capability, Risk
 from app.registry.ports import HandlerContext
 
 HEADERS_SCHEMA: dict[str, Any] = {
@@ -113,6 +113,15 @@ async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, 
     return result
 
 
+READING_METHODS = frozenset({"GET", "HEAD"})
+
+
+def _http_risk(args: dict[str, Any]) -> Risk:
+    """GET and HEAD read; every other method may change something on the other side."""
+    method = args.get("method", "GET")
+    return "read" if isinstance(method, str) and method.upper() in READING_METHODS else "write"
+
+
 HTTP_REQUEST = Capability(
     id="http.request",
     description="Send one HTTP request to a public address (through the egress guard) and return the answer.",
@@ -153,6 +162,7 @@ HTTP_REQUEST = Capability(
     },
     handler=_http_request,
     risk="write",
+    call_risk=_http_risk,
 )
 
 

@@ -218,6 +218,29 @@ class EventPort(Protocol):
 
 
 @dataclass(frozen=True)
+class KvEntry:
+    key: str
+    value: Any
+    expires_at: str | None
+    updated_at: str
+
+
+class KvPort(Protocol):
+    """The running automation's own key/value state; the port is bound to one automation, so a call
+    cannot name another's. Limit violations raise `StepError` (`kv_quota_exceeded`, `invalid_key`…)."""
+
+    async def get(self, key: str) -> KvEntry | None: ...
+
+    async def set(self, key: str, value: Any, *, ttl_seconds: int | None) -> KvEntry: ...
+
+    async def delete(self, key: str) -> bool: ...
+
+    async def list(self, *, prefix: str, limit: int, cursor: str | None) -> tuple[list[KvEntry], str | None]:
+        """Live entries whose key starts with `prefix`, by key; the cursor of the next page or None."""
+        ...
+
+
+@dataclass(frozen=True)
 class Ports:
     http: HttpPort
     notifications: NotificationPort
@@ -229,6 +252,8 @@ class Ports:
     # None where nothing can be stored (unit tests of the engine): writing fails with artifacts_unavailable.
     artifacts: ArtifactPort | None = None
     download: HttpDownloadPort | None = None
+    # None outside a run of a stored automation: the kv capabilities then fail with kv_unavailable.
+    kv: KvPort | None = None
     # None where no run stands behind the call (tests of a handler alone): emitting then fails clearly.
     events: EventPort | None = None
 

@@ -35,6 +35,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "delivery_id": str(uuid.uuid4()),
         "artifact_id": str(uuid.uuid4()),
         "database_id": str(uuid.uuid4()),
+        "key": "seen/1",
         "plugin_id": "uptime",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
@@ -67,6 +68,10 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"enabled": True}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
+    if path.endswith("/kv/{key}"):
+        return {"value": "intruder's state"}
+    if path.endswith("/automations/preview"):
+        return {"definition": minimal_definition(name="Intruder")}
     return None
 
 
@@ -127,6 +132,9 @@ class TestIsolation:
             ("POST", f"/automations/{theirs['id']}/versions/1/restore"),
             ("POST", f"/automations/{theirs['id']}/runs"),
             ("POST", f"/automations/{theirs['id']}/activate"),
+            ("POST", f"/automations/{theirs['id']}/preview"),
+            ("POST", f"/runs/{run['id']}/replay"),
+            ("GET", f"/automations/{theirs['id']}/kv"),
             ("POST", f"/automations/{theirs['id']}/triggers/{trigger}/rotate"),
             ("POST", f"/automations/{mine['id']}/triggers/{trigger}/revoke"),
             ("PATCH", f"/members/{alice.user_id}"),

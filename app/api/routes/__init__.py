@@ -9,7 +9,9 @@ from app.api.routes import (
     databases,
     drafts,
     events,
+    kv,
     plugins,
+    preview,
     runs,
     schemas,
     secrets,
@@ -27,6 +29,9 @@ api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
 # Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
 api_router.include_router(drafts.router)
+api_router.include_router(kv.router)
+# Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
+api_router.include_router(preview.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(webhooks.router)

@@ -2,6 +2,7 @@
 
 from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.kv import AutomationKv
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.plugins import SpacePlugin
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
@@ -14,6 +15,7 @@ __all__ = [
     "ApiToken",
     "Artifact",
     "Automation",
+    "AutomationKv",
     "AutomationStatus",
     "AutomationTrigger",
     "AutomationVersion",

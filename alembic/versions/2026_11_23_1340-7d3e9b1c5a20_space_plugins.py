@@ -1,8 +1,8 @@
 """space_plugins: which installed plugins each space enabled
 
 Revision ID: 7d3e9b1c5a20
-Revises: 3a9f6c2e8d41
-Create Date: 2026-11-23 13:10:00.000000+00:00
+Revises: e3a91c5d7f20
+Create Date: 2026-11-23 13:40:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "7d3e9b1c5a20"
-down_revision: str | None = "3a9f6c2e8d41"
+down_revision: str | None = "e3a91c5d7f20"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
