@@ -1,5 +1,5 @@
 """The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin, check,
-rotate-key."""
+rotate-key, plugins check."""
 
 from __future__ import annotations
 
@@ -338,6 +338,37 @@ def check(timeout: float) -> None:
     report["queues"] = queues
     click.echo(json.dumps(report, indent=2))
     if report["status"] != "ready" or any(not v.endswith("(database ok)") for v in queues.values()):
+        sys.exit(1)
+
+
+@main.group()
+def plugins() -> None:
+    """Installed plugins (AUTOMATIONS_PLUGINS lists the ids this installation may load)."""
+
+
+@plugins.command("check")
+@_fail_on_configuration
+def plugins_check() -> None:
+    """Load the allowed plugins as the service does and print what became of each; exit 1 if one failed."""
+    from app.registry.plugins import load_plugins
+    from app.registry.registries import native_namespaces
+
+    found = load_plugins(_settings().plugin_ids, reserved=native_namespaces())
+    answer = [
+        {
+            "id": report.id,
+            "status": report.status,
+            "version": report.version,
+            "packages": list(report.packages),
+            "error": report.error,
+            "triggers": [event.type for event in report.plugin.events] if report.plugin else [],
+            "actions": [action.type for action in report.plugin.actions] if report.plugin else [],
+            "tools": list(report.plugin.tools) if report.plugin else [],
+        }
+        for report in found.reports
+    ]
+    click.echo(json.dumps({"plugins": answer}, indent=2))
+    if any(report.status == "error" for report in found.reports):
         sys.exit(1)
 
 

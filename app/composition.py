@@ -5,6 +5,7 @@ connections (their broker client and database sessions, handed in): the LLM adap
 the capability resolver and its sources, the secret resolver (the vault), the capability pipeline and
 the job sender are built here, the same way for both. Nothing here runs at import time and nothing
 connects: a process builds its runtime when it starts (the API in its lifespan, a worker after the fork).
+That is also when the plugins `AUTOMATIONS_PLUGINS` allows are imported and set up.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
-from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
+from app.registry import ActionResolver, CapabilityResolver, RegistryActions, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
+from app.registry.plugins import PluginSet, load_plugins
+from app.registry.registries import native_namespaces
 from app.security.crypto import Keyring
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import ArtifactLimits
@@ -35,6 +38,7 @@ from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
 from app.services.mcp.endpoints import McpSettings
 from app.services.pipeline_secrets import VaultSecrets
+from app.services.plugin_source import PluginSource
 from app.services.vault import SecretVault, keyring_for
 
 SendTask = Callable[..., Any]
@@ -60,7 +64,10 @@ class Runtime:
     llm: LiteLlm
     limits: DispatchLimits
     capabilities: CapabilityResolver
-    actions: Registry[ActionDefinition]
+    actions: ActionResolver
+    plugins: PluginSet
+    """Every plugin installed or allowed, and whether it loaded (`GET …/plugins`)."""
+    plugin_source: PluginSource
     secrets: SecretResolver
     pipeline: CapabilityPipeline
     vocabulary: Vocabulary
@@ -72,11 +79,13 @@ class Runtime:
     artifact_limits: ArtifactLimits
 
     async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
-        """What a definition of this space is validated against: the base plus the space's capabilities
-        and, when given, the names of its secrets."""
+        """What a definition of this space is validated against: the base plus the space's capabilities,
+        actions and plugin event types and, when given, the names of its secrets."""
         return dataclasses.replace(
             self.vocabulary,
+            actions=await self.actions.for_space(space_id),
             capabilities=await self.capabilities.for_space(space_id),
+            plugin_events=frozenset(event.type for event in await self.plugin_source.events(space_id)),
             secret_names=secret_names,
         )
 
@@ -104,12 +113,15 @@ def build_runtime(
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
     keyring = keyring_for(settings)
     mcp = mcp_settings(settings, allow, keyring)
+    plugins = load_plugins(settings.plugin_ids, reserved=native_namespaces())
+    plugin_source = PluginSource(plugins, sessions)
     secrets: SecretResolver = VaultSecrets(SecretVault(keyring), sessions)
     resolver = CapabilityResolver(
         [
             RegistrySource(native_capabilities),
             DatabaseSource(sessions, secrets, queries or NoQueries()),
             McpCapabilitySource(sessions, McpInvoker(sessions, mcp)),
+            plugin_source,
         ]
     )
     return Runtime(
@@ -118,10 +130,16 @@ def build_runtime(
         llm=llm,
         limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)),
         capabilities=resolver,
-        actions=native_actions,
+        actions=ActionResolver([RegistryActions(native_actions), plugin_source]),
+        plugins=plugins,
+        plugin_source=plugin_source,
         secrets=secrets,
         pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
-        vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
+        vocabulary=Vocabulary(
+            actions=native_actions,
+            allowed_models=frozenset(settings.llm_allowed_models),
+            plugin_namespaces=frozenset(plugin.namespace for plugin in plugins.loaded),
+        ),
         send_job=job_sender(send_task),
         mcp=mcp,
         artifact_store=store_for(settings),

@@ -89,6 +89,13 @@ class Settings(BaseSettings):
     egress_allow: str = Field(
         default="", description="CIDRs and host names outbound requests may reach anyway."
     )
+    plugins: str = Field(
+        default="",
+        description=(
+            "Ids of the installed plugins this installation may load, separated by commas or spaces;"
+            " empty = none (installing a plugin package alone runs none of its code)."
+        ),
+    )
 
     # LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY)
     llm_allowed_models: list[str] = Field(
@@ -268,6 +275,11 @@ class Settings(BaseSettings):
     @property
     def stack_file(self) -> Path:
         return self.home / STACK_FILE
+
+    @property
+    def plugin_ids(self) -> tuple[str, ...]:
+        """The allow-list of AUTOMATIONS_PLUGINS, in its order, without repeats."""
+        return tuple(dict.fromkeys(s.strip() for s in self.plugins.replace(",", " ").split() if s.strip()))
 
     def resolved_database_url(self) -> str:
         """The database URL from the environment, else from the running embedded stack."""

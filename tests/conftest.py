@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
@@ -25,6 +26,7 @@ from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL, TEST_M
 from tests.support.fake_slack import FakeSlack
 from tests.support.loopback import Loopback
 from tests.support.mcp_server import MCP_STDIO_SERVERS, McpTestServer
+from tests.support.plugins import install_test_plugins
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.servers import (
     Servers,
@@ -87,7 +89,20 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 
 @pytest.fixture(scope="session")
+def example_plugin_path(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The example plugin (examples/plugins/uptime) and test plugins, installed for this session.
+
+    The loadable ones are allowed (AUTOMATIONS_PLUGINS) but, like any plugin, off in every space until a
+    test enables them, so other tests never meet their names; `broken` is allowed and fails to import.
+    """
+    entries = [str(path) for path in install_test_plugins(tmp_path_factory.mktemp("site-packages"))]
+    sys.path[:0] = entries
+    return entries
+
+
+@pytest.fixture(scope="session")
 def settings(
+    example_plugin_path: list[str],
     database_url: str,
     redis_url: str,
     tmp_path_factory: pytest.TempPathFactory,
@@ -105,6 +120,7 @@ def settings(
         redis_key_prefix=f"test-{uuid.uuid4().hex[:8]}:",
         # Loopback servers stand in for the outside world; short leases make recovery quick to see.
         egress_allow="127.0.0.1/32",
+        plugins="uptime,misbehave,broken",
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,
@@ -128,10 +144,12 @@ def settings(
 
 
 @pytest.fixture(scope="session")
-def service_env(settings: Settings) -> dict[str, str]:
+def service_env(settings: Settings, example_plugin_path: list[str]) -> dict[str, str]:
     """Environment for child processes (workers, CLI) that must reach the same test servers."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOMATIONS_")}
     env.update(
+        PYTHONPATH=os.pathsep.join([*example_plugin_path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        AUTOMATIONS_PLUGINS=settings.plugins,
         DATABASE_URL=settings.resolved_database_url(),
         REDIS_URL=settings.resolved_redis_url(),
         AUTOMATIONS_ENVIRONMENT="test",

@@ -28,7 +28,7 @@ from app.engine.context import ActionContext
 from app.engine.secret_refs import bind_references, reference_aware_problems
 from app.engine.steps import RetryPolicy
 from app.engine.templating import TemplateError, aevaluate_predicate, arender_value
-from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Registry
+from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Actions
 
 Phase = Literal["plan", "on_failure"]
 MAX_OUTPUT_BYTES = 1024 * 1024
@@ -136,7 +136,7 @@ class Executor:
     def __init__(
         self,
         *,
-        actions: Registry[ActionDefinition],
+        actions: Actions,
         journal: Journal,
         context_factory: ContextFactory,
         clock: Clock | None = None,

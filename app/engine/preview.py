@@ -21,7 +21,7 @@ from app.engine.call_modes import CallPolicy, ChosenBy, call_mode
 from app.engine.schedule import ScheduleError, next_fire_after
 from app.engine.secret_refs import bind_references
 from app.engine.templating import TemplateError, aevaluate_predicate, arender_value, referenced_names
-from app.registry import ActionDefinition, Capabilities, Capability, Registry
+from app.registry import Actions, Capabilities, Capability
 
 KNOWN_BEFORE_RUN = frozenset({"inputs", "trigger", "run"})
 NEXT_FIRES = 5
@@ -89,7 +89,7 @@ async def _step(
     index: int,
     step: Step,
     scope: Mapping[str, Any],
-    actions: Registry[ActionDefinition],
+    actions: Actions,
     capabilities: Capabilities,
     hosts: set[str],
     fixed_hosts: Mapping[str, str],
@@ -147,7 +147,7 @@ async def _step(
 async def preview_steps(
     definition: AutomationDefinition,
     scope: Mapping[str, Any],
-    actions: Registry[ActionDefinition],
+    actions: Actions,
     capabilities: Capabilities,
     fixed_hosts: Mapping[str, str],
     policy: CallPolicy,

@@ -5,6 +5,7 @@ Importing `app.registry` registers the built-ins (the schedule, webhook and even
 capabilities and actions when imported.
 """
 
+from app.registry.action_resolver import ActionResolver, Actions, ActionSet, ActionSource, RegistryActions
 from app.registry.base import InvalidEntry, Registry, RegistryConflict, RegistryError, UnknownEntry
 from app.registry.catalog import catalog
 from app.registry.factories import capability_action
@@ -30,6 +31,10 @@ from app.registry.resolver import (
 __all__ = [
     "DYNAMIC_OUTPUT",
     "ActionDefinition",
+    "ActionResolver",
+    "ActionSet",
+    "ActionSource",
+    "Actions",
     "ArtifactSpec",
     "Capabilities",
     "Capability",
@@ -41,6 +46,7 @@ __all__ = [
     "HandlerContext",
     "InvalidEntry",
     "Registry",
+    "RegistryActions",
     "RegistryConflict",
     "RegistryError",
     "RegistrySource",

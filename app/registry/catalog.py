@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from app.registry import registries
 from app.registry.base import Registry
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
+from app.registry.plugins import DeclaredEvent
+
+
+def _origin(plugin: str | None) -> dict[str, Any]:
+    """The plugin id of a plugin's entry (other tiers' entries carry no such key)."""
+    return {"plugin": plugin} if plugin is not None else {}
 
 
 def _capability(item: Capability) -> dict[str, Any]:
     return {
         "id": item.id,
         "tier": item.tier,
+        **_origin(item.plugin),
         "description": item.description,
         "risk": item.risk,
         "input_schema": copy.deepcopy(item.input_schema),
@@ -26,6 +33,7 @@ def _action(item: ActionDefinition) -> dict[str, Any]:
     return {
         "type": item.type,
         "tier": item.tier,
+        **_origin(item.plugin),
         "name": item.name,
         "description": item.description,
         "config_schema": copy.deepcopy(item.config_schema),
@@ -50,11 +58,22 @@ def _trigger(item: TriggerDefinition) -> dict[str, Any]:
     }
 
 
+def _event(item: DeclaredEvent) -> dict[str, Any]:
+    return {
+        "type": item.type,
+        "tier": "plugin",
+        "plugin": item.plugin_id,
+        "description": item.description,
+        "payload_schema": copy.deepcopy(item.payload_schema),
+    }
+
+
 def catalog(
     *,
     capabilities: Iterable[Capability] = registries.capabilities,
-    actions: Registry[ActionDefinition] = registries.actions,
+    actions: Iterable[ActionDefinition] = registries.actions,
     triggers: Registry[TriggerDefinition] = registries.triggers,
+    events: Sequence[DeclaredEvent] = (),
 ) -> dict[str, Any]:
     """Every capability, action and trigger with its JSON Schemas (never its handler), sorted by id.
 
@@ -63,10 +82,12 @@ def catalog(
 
     The answer is a fresh JSON-serialisable structure: callers may change it freely.
     `dynamic_output: true` marks an action whose steps declare their own `output_schema`
-    (its `output_schema` here is then null).
+    (its `output_schema` here is then null). `events` are the event types plugins the space enabled
+    emit: an `event` trigger subscribes to them like to any event.
     """
     return {
         "capabilities": [_capability(item) for item in sorted(capabilities, key=lambda item: item.id)],
         "actions": [_action(item) for item in sorted(actions, key=lambda item: item.type)],
         "triggers": [_trigger(item) for item in sorted(triggers, key=lambda item: item.type)],
+        "events": [_event(item) for item in sorted(events, key=lambda item: item.type)],
     }

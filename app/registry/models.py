@@ -89,6 +89,11 @@ def _check_schema(owner: str, name: str, schema: Any) -> None:
         raise InvalidEntry(f"{owner}: {name}: {exc}") from None
 
 
+def check_json_schema(owner: str, name: str, schema: Any) -> None:
+    """Refuse a schema that is not a valid, self-contained draft 2020-12 JSON Schema object."""
+    _check_schema(owner, name, schema)
+
+
 def _check_handler(owner: str, handler: Any) -> None:
     if not callable(handler):
         raise InvalidEntry(f"{owner}: handler must be callable")
@@ -126,6 +131,8 @@ class Capability:
     call_risk: CallRisk | None = None
     """When set, the risk of each call from its arguments (an HTTP GET reads, a POST writes); `risk`
     stays the capability's default."""
+    plugin: str | None = None
+    """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
     def __post_init__(self) -> None:
         check_capability_id(self.id)
@@ -182,6 +189,8 @@ class ActionDefinition:
     example_output: Any = None
     """What a step of this action answers, beside what it would have sent, when a dry or verify run holds
     its call back: later steps that read its fields still render. Must match the output contract."""
+    plugin: str | None = None
+    """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
     def __post_init__(self) -> None:
         _check_type("action", self.type)

@@ -260,6 +260,14 @@ class CallLimiter(Protocol):
     async def allow(self, run_id: str) -> bool: ...
 
 
+class EventPort(Protocol):
+    """Publishes a domain event into the run's space (its own transaction: durable when it returns)."""
+
+    async def publish(self, event_type: str, payload: dict[str, Any], *, source_id: str) -> str:
+        """Record the event and answer its id; automations listening to its type fire."""
+        ...
+
+
 @dataclass(frozen=True)
 class KvEntry:
     key: str
@@ -300,6 +308,8 @@ class Ports:
     download: HttpDownloadPort | None = None
     # None outside a run of a stored automation: the kv capabilities then fail with kv_unavailable.
     kv: KvPort | None = None
+    # None where no run stands behind the call (tests of a handler alone): emitting then fails clearly.
+    events: EventPort | None = None
 
 
 class HandlerContext(Protocol):

@@ -25,3 +25,13 @@ for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)
+
+
+def native_namespaces() -> frozenset[str]:
+    """First segments of the core's capability ids, action and trigger types: no plugin may take one."""
+    names = (
+        [item.id for item in capabilities]
+        + [item.type for item in actions]
+        + [item.type for item in triggers]
+    )
+    return frozenset(name.split(".", 1)[0] for name in names)

@@ -31,7 +31,7 @@ from app.integrations.llm import load_off_loop
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
-from app.registry import ActionDefinition, Registry
+from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.dispatch import DispatchLimits, parsed_definition
@@ -59,7 +59,8 @@ class ExecutionDeps:
     """What a process's composition hands the run service: the pipeline, the actions, the ports."""
 
     pipeline: CapabilityPipeline
-    actions: Registry[ActionDefinition]
+    actions: ActionResolver
+    """Resolved for the run's space at each claim: a plugin the space disabled has no actions there."""
     ports: PortsFactory
 
 
@@ -259,7 +260,11 @@ class ExecutionService:
             )
 
         executor = Executor(
-            actions=deps.actions, journal=journal, context_factory=context, clock=SystemClock(), scrub=redact
+            actions=await deps.actions.for_space(str(run.space_id)),
+            journal=journal,
+            context_factory=context,
+            clock=SystemClock(),
+            scrub=redact,
         )
         async with self._heartbeat(uow, run, settings, journal):
             outcome = await executor.run(definition, run_variables(run, definition), resume, deadline)

@@ -18,6 +18,7 @@ from app.persistence.models import AutomationKv, Run
 from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
 from app.security.egress import EgressAllowList
 from app.services.artifact_writer import RunArtifacts
+from app.services.events import event_service
 from app.services.execution import PortsFactory
 from app.services.invocations import invocation_service
 from app.services.kv import KvTarget, kv_service
@@ -39,6 +40,22 @@ class RunNotifications:
                 session, space_id=self.run.space_id, run_id=self.run.id, level=level, title=title, body=body
             )
         return str(notification.id)
+
+
+class RunEvents:
+    """Events a run's handlers publish (a plugin's emitter): into the run's space, each in its own
+    transaction, carrying the run's chain depth so event chains stay bounded."""
+
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+        self.worker = worker
+        self.run = run
+
+    async def publish(self, event_type: str, payload: dict[str, Any], *, source_id: str) -> str:
+        async with self.worker.unit_of_work() as session:
+            event = await event_service.publish(
+                session, self.run.space_id, event_type, payload, source_id, chain_depth=self.run.chain_depth
+            )
+        return str(event.id)
 
 
 class RunLedger:
@@ -192,6 +209,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             ),
             download=http,
             kv=RunKv(worker, run),
+            events=RunEvents(worker, run),
         )
 
     return make

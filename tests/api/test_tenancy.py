@@ -39,6 +39,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "artifact_id": str(uuid.uuid4()),
         "database_id": str(uuid.uuid4()),
         "key": "seen/1",
+        "plugin_id": "uptime",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -74,6 +75,8 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"risk": "read"}
     if path.endswith("/databases"):
         return {"name": "intruder", "dsn_secret": "crm_token", "tool_prefix": "intruder"}
+    if path.endswith("/plugins/{plugin_id}"):
+        return {"enabled": True}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
     if path.endswith("/kv/{key}"):

@@ -12,6 +12,7 @@ from app.api.routes import (
     events,
     kv,
     mcp,
+    plugins,
     preview,
     runs,
     schemas,
@@ -43,6 +44,7 @@ api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
 api_router.include_router(mcp.router)
 api_router.include_router(mcp.callback_router)
+api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
 api_router.include_router(databases.router)

@@ -29,7 +29,7 @@ from app.engine.secret_refs import (
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
-from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capabilities, Registry, TriggerDefinition
+from app.registry import DYNAMIC_OUTPUT, Actions, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
 from app.registry import capabilities as default_capabilities
 from app.registry import triggers as default_triggers
@@ -49,13 +49,17 @@ class Vocabulary:
     validator does no I/O); the default, the native registry alone, is what every space shares.
     """
 
-    actions: Registry[ActionDefinition] = field(default_factory=lambda: default_actions)
+    actions: Actions = field(default_factory=lambda: default_actions)
     capabilities: Capabilities = field(default_factory=lambda: default_capabilities)
     triggers: Registry[TriggerDefinition] = field(default_factory=lambda: default_triggers)
     # The LLM models steps may name (a deployment setting); None skips the check.
     allowed_models: frozenset[str] | None = None
     # The names of the space's secrets, which `{"$secret": name}` references must name; None skips it.
     secret_names: frozenset[str] | None = None
+    # Namespaces of the installation's plugins, and the event types the space's enabled plugins emit:
+    # an event trigger inside a plugin namespace must name one of them.
+    plugin_namespaces: frozenset[str] = frozenset()
+    plugin_events: frozenset[str] = frozenset()
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -141,12 +145,34 @@ def _triggers(triggers: Any, vocabulary: Vocabulary) -> list[Problem]:
                 Problem(join(*base) + pointer, "invalid_jsonpath", message)
                 for pointer, message in check_mapping(config.get("input_mapping", {}))
             ]
-        elif trigger["type"] == "event" and config.get("filters") is not None:
-            problems += [
-                Problem(join(*base, "filters") + pointer, "invalid_filter", message)
-                for pointer, message in check_filter(config["filters"])
-            ]
+        elif trigger["type"] == "event":
+            problems += _plugin_event(config.get("event_type"), base, vocabulary)
+            if config.get("filters") is not None:
+                problems += [
+                    Problem(join(*base, "filters") + pointer, "invalid_filter", message)
+                    for pointer, message in check_filter(config["filters"])
+                ]
     return problems
+
+
+def _plugin_event(event_type: Any, base: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:
+    """An event type in a plugin's namespace must be one the space's enabled plugins emit."""
+    if not isinstance(event_type, str) or event_type.split(".", 1)[0] not in vocabulary.plugin_namespaces:
+        return []
+    if event_type.endswith(".*"):
+        prefix = event_type[:-1]
+        known = any(event.startswith(prefix) for event in vocabulary.plugin_events)
+    else:
+        known = event_type in vocabulary.plugin_events
+    if known:
+        return []
+    return [
+        Problem(
+            join(*base, "event_type"),
+            "unknown_event_type",
+            f"no plugin enabled in this space emits {event_type!r}",
+        )
+    ]
 
 
 def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:

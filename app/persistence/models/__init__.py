@@ -6,6 +6,7 @@ from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.persistence.models.plugins import SpacePlugin
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
@@ -35,6 +36,7 @@ __all__ = [
     "Secret",
     "Space",
     "SpaceDatabase",
+    "SpacePlugin",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",
