@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    auth,
     automations,
     catalog,
     drafts,
@@ -18,6 +19,7 @@ from app.api.routes import (
 )
 
 api_router = APIRouter(prefix="/api/v1")
+api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
 # Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
 api_router.include_router(runs.router)
