@@ -19,6 +19,7 @@ from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.nl.runtime import build_draft_service
 from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.run_events import RunEventHub
 from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
 
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessionmaker
         app.state.redis = redis
         app.state.readiness = ReadinessProbe(engine, redis)
+        app.state.run_events = RunEventHub(engine)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
         app.state.rate_limiter = RateLimiter(limiter_redis)
@@ -65,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.run_events.close()
             await drafts_redis.aclose()
             await redis.aclose()
             await limiter_redis.aclose()

@@ -8,6 +8,7 @@ from app.api.routes import (
     catalog,
     drafts,
     events,
+    run_events,
     runs,
     schemas,
     secrets,
@@ -22,6 +23,7 @@ api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
 # Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
+api_router.include_router(run_events.router)
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
 # Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
