@@ -22,11 +22,9 @@ from app.api.routes import (
 api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
-# Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
 api_router.include_router(run_events.router)
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
-# Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
 api_router.include_router(drafts.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
@@ -116,24 +116,43 @@ async def update_automation(
     return saved_out(response, saved)
 
 
-@router.post(
-    "/{automation_id}/{action}",
-    summary="Change status: activate (triggers fire), pause (they stop), archive, unarchive (back to paused)",
-)
-async def change_status(
-    automation_id: uuid.UUID,
-    action: Literal["activate", "pause", "archive", "unarchive"],
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: VersionPrecondition | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    expected = expected_version(if_match, body.version if body else None, required=False)
-    automation = await automation_service.change_status(
-        session, access, automation_id, StatusAction[action], expected_version=expected
+_STATUS_ACTIONS = {
+    "activate": "Activate: its triggers fire",
+    "pause": "Pause: its triggers stop firing",
+    "archive": "Archive: hidden from use, kept with its runs",
+    "unarchive": "Unarchive: back to paused",
+}
+
+
+def _status_route(action: str, summary: str) -> None:
+    """One route per status change, so other paths under an automation are never taken for one."""
+
+    async def change_status(
+        automation_id: uuid.UUID,
+        session: SessionDep,
+        access: SpaceDep,
+        response: Response,
+        body: VersionPrecondition | None = None,
+        if_match: IfMatchDep = None,
+    ) -> AutomationOut:
+        expected = expected_version(if_match, body.version if body else None, required=False)
+        automation = await automation_service.change_status(
+            session, access, automation_id, StatusAction[action], expected_version=expected
+        )
+        return _out(response, automation)
+
+    router.add_api_route(
+        f"/{{automation_id}}/{action}",
+        change_status,
+        methods=["POST"],
+        summary=summary,
+        name=f"{action}_automation",
+        operation_id=f"{action}_automation",
     )
-    return _out(response, automation)
+
+
+for _action, _summary in _STATUS_ACTIONS.items():
+    _status_route(_action, _summary)
 
 
 @router.get("/{automation_id}/versions", summary="List versions, newest first")
