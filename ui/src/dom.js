@@ -59,3 +59,8 @@ export function empty(text, ...actions) {
 export function pretty(value) {
   return h("pre", { class: "json" }, JSON.stringify(value, null, 2));
 }
+
+// Replace an element's children (null, false and undefined children are left out).
+export function fill(el, ...children) {
+  return append(clear(el), children);
+}

@@ -83,7 +83,9 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     const holder = h("div", { class: "form-holder" });
     const section = h("section", { class: "form-section", "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), holder);
     formsBox.append(section);
-    const editor = new JSONEditor(holder, { ...OPTIONS, schema: { ...schema, title: undefined }, startval });
+    // The section's heading names the form, so its root object shows no title of its own.
+    const root = { ...schema, title: undefined, description: undefined, options: { ...(schema.options || {}), compact: true } };
+    const editor = new JSONEditor(holder, { ...OPTIONS, schema: root, startval });
     if (readOnly) editor.disable();
     const form = { pointer, editor, ready: false };
     forms.push(form);

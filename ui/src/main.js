@@ -2,7 +2,7 @@
 // sign-in gate. Every page is a function (params, main) that renders into `main` and may return a
 // cleanup function (to stop a live stream when the user leaves).
 import { api, session, setUnauthorizedHandler } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, fill } from "./dom.js";
 import { approvalsPage } from "./pages/approvals.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
@@ -130,7 +130,7 @@ async function render() {
   } catch (error) {
     if (!session.token) return;
     const app = document.getElementById("app");
-    clear(app).append(h("main", { id: "main" }, h("p", { class: "error", role: "alert" }, error.message)));
+    fill(app, h("main", { id: "main" }, h("p", { class: "error", role: "alert" }, error.message)));
     return;
   }
   if (!session.space) {

@@ -2,7 +2,7 @@
 // left; approve once, approve and always allow, deny with a reason. The badge in the navigation
 // shows the pending count, refreshed on every run change (a run that starts waiting is one).
 import { api, ApiError, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, pretty, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, pretty, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
 async function pending() {
@@ -50,8 +50,8 @@ export function approvalsPage(main) {
       body.append(h("ul", { class: "approvals" }, page.items.map(item)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && error.code === "not_found")
-        clear(body).append(empty("Approvals are not available on this server yet."));
-      else clear(body).append(errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
+        fill(body, empty("Approvals are not available on this server yet."));
+      else fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
   }
 

@@ -2,7 +2,7 @@
 // what changed meanwhile), versions with diff and restore, triggers (webhook URL, rotate and revoke
 // the token, shown once), a change in plain words shown as a diff before saving, and run now.
 import { api, ApiError, spacePath } from "../api.js";
-import { clear, errorBox, h, loading, statusBadge, when } from "../dom.js";
+import { clear, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { diffView } from "../diff.js";
 import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
@@ -24,14 +24,14 @@ export function automationPage(main, id) {
       [automation, schemas] = await Promise.all([api("GET", spacePath(`/automations/${id}`)), loadSchemas()]);
       paint();
     } catch (error) {
-      clear(body).append(errorBox(error), h("p", {}, h("a", { href: "/automations" }, "Back to automations")));
+      fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations" }, "Back to automations")));
     }
   }
 
   function paint() {
     dirty = false;
     const saved = new URLSearchParams(location.search).get("saved");
-    clear(body).append(
+    fill(body, 
       h(
         "div",
         { class: "heading" },
@@ -242,7 +242,7 @@ export function automationPage(main, id) {
     const list = h("div", {}, loading("Loading versions…"));
     api("GET", spacePath(`/automations/${automation.id}/versions?limit=50`))
       .then((page) =>
-        clear(list).append(
+        fill(list, 
           h(
             "ul",
             { class: "versions" },
@@ -266,7 +266,7 @@ export function automationPage(main, id) {
           ),
         ),
       )
-      .catch((error) => clear(list).append(errorBox(error)));
+      .catch((error) => fill(list, errorBox(error)));
     return h("section", { "aria-labelledby": "versions-title" }, h("h2", { id: "versions-title" }, "Versions"), list);
   }
 

@@ -1,7 +1,7 @@
 // Automations: the list with status, triggers, last run, next fire; search and status filter;
 // activate / pause / archive in place.
 import { api, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, statusBadge, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 
 const ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
 
@@ -35,7 +35,7 @@ export function automationsPage(main) {
       for (const run of runs.items) if (!lastRuns[run.automation_id]) lastRuns[run.automation_id] = run;
       draw();
     } catch (error) {
-      clear(body).append(errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
+      fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
   }
 

@@ -2,7 +2,7 @@
 // deliveries and redeliver, and the sources that other parts of the service add (MCP servers,
 // databases, plugins) when this server offers them.
 import { api, ApiError, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, statusBadge, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 
 export function connectionsPage(main) {
   main.append(h("h1", {}, "Connections"));
@@ -25,10 +25,10 @@ function optional(path, describe) {
     try {
       const page = await api("GET", spacePath(`${path}?limit=100`));
       const items = page.items || [];
-      clear(box).append(items.length ? h("ul", {}, items.map((item) => h("li", {}, describe(item)))) : empty("None yet."));
+      fill(box, items.length ? h("ul", {}, items.map((item) => h("li", {}, describe(item)))) : empty("None yet."));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.code === "not_found") clear(box).append(empty("Not available on this server yet."));
-      else clear(box).append(errorBox(error));
+      if (error instanceof ApiError && error.status === 404 && error.code === "not_found") fill(box, empty("Not available on this server yet."));
+      else fill(box, errorBox(error));
     }
   };
 }
@@ -40,7 +40,7 @@ async function secrets(box) {
   async function load() {
     try {
       const page = await api("GET", spacePath("/secrets?limit=200"));
-      clear(box).append(
+      fill(box, 
         flash,
         page.items.length
           ? h(
@@ -62,7 +62,7 @@ async function secrets(box) {
         ),
       );
     } catch (error) {
-      clear(box).append(errorBox(error));
+      fill(box, errorBox(error));
     }
   }
   async function save(event) {
@@ -97,7 +97,7 @@ async function endpoints(box) {
         api("GET", spacePath("/webhook-endpoints?limit=100")),
         api("GET", spacePath("/webhook-endpoints/deliveries?limit=20")),
       ]);
-      clear(box).append(
+      fill(box, 
         flash,
         list.items.length
           ? h("ul", {}, list.items.map((e) => h("li", {}, h("code", {}, e.url), ` ${e.enabled ? "enabled" : "disabled"} · events ${(e.events || []).join(", ") || "all"}`)))
@@ -122,7 +122,7 @@ async function endpoints(box) {
           : empty("No deliveries yet."),
       );
     } catch (error) {
-      clear(box).append(errorBox(error));
+      fill(box, errorBox(error));
     }
   }
   async function create(event) {

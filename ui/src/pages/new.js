@@ -2,7 +2,7 @@
 // flags beside their fields, clarifications as required fields, the generated form and JSON view in
 // sync, problems inline as you edit, cost and impact, refine in words, and Save (creates it paused).
 import { api, spacePath } from "../api.js";
-import { clear, errorBox, h, loading } from "../dom.js";
+import { clear, errorBox, h, loading, fill } from "../dom.js";
 import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
@@ -35,12 +35,12 @@ function requestForm(body) {
     request,
     h("button", { type: "submit", class: "primary", id: "draft-button" }, "Draft it"),
   );
-  clear(body).append(form, status, h("h2", {}, "Start from an example"), examples);
+  fill(body, form, status, h("h2", {}, "Start from an example"), examples);
   request.focus();
 
   api("GET", "/drafts/examples")
     .then((items) =>
-      clear(examples).append(
+      fill(examples, 
         items.length
           ? h(
               "ul",
@@ -52,7 +52,7 @@ function requestForm(body) {
           : h("p", {}, "No examples."),
       ),
     )
-    .catch((error) => clear(examples).append(errorBox(error)));
+    .catch((error) => fill(examples, errorBox(error)));
 
   async function submit(event) {
     event.preventDefault();
@@ -74,17 +74,17 @@ async function openDraft(body, id) {
   try {
     review(body, await api("GET", spacePath(`/drafts/${encodeURIComponent(id)}`)));
   } catch (error) {
-    clear(body).append(errorBox(error), h("p", {}, h("a", { href: "/automations/new" }, "Start a new draft")));
+    fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations/new" }, "Start a new draft")));
   }
 }
 
 async function review(body, initial) {
-  clear(body).append(loading("Loading the form…"));
+  fill(body, loading("Loading the form…"));
   let schemas;
   try {
     schemas = await loadSchemas();
   } catch (error) {
-    clear(body).append(errorBox(error));
+    fill(body, errorBox(error));
     return;
   }
   let draft = initial;
@@ -106,11 +106,11 @@ async function review(body, initial) {
   );
   const save = h("button", { type: "button", class: "primary", id: "save-draft", onclick: onSave }, "Save (paused)");
   const discard = h("button", { type: "button", onclick: onDiscard }, "Discard draft");
-  clear(body).append(status, summary, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
+  fill(body, status, summary, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
   let editor = null;
 
   function paint() {
-    clear(summary).append(
+    fill(summary, 
       h("h2", { id: "summary-title" }, "What it will do"),
       h("p", { class: "review-summary" }, draft.summary || "No summary yet."),
       draft.notes.length ? h("ul", {}, draft.notes.map((n) => h("li", {}, n))) : null,
@@ -118,12 +118,12 @@ async function review(body, initial) {
         ? h("p", {}, `${draft.flags.length} flag${draft.flags.length > 1 ? "s" : ""} to look at, shown beside their fields below.`)
         : h("p", {}, "No flags."),
     );
-    clear(impact).append(h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(draft.definition, draft.estimate));
+    fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(draft.definition, draft.estimate));
     paintClarifications();
     save.disabled = draft.status !== "ready";
     if (draft.status === "failed") status.replaceChildren(h("p", { class: "error", role: "alert" }, "The model could not produce a valid definition. Refine the request, or fix the JSON by hand."));
     if (!draft.definition) {
-      clear(editorBox).append(h("p", {}, "No definition yet: answer the questions above."));
+      fill(editorBox, h("p", {}, "No definition yet: answer the questions above."));
       editor = null;
     } else if (!editor) {
       clear(editorBox);
@@ -171,7 +171,7 @@ async function review(body, initial) {
         const found = [...result.errors, ...result.warnings];
         editor.setMarks(draft.flags, found);
         paintProblems(result.errors);
-        clear(impact).append(h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(definition, draft.estimate));
+        fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(definition, draft.estimate));
         save.disabled = !result.valid;
         status.replaceChildren(h("p", { class: "hint" }, result.valid ? "Edited — valid. Save checks the flags again." : "Edited — fix the problems to save."));
       } catch (error) {

@@ -1,6 +1,6 @@
 // The queue: runs held back by a queue policy or the global cap, in promotion order.
 import { api, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 
 export function queuePage(main) {
   const body = h("div", {}, loading());
@@ -8,7 +8,7 @@ export function queuePage(main) {
   async function load() {
     try {
       const page = await api("GET", spacePath("/queue?limit=200"));
-      clear(body).append(
+      fill(body, 
         page.items.length
           ? h(
               "ol",
@@ -20,7 +20,7 @@ export function queuePage(main) {
           : empty("Nothing is queued: every run got a slot."),
       );
     } catch (error) {
-      clear(body).append(errorBox(error));
+      fill(body, errorBox(error));
     }
   }
   async function cancel(id) {

@@ -1,7 +1,7 @@
 // One run: status and timings, the step timeline with rendered configs, outputs and errors, model
 // spend, deliveries, and cancel. Refreshes live while the run is not finished.
 import { api, spacePath } from "../api.js";
-import { clear, errorBox, h, loading, pretty, statusBadge, when } from "../dom.js";
+import { clear, errorBox, h, loading, pretty, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled", "timed_out", "dropped"]);
@@ -15,13 +15,13 @@ export function runPage(main, id) {
     try {
       paint(await api("GET", spacePath(`/runs/${id}`)));
     } catch (error) {
-      clear(body).append(errorBox(error), h("p", {}, h("a", { href: "/runs" }, "Back to runs")));
+      fill(body, errorBox(error), h("p", {}, h("a", { href: "/runs" }, "Back to runs")));
     }
   }
 
   function paint(run) {
     const flash = h("div", { "aria-live": "polite" });
-    clear(body).append(
+    fill(body, 
       h("div", { class: "heading" }, h("h1", {}, `Run ${run.id.slice(0, 8)}`), statusBadge(run.status)),
       flash,
       h(

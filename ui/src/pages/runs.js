@@ -1,6 +1,6 @@
 // Runs across the space, newest first, with filters; rows update live from the run events stream.
 import { api, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, statusBadge, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
 const STATUSES = ["", "queued", "pending", "running", "awaiting_approval", "succeeded", "failed", "cancelled", "timed_out", "dropped"];
@@ -41,7 +41,7 @@ export function runsPage(main) {
       runs = page.items;
       draw();
     } catch (error) {
-      clear(body).append(errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
+      fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
   }
 

@@ -1,7 +1,7 @@
 // Space settings: name, members and roles; your API tokens (sign-ins are listed there too) and your
 // password.
 import { api, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, when } from "../dom.js";
+import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 
 export function settingsPage(main) {
   main.append(h("h1", {}, "Settings"));
@@ -25,7 +25,7 @@ async function loadMembers(box) {
   async function load() {
     try {
       const page = await api("GET", spacePath("/members?limit=200"));
-      clear(box).append(
+      fill(box, 
         flash,
         h("ul", {}, page.items.map((m) => h("li", {}, `${m.email} · ${m.role}`))),
         h(
@@ -39,7 +39,7 @@ async function loadMembers(box) {
         ),
       );
     } catch (error) {
-      clear(box).append(errorBox(error));
+      fill(box, errorBox(error));
     }
   }
   async function add(event) {
@@ -63,7 +63,7 @@ async function loadTokens(box) {
     try {
       const page = await api("GET", "/tokens?limit=200");
       const live = page.items.filter((t) => !t.revoked_at);
-      clear(box).append(
+      fill(box, 
         flash,
         live.length
           ? h(
@@ -77,7 +77,7 @@ async function loadTokens(box) {
         h("form", { class: "inline", onsubmit: create, "aria-label": "Create a token" }, h("label", { for: "token-name" }, "Name"), name, h("button", { type: "submit" }, "Create token")),
       );
     } catch (error) {
-      clear(box).append(errorBox(error));
+      fill(box, errorBox(error));
     }
   }
   async function create(event) {
