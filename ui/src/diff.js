@@ -34,7 +34,7 @@ export function diffView(before, after, labels = ["before", "after"]) {
     changed
       ? h(
           "pre",
-          {},
+          { tabindex: "0", "aria-label": `Diff from ${labels[0]} to ${labels[1]}` },
           lines.map(([mark, line]) =>
             h("span", { class: mark === "+" ? "add" : mark === "-" ? "del" : "same" }, `${mark} ${line}\n`),
           ),

@@ -57,7 +57,7 @@ export function empty(text, ...actions) {
 }
 
 export function pretty(value) {
-  return h("pre", { class: "json" }, JSON.stringify(value, null, 2));
+  return h("pre", { class: "json", tabindex: "0" }, JSON.stringify(value, null, 2));
 }
 
 // Replace an element's children (null, false and undefined children are left out).
