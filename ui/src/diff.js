@@ -23,8 +23,16 @@ export function lineDiff(before, after) {
   return lines;
 }
 
+// Keys sorted at every level, so two documents that differ only in key order show no difference.
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  return value;
+}
+
 export function diffView(before, after, labels = ["before", "after"]) {
-  const text = (value) => JSON.stringify(value, null, 2);
+  const text = (value) => JSON.stringify(canonical(value), null, 2);
   const lines = lineDiff(text(before), text(after));
   const changed = lines.some(([mark]) => mark !== " ");
   return h(
