@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from app.api.errors import install_error_handlers
+from app.api.openapi import complete_openapi
 from app.api.routes import api_router
 from app.api.routes.health import router as health_router
 from app.api.throttle import AuthFailureThrottle
@@ -87,4 +88,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     # Last resort of the router: the web UI's files and page URLs (never shadows an API route).
     app.router.default = ui_fallback()
+    app.openapi = lambda: complete_openapi(app)  # type: ignore[method-assign]
     return app

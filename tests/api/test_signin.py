@@ -150,3 +150,26 @@ class TestSecurityHeaders:
         assert wrong_method.status_code == 405
         assert (await client.get("/../../etc/passwd")).status_code in (404, 200)
         assert "root:" not in (await client.get("/..%2f..%2fetc/passwd")).text
+
+
+class TestRouting:
+    async def test_posting_to_versions_is_405_naming_every_allowed_method(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation = await owner.create_automation()
+        response = await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/versions"))
+        assert response.status_code == 405
+        assert response.json()["error"]["code"] == "method_not_allowed"
+        assert response.headers["allow"] == "GET"
+        listing = await owner.request("DELETE", owner.space_path("/automations"))
+        assert listing.status_code == 405
+        assert listing.headers["allow"] == "GET, POST"
+
+    async def test_named_sub_paths_are_never_taken_for_an_id(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        validate = await owner.request("PUT", owner.space_path("/automations/validate"), json={})
+        assert validate.status_code == 405
+        secret = await owner.request("PATCH", owner.space_path("/webhook-endpoints/callback-secret"))
+        assert secret.status_code == 405
+        assert secret.headers["allow"] == "POST"
+        not_an_id = await owner.request("GET", owner.space_path("/automations/not-an-id"))
+        assert not_an_id.status_code == 404

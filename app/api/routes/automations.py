@@ -92,14 +92,14 @@ async def list_automations(
     )
 
 
-@router.get("/{automation_id}", summary="Get an automation")
+@router.get("/{automation_id:uuid}", summary="Get an automation")
 async def get_automation(
     automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, response: Response
 ) -> AutomationOut:
     return _out(response, await automation_service.get(session, access, automation_id))
 
 
-@router.put("/{automation_id}", summary="Replace the definition (needs the expected version)")
+@router.put("/{automation_id:uuid}", summary="Replace the definition (needs the expected version)")
 async def update_automation(
     automation_id: uuid.UUID,
     body: AutomationUpdate,
@@ -142,7 +142,7 @@ def _status_route(action: str, summary: str) -> None:
         return _out(response, automation)
 
     router.add_api_route(
-        f"/{{automation_id}}/{action}",
+        f"/{{automation_id:uuid}}/{action}",
         change_status,
         methods=["POST"],
         summary=summary,
@@ -155,7 +155,7 @@ for _action, _summary in _STATUS_ACTIONS.items():
     _status_route(_action, _summary)
 
 
-@router.get("/{automation_id}/versions", summary="List versions, newest first")
+@router.get("/{automation_id:uuid}/versions", summary="List versions, newest first")
 async def list_versions(
     automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, page: PageDep
 ) -> PageOut[AutomationVersionOut]:
@@ -167,7 +167,7 @@ async def list_versions(
     )
 
 
-@router.get("/{automation_id}/versions/{version}", summary="Get one version")
+@router.get("/{automation_id:uuid}/versions/{version}", summary="Get one version")
 async def get_version(
     automation_id: uuid.UUID, version: VersionPath, session: SessionDep, access: SpaceDep
 ) -> AutomationVersionOut:
@@ -177,7 +177,8 @@ async def get_version(
 
 
 @router.post(
-    "/{automation_id}/versions/{version}/restore", summary="Make version n current again, as a new version"
+    "/{automation_id:uuid}/versions/{version}/restore",
+    summary="Make version n current again, as a new version",
 )
 async def restore_version(
     automation_id: uuid.UUID,
