@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from tests.support.processes import ROOT
 from tests.ui.conftest import Owner
 
 REPORT_DIR = ROOT / "tests" / "output" / "contract"
+CONFIG = Path(__file__).with_name("schemathesis.toml")
 # The live stream never ends, and signing out would revoke the token the run itself uses.
 EXCLUDED_PATHS = r"(/runs/events$|/auth/sessions/current$|/tokens/\{token_id\}/revoke$)"
 
@@ -28,6 +30,8 @@ def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) 
             sys.executable,
             "-m",
             "schemathesis.cli",
+            "--config-file",
+            str(CONFIG),
             "run",
             f"{ui_base}/openapi.json",
             "--header",
