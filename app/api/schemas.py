@@ -121,6 +121,12 @@ class AutomationCreate(Body):
     )
 
 
+class DefinitionCheck(Body):
+    definition: dict[str, Any] = Field(
+        description="Any JSON object: every way it falls short of a definition is reported, not refused."
+    )
+
+
 class AutomationUpdate(Body):
     definition: dict[str, Any]
     version: ExpectedVersion = None

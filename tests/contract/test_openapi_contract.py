@@ -41,7 +41,7 @@ def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) 
             "--phases",
             "examples,coverage,fuzzing,stateful",
             "--max-examples",
-            "8",
+            "5",
             "--workers",
             "2",
             "--seed",

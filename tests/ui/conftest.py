@@ -70,9 +70,11 @@ def page(browser: Any, ui_base: str) -> Iterator[Any]:
     opened.on("pageerror", lambda error: errors.append(str(error)))
     opened.on(
         "console",
-        lambda message: errors.append(message.text)
-        if message.type == "error" and "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
     )
     opened.errors = errors  # type: ignore[attr-defined]
     yield opened

@@ -24,7 +24,11 @@ def _definition() -> dict[str, Any]:
             {
                 "step_id": "post",
                 "action": "http_request",
-                "config": {"method": "POST", "url": "https://hooks.example.com/eng", "json": {"text": "hello"}},
+                "config": {
+                    "method": "POST",
+                    "url": "https://hooks.example.com/eng",
+                    "json": {"text": "hello"},
+                },
             }
         ],
     }
@@ -45,7 +49,13 @@ def test_describe_review_edit_save_activate_run_live(
     page: Any, owner: Owner, fake_llm: FakeLlm, loopback: Loopback
 ) -> None:
     fake_llm.reset()
-    fake_llm.script(envelope(_definition()), review_reply("Posts hello to the team hook when called.", flags=[{"path": "/plan/0/config/url", "message": FLAG}]))
+    fake_llm.script(
+        envelope(_definition()),
+        review_reply(
+            "Posts hello to the team hook when called.",
+            flags=[{"path": "/plan/0/config/url", "message": FLAG}],
+        ),
+    )
     sign_in(page, owner)
     page.wait_for_selector(".empty")
     assert not axe_violations(page)

@@ -22,7 +22,11 @@ from tests.ui.test_draft_to_run import sign_in
 
 def _api(ui_base: str, owner: Owner, method: str, path: str, **kwargs: Any) -> httpx.Response:
     return httpx.request(
-        method, f"{ui_base}/api/v1{path}", headers={"Authorization": f"Bearer {owner.token}"}, timeout=30, **kwargs
+        method,
+        f"{ui_base}/api/v1{path}",
+        headers={"Authorization": f"Bearer {owner.token}"},
+        timeout=30,
+        **kwargs,
     )
 
 
@@ -54,7 +58,13 @@ def _in_thread(database_url: str, statement: str, **params: Any) -> None:
 def test_every_page_loads_by_url_with_no_serious_accessibility_violation(
     page: Any, owner: Owner, ui_base: str
 ) -> None:
-    automation = _api(ui_base, owner, "POST", f"/spaces/{owner.space_id}/automations", json={"definition": minimal_definition()}).json()
+    automation = _api(
+        ui_base,
+        owner,
+        "POST",
+        f"/spaces/{owner.space_id}/automations",
+        json={"definition": minimal_definition()},
+    ).json()
     sign_in(page, owner)
     pages = {
         "automations": ("/automations", "Automations"),
@@ -83,7 +93,9 @@ def test_every_page_loads_by_url_with_no_serious_accessibility_violation(
 
 def test_a_version_conflict_is_explained_with_a_diff(page: Any, owner: Owner, ui_base: str) -> None:
     path = f"/spaces/{owner.space_id}/automations"
-    automation = _api(ui_base, owner, "POST", path, json={"definition": minimal_definition(name="Original")}).json()
+    automation = _api(
+        ui_base, owner, "POST", path, json={"definition": minimal_definition(name="Original")}
+    ).json()
     sign_in(page, owner)
     page.goto(f"/automations/{automation['id']}")
     name_field = page.locator("[data-section='/'] input[name='root[name]']")
@@ -123,7 +135,8 @@ def test_an_expired_session_returns_to_sign_in_and_back(
     page.goto("/settings")
     page.wait_for_selector("main h1:text-is('Settings')")
     token = page.evaluate("sessionStorage.getItem('automations.token')")
-    assert token and token not in page.url
+    assert token
+    assert token not in page.url
     _in_thread(
         database_url,
         "UPDATE api_tokens SET expires_at = now() - interval '1 second'"

@@ -82,7 +82,9 @@ def test_changes_arrive_live_only_in_their_space_and_replay_after_a_reconnect(
 ) -> None:
     from tests.support.browser import create_admin
 
-    stranger_made = create_admin(ui_env, f"stranger-{time.monotonic_ns()}@example.test", "stranger passphrase 1")
+    stranger_made = create_admin(
+        ui_env, f"stranger-{time.monotonic_ns()}@example.test", "stranger passphrase 1"
+    )
     stranger = Owner("", "", stranger_made["space_id"], stranger_made["token"])
     mine, theirs = Stream(ui_base, owner), Stream(ui_base, stranger)
     mine.wait_connected()
@@ -92,7 +94,8 @@ def test_changes_arrive_live_only_in_their_space_and_replay_after_a_reconnect(
     finished = mine.wait_for(lambda e: e["run_id"] == run_id and e["status"] == "succeeded")
     assert finished is not None, mine.events
     statuses = [e["status"] for _, e in mine.events if e["run_id"] == run_id]
-    assert statuses[0] in ("pending", "queued") and "running" in statuses
+    assert statuses[0] in ("pending", "queued")
+    assert "running" in statuses
     assert not any(e["run_id"] == run_id for _, e in theirs.events)
     mine.close()
     theirs.close()
@@ -100,7 +103,8 @@ def test_changes_arrive_live_only_in_their_space_and_replay_after_a_reconnect(
     replay = Stream(ui_base, owner, last_event_id=before)
     replayed = replay.wait_for(lambda e: e["run_id"] == run_id, seconds=10)
     replay.close()
-    assert replayed is not None and replayed[1]["status"] == "succeeded"
+    assert replayed is not None
+    assert replayed[1]["status"] == "succeeded"
     assert int(replayed[0]) >= int(before)
 
 

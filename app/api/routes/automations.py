@@ -23,6 +23,7 @@ from app.api.schemas import (
     AutomationSavedOut,
     AutomationUpdate,
     AutomationVersionOut,
+    DefinitionCheck,
     PageOut,
     ProblemOut,
     ValidationOut,
@@ -64,7 +65,7 @@ async def create_automation(
 
 @router.post("/validate", summary="Validate a definition without saving it")
 async def validate_automation(
-    body: AutomationCreate, access: SpaceDep, vocabulary: VocabularyDep
+    body: DefinitionCheck, access: SpaceDep, vocabulary: VocabularyDep
 ) -> ValidationOut:
     problems = await automation_service.validate(access, body.definition, vocabulary)
     found = [ProblemOut(**problem.as_dict()) for problem in problems]

@@ -1,5 +1,6 @@
 // The approvals inbox: pending calls with capability, params, who asked, automation, run and time
-// left; approve once, approve and always allow, deny with a reason. The badge in the navigation
+// left; approve once, approve and always allow (not for destructive capabilities), deny with a reason
+// (`POST …/approvals/{id}/approve {scope}` and `…/deny {reason}`). The badge in the navigation
 // shows the pending count, refreshed on every run change (a run that starts waiting is one).
 import { api, ApiError, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, pretty, when, fill } from "../dom.js";
@@ -58,11 +59,9 @@ export function approvalsPage(main) {
   function item(approval) {
     const reason = h("input", { type: "text", id: `reason-${approval.id}`, maxlength: "500" });
     const flash = h("div", { "aria-live": "polite" });
-    async function decide(decision) {
+    async function decide(action, body) {
       try {
-        const payload = { decision };
-        if (decision === "deny" && reason.value) payload.reason = reason.value;
-        await api("POST", spacePath(`/approvals/${approval.id}/decision`), payload);
+        await api("POST", spacePath(`/approvals/${approval.id}/${action}`), body);
         load();
       } catch (error) {
         flash.replaceChildren(errorBox(error));
@@ -71,7 +70,7 @@ export function approvalsPage(main) {
     return h(
       "li",
       { class: "approval", "data-approval": approval.id },
-      h("h2", {}, approval.capability_id || approval.capability || "capability"),
+      h("h2", {}, approval.capability_id || approval.capability || "capability", approval.risk ? ` (${approval.risk})` : ""),
       h(
         "dl",
         { class: "facts" },
@@ -79,8 +78,10 @@ export function approvalsPage(main) {
         h("dd", {}, approval.automation_id ? h("a", { href: `/automations/${approval.automation_id}` }, approval.automation_name || approval.automation_id.slice(0, 8)) : "—"),
         h("dt", {}, "Run"),
         h("dd", {}, approval.run_id ? h("a", { href: `/runs/${approval.run_id}` }, approval.run_id.slice(0, 8)) : "—"),
+        h("dt", {}, "Asked by"),
+        h("dd", {}, approval.requested_by || approval.step_id || "—"),
         h("dt", {}, "Asked"),
-        h("dd", {}, when(approval.created_at)),
+        h("dd", {}, when(approval.requested_at || approval.created_at)),
         h("dt", {}, "Expires"),
         h("dd", {}, when(approval.expires_at)),
       ),
@@ -89,11 +90,13 @@ export function approvalsPage(main) {
       h(
         "div",
         { class: "bar" },
-        h("button", { type: "button", class: "primary", onclick: () => decide("approve") }, "Approve once"),
-        h("button", { type: "button", onclick: () => decide("approve_always") }, "Approve and always allow"),
+        h("button", { type: "button", class: "primary", onclick: () => decide("approve", { scope: "once" }) }, "Approve once"),
+        approval.destructive
+          ? null
+          : h("button", { type: "button", onclick: () => decide("approve", { scope: "always" }) }, "Approve and always allow"),
         h("label", { for: reason.id }, "Reason"),
         reason,
-        h("button", { type: "button", class: "danger", onclick: () => decide("deny") }, "Deny"),
+        h("button", { type: "button", class: "danger", onclick: () => decide("deny", reason.value ? { reason: reason.value } : {}) }, "Deny"),
       ),
     );
   }
