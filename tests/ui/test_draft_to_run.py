@@ -6,11 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.support.browser import axe_violations, shot
 from tests.support.drafts import envelope, review_reply
 from tests.support.fake_llm import FakeLlm
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
+
+# Browser and process start-up count against a test's time; two shared cores make them slow.
+pytestmark = pytest.mark.timeout(300)
+
 
 FLAG = "Is this the right hook?"
 

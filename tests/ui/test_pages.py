@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import text
 
 from app.persistence.db import create_engine
@@ -18,6 +19,9 @@ from tests.support.factories import minimal_definition
 from tests.support.fake_llm import FakeLlm
 from tests.ui.conftest import Owner
 from tests.ui.test_draft_to_run import sign_in
+
+# Browser and process start-up count against a test's time; two shared cores make them slow.
+pytestmark = pytest.mark.timeout(300)
 
 
 def _api(ui_base: str, owner: Owner, method: str, path: str, **kwargs: Any) -> httpx.Response:

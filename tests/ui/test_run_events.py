@@ -10,9 +10,13 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.support.factories import minimal_definition
 from tests.ui.conftest import Owner
+
+# Browser and process start-up count against a test's time; two shared cores make them slow.
+pytestmark = pytest.mark.timeout(300)
 
 
 class Stream:
