@@ -47,8 +47,6 @@ def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) 
             "--seed",
             "20261123",
             "--generation-deterministic",
-            "--generation-database",
-            "none",
             "--exclude-path-regex",
             EXCLUDED_PATHS,
             "--request-timeout",
