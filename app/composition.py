@@ -20,12 +20,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
 from app.engine.validation import Vocabulary
+from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
 from app.jobs import Job
 from app.registry import ActionDefinition, CapabilityResolver, Registry, RegistrySource
 from app.registry import actions as native_actions
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressAllowList
+from app.services.artifact_writer import ArtifactLimits
+from app.services.databases import DatabaseSource, NoQueries, Queries
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.pipeline_secrets import VaultSecrets
@@ -60,6 +63,8 @@ class Runtime:
     vocabulary: Vocabulary
     """The installation's part of validation (actions, triggers, allowed models); see `vocabulary_for`."""
     send_job: SendJob
+    artifact_store: ArtifactStore
+    artifact_limits: ArtifactLimits
 
     async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
         """What a definition of this space is validated against: the base plus the space's capabilities
@@ -80,13 +85,22 @@ class Runtime:
 
 
 def build_runtime(
-    settings: Settings, send_task: SendTask, sessions: async_sessionmaker[AsyncSession]
+    settings: Settings,
+    send_task: SendTask,
+    sessions: async_sessionmaker[AsyncSession],
+    queries: Queries | None = None,
 ) -> Runtime:
-    """Compose the runtime. Capability sources are listed in resolution order (native first)."""
+    """Compose the runtime. Capability sources are listed in resolution order (native first).
+
+    `queries` runs statements on the databases spaces registered (a worker's pools, built by the worker
+    with the database driver); the API lists those capabilities for validation but never runs them.
+    """
     allow = EgressAllowList.parse(settings.egress_allow)
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
-    resolver = CapabilityResolver([RegistrySource(native_capabilities)])
     secrets: SecretResolver = VaultSecrets(SecretVault(keyring_for(settings)), sessions)
+    resolver = CapabilityResolver(
+        [RegistrySource(native_capabilities), DatabaseSource(sessions, secrets, queries or NoQueries())]
+    )
     return Runtime(
         settings=settings,
         egress_allow=allow,
@@ -98,4 +112,10 @@ def build_runtime(
         pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
         vocabulary=Vocabulary(actions=native_actions, allowed_models=frozenset(settings.llm_allowed_models)),
         send_job=job_sender(send_task),
+        artifact_store=store_for(settings),
+        artifact_limits=ArtifactLimits(
+            max_bytes=settings.artifact_max_bytes,
+            quota_bytes=settings.artifact_quota_bytes,
+            retention_days=settings.artifact_retention_days,
+        ),
     )

@@ -163,6 +163,20 @@ class Settings(BaseSettings):
     )
     smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
 
+    # artifacts and database queries
+    artifacts_url: str | None = Field(
+        default=None,
+        description="s3://bucket/prefix: an S3-compatible store (AWS_* variables); unset = HOME/artifacts.",
+    )
+    artifact_retention_days: int = Field(
+        default=30, ge=1, le=3650, description="Life of `default` artifacts."
+    )
+    artifact_quota_bytes: int = Field(default=5 * 1024**3, ge=1, description="Artifact bytes per space.")
+    artifact_max_bytes: int = Field(default=100 * 1024**2, ge=1, description="Largest single artifact.")
+    database_statement_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=600, description="statement_timeout of a database query capability."
+    )
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:
@@ -209,6 +223,11 @@ class Settings(BaseSettings):
                     f"AUTOMATIONS_{name}={model} is not in AUTOMATIONS_LLM_ALLOWED_MODELS; add it there"
                 )
         return self
+
+    @property
+    def artifacts_dir(self) -> Path:
+        """Where the filesystem store keeps artifact bytes (when no AUTOMATIONS_ARTIFACTS_URL is set)."""
+        return self.home / "artifacts"
 
     @property
     def stack_file(self) -> Path:

@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 from app.api.errors import install_error_handlers
 from app.api.openapi import complete_openapi
 from app.api.routes import api_router
+from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.health import router as health_router
 from app.api.throttle import AuthFailureThrottle
 from app.api.ui import SecurityHeaders, ui_fallback
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(health_router)
     app.include_router(api_router)
+    app.include_router(artifact_downloads)
     # Last resort of the router: the web UI's files and page URLs (never shadows an API route).
     app.router.default = ui_fallback()
     app.openapi = lambda: complete_openapi(app)  # type: ignore[method-assign]

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Role
 from app.services.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
@@ -136,6 +137,32 @@ class VersionPrecondition(Body):
     version: ExpectedVersion = None
 
 
+class StatusChange(VersionPrecondition):
+    acknowledged_overlap: bool = Field(
+        default=False, description="Activate although it strictly overlaps active automations."
+    )
+    coexistence_note: str | None = Field(
+        default=None,
+        min_length=10,
+        max_length=1000,
+        description="Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.",
+    )
+
+
+class OverlapReasonOut(BaseModel):
+    kind: str = Field(description="schedule, event, write or goal.")
+    message: str
+    strict: bool
+
+
+class OverlapOut(BaseModel):
+    automation_id: uuid.UUID
+    name: str
+    status: str
+    strict: bool = Field(description="A shared write target: activating needs an acknowledgement.")
+    reasons: list[OverlapReasonOut]
+
+
 class TriggerOut(Out):
     id: uuid.UUID
     type: str
@@ -162,6 +189,9 @@ class AutomationOut(Out):
     created_at: datetime
     updated_at: datetime
     archived_at: datetime | None
+    coexistence_note: str | None = Field(
+        default=None, description="Why it may run beside the automations it overlaps (given on activate)."
+    )
     triggers: list[TriggerOut]
 
 
@@ -175,6 +205,9 @@ class ProblemOut(BaseModel):
 class AutomationSavedOut(AutomationOut):
     warnings: list[ProblemOut] = Field(
         default_factory=list, description="Things worth a look that did not block saving."
+    )
+    overlaps: list[OverlapOut] = Field(
+        default_factory=list, description="Automations of the space that fire, write or mean alike."
     )
 
 
@@ -203,6 +236,11 @@ class RunCreate(Body):
         max_length=2048,
         description="Also deliver this run's terminal event here, signed with the space's callback secret.",
     )
+    mode: RunMode = Field(
+        default="live",
+        description="live; dry_run (every write held back, reads run); verify (external writes held back).",
+    )
+    llm: LlmMode = Field(default="run", description="skip: a dry or verify run calls no model.")
 
 
 class RunOut(Out):
@@ -226,6 +264,9 @@ class RunOut(Out):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    mode: str = "live"
+    llm_mode: str = "run"
+    replay_of: uuid.UUID | None = Field(default=None, description="The run this one replays.")
     url: str = ""
 
 
@@ -239,6 +280,9 @@ class RunStepOut(Out):
     config: Any | None
     output: Any | None
     error: dict[str, Any] | None
+    suppressed: list[Any] | None = Field(
+        default=None, description="Calls a dry or verify run held back: capability, params, mode."
+    )
     started_at: datetime
     finished_at: datetime | None
     duration_ms: int | None
@@ -377,6 +421,10 @@ class DraftOut(BaseModel):
     automation_id: str | None = Field(description="Set on a draft that changes an existing automation.")
     base_version: int | None
     diff: dict[str, Any] | None = Field(description="RFC 6902 `patch` and `unified` text diff.")
+    overlaps: list[OverlapOut] = Field(
+        default_factory=list,
+        description="Automations of the space the proposal fires, writes or means alike.",
+    )
     created_by: str
     created_at: datetime
     updated_at: datetime

@@ -74,3 +74,32 @@ class Suspend(BaseException):
         if self.details is not None:
             record["details"] = self.details
         return record
+
+
+class Suppressed(BaseException):
+    """A rule's decision not to send a call in a dry or verify run: what would have been called, with what.
+
+    Like `Suspend` it is a `BaseException`, so no handler's `except Exception` turns it into a failure.
+    The executor makes it the step's output (`as_output`), so later steps still render; an agent loop
+    hands the same answer to the model as the tool's result.
+    """
+
+    def __init__(self, capability_id: str, params: Any, *, mode: str, reason: str) -> None:
+        super().__init__(f"{capability_id} suppressed ({reason})")
+        self.capability_id = capability_id
+        self.params = params
+        self.mode = mode
+        self.reason = reason
+
+    def as_output(self) -> dict[str, Any]:
+        """What the suppressed call answers: that nothing was sent, and what would have been."""
+        return {"dry_run": True, "would_call": self.capability_id, "params": self.params}
+
+    def as_record(self) -> dict[str, Any]:
+        """What the step record keeps of it (`run_steps.suppressed`)."""
+        return {
+            "capability": self.capability_id,
+            "params": self.params,
+            "mode": self.mode,
+            "reason": self.reason,
+        }

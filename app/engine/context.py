@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.definitions.signals import CallId
+from app.definitions.run_modes import LlmMode, RunMode
+from app.definitions.signals import CallId, StepError
 from app.engine.capabilities import CapabilityCall, CapabilityPipeline
 from app.registry import Capability
 from app.registry.builtin_llm import MODEL_TURN, reply_from_result
-from app.registry.ports import LlmReply, Ports
+from app.registry.ports import ArtifactData, ArtifactRef, LlmReply, Ports
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,37 @@ class RunLimits:
 
     budget_cap_usd: float | None = None
     max_llm_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class BoundArtifacts:
+    """The run's artifact port with the writing step filled in (`ctx.artifacts`)."""
+
+    ports: Ports
+    step_id: str
+
+    async def put(
+        self,
+        name: str,
+        data: ArtifactData,
+        content_type: str,
+        *,
+        kind: str = "document",
+        retention: str = "default",
+        visibility: str = "private",
+    ) -> ArtifactRef:
+        """Store `data` as an artifact of this step; the answer names it, the bytes stay in the store."""
+        if self.ports.artifacts is None:
+            raise StepError("artifacts_unavailable", "this process cannot store artifacts", retryable=False)
+        return await self.ports.artifacts.put(
+            name,
+            data,
+            content_type,
+            step_id=self.step_id,
+            kind=kind,
+            retention=retention,
+            visibility=visibility,
+        )
 
 
 @dataclass
@@ -39,7 +71,17 @@ class ActionContext:
     limits: RunLimits = field(default_factory=RunLimits)
     max_retries: int = 0
     attempt: int = 1
+    mode: RunMode = "live"
+    """live, dry_run or verify: which calls the pipeline's `run_mode` rule holds back."""
+    llm: LlmMode = "run"
+    suppressed: list[dict[str, Any]] = field(default_factory=list)
+    """The calls this attempt held back (capability, params, mode, reason, call id), for its record."""
     _calls: int = field(default=0, init=False, repr=False)
+
+    @property
+    def artifacts(self) -> BoundArtifacts:
+        """Where this step keeps files; the bytes never enter templates, records or prompts."""
+        return BoundArtifacts(self.ports, self.step_id)
 
     def next_call_id(self) -> CallId:
         """The identity of the next call this attempt makes (calls are numbered from 0 in order)."""

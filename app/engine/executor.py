@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
 from app.definitions.json_schema import schema_problems
-from app.definitions.signals import StepError, Suspend
+from app.definitions.signals import StepError, Suppressed, Suspend
 from app.engine.context import ActionContext
 from app.engine.secret_refs import bind_references, reference_aware_problems
 from app.engine.steps import RetryPolicy
@@ -54,7 +54,10 @@ class Journal(Protocol):
         config: Any = None,
         output: Any = None,
         error: dict[str, Any] | None = None,
-    ) -> None: ...
+        suppressed: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Record how the attempt ended; `suppressed` lists the calls a dry or verify run held back."""
+        ...
 
     async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
         """The attempt paused at a call (`Suspend`): durable, so a later claim resumes this attempt."""
@@ -255,6 +258,8 @@ class Executor:
         self, step: Step, scope: dict[str, Any], record: Any, deadline: datetime, attempt: int
     ) -> _StepResult:
         config: Any = None
+        ctx: ActionContext | None = None
+        action: ActionDefinition | None = None
         try:
             if step.when is not None and not await aevaluate_predicate(step.when, scope):
                 await self.journal.finish_step(record, status="skipped")
@@ -278,6 +283,14 @@ class Executor:
                 ) from None
             _check_output(action, config, output)
             output = self.scrub(output)
+        except Suppressed as held:
+            # A dry or verify run held the step's call back: what it would have sent is the output,
+            # so later steps still render; the attempt succeeded without touching anything.
+            output = self.scrub(_held_output(action, held))
+            await self.journal.finish_step(
+                record, status="succeeded", config=config, output=output, suppressed=_held(ctx)
+            )
+            return _StepResult("ok", output=output)
         except Suspend as signal:
             suspension = signal.as_dict()
             await self.journal.suspend_step(record, config=config, suspension=suspension)
@@ -295,7 +308,9 @@ class Executor:
             return await self._failed(
                 record, config, {"code": "action_error", "message": message, "retryable": True}
             )
-        await self.journal.finish_step(record, status="succeeded", config=config, output=output)
+        await self.journal.finish_step(
+            record, status="succeeded", config=config, output=output, suppressed=_held(ctx)
+        )
         return _StepResult("ok", output=output)
 
     async def _failed(self, record: Any, config: Any, error: dict[str, Any]) -> _StepResult:
@@ -321,6 +336,18 @@ class Executor:
                 return stop
             await self.clock.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
         return None
+
+
+def _held_output(action: ActionDefinition | None, held: Suppressed) -> Any:
+    """A held-back step's output: the action's example fields (if it declares them), and what it would
+    have sent."""
+    example = action.example_output if action is not None else None
+    return {**example, **held.as_output()} if isinstance(example, dict) else held.as_output()
+
+
+def _held(ctx: ActionContext | None) -> list[dict[str, Any]] | None:
+    """The calls the attempt held back, or None when it held back none (a live run never does)."""
+    return list(ctx.suppressed) if ctx is not None and ctx.suppressed else None
 
 
 class _DeadlineReached(Exception):

@@ -7,6 +7,7 @@ from typing import Any
 from app.registry.builtin_agent import AGENT_TASK
 from app.registry.builtin_capabilities import HTTP_REQUEST, NOTIFY_SEND
 from app.registry.builtin_llm import LLM_COMPLETE_ACTION
+from app.registry.data_files import encode_data
 from app.registry.factories import capability_action
 from app.registry.models import ActionDefinition
 from app.registry.ports import HandlerContext
@@ -14,7 +15,19 @@ from app.registry.ports import HandlerContext
 
 async def _transform_data(ctx: HandlerContext, config: dict[str, Any]) -> Any:
     # The executor has already rendered the templates in the config: the result is the output.
-    return config["output"]
+    spec = config.get("save_as_artifact")
+    if not spec:
+        return config["output"]
+    data, content_type = encode_data(config["output"], spec.get("format", "json"))
+    ref = await ctx.artifacts.put(
+        spec["name"],
+        data,
+        content_type,
+        kind="data",
+        retention=spec.get("retention", "default"),
+        visibility=spec.get("visibility", "private"),
+    )
+    return {"artifact_id": ref.id, "artifact": ref.as_dict()}
 
 
 TRANSFORM_DATA = ActionDefinition(
@@ -28,10 +41,27 @@ TRANSFORM_DATA = ActionDefinition(
     config_schema={
         "type": "object",
         "required": ["output"],
-        "properties": {"output": {"description": "The value to return, templates rendered."}},
+        "properties": {
+            "output": {"description": "The value to return, templates rendered."},
+            "save_as_artifact": {
+                "type": "object",
+                "description": "Write `output` as a `data` artifact (JSON, or CSV from a list of rows) and "
+                "return {artifact_id, artifact} instead of the value.",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 255},
+                    "format": {"enum": ["json", "csv"], "default": "json"},
+                    "retention": {"enum": ["transient", "default", "permanent"], "default": "default"},
+                    "visibility": {"enum": ["private", "space", "shared"], "default": "private"},
+                },
+                "additionalProperties": False,
+            },
+        },
         "additionalProperties": False,
     },
-    output_contract={"description": "Any JSON value: the rendered `output`."},
+    output_contract={
+        "description": "Any JSON value: the rendered `output` (or the artifact it was saved as)."
+    },
     handler=_transform_data,
     duration_class="fast",
 )
@@ -77,6 +107,7 @@ HTTP_REQUEST_ACTION = capability_action(
     duration_class="fast",
     prepare=_without_step_keys,
     finish=_accepted,
+    example_output={"status_code": 200, "headers": {}, "text": ""},
 )
 
 NOTIFICATION_ACTION = capability_action(
@@ -85,6 +116,7 @@ NOTIFICATION_ACTION = capability_action(
     name="In-app notification",
     description="Post a notification to the space's inbox (GET /api/v1/spaces/{space_id}/notifications).",
     duration_class="fast",
+    example_output={"notification_id": ""},
 )
 
 BUILTIN_ACTIONS: tuple[ActionDefinition, ...] = (

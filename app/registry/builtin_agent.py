@@ -6,7 +6,8 @@ metered path (`ctx.llm_complete`). A final answer that does not match `output_sc
 the model with the problems; those repairs use up the step's retries.
 
 A tool call the pipeline suspends (`Suspend`, a `BaseException`) is not a tool failure: it leaves the
-loop, and the executor pauses the run.
+loop, and the executor pauses the run. A tool call a dry or verify run holds back (`Suppressed`)
+answers the model with what would have been sent, and the loop goes on.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from typing import Any
 
 from app.definitions.json_schema import schema_problems
-from app.definitions.signals import StepError
+from app.definitions.signals import StepError, Suppressed
 from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
 from app.registry.models import DYNAMIC_OUTPUT, ActionDefinition, Capability
 from app.registry.ports import HandlerContext
@@ -77,6 +78,9 @@ async def _run_tool(
         return {"error": {"code": "invalid_arguments", "message": "the arguments must be a JSON object"}}
     try:
         result = await ctx.invoke_capability(capability.id, args)
+    except Suppressed as held:
+        # A dry or verify run held the call back: the model hears what would have been sent.
+        return {"result": held.as_output()}
     except Exception as exc:  # reported to the model; the step goes on (Suspend is no Exception)
         return {"error": _short(exc)}
     if len(json.dumps(result, default=str).encode()) > MAX_TOOL_RESULT_BYTES:

@@ -10,8 +10,9 @@ import contextlib
 import json
 from typing import Any
 
+from app.definitions.signals import StepError
 from app.registry.builtin_llm import LLM_COMPLETE
-from app.registry.models import Capability
+from app.registry.models import Capability, Risk
 from app.registry.ports import HandlerContext
 
 HEADERS_SCHEMA: dict[str, Any] = {
@@ -22,7 +23,78 @@ HEADERS_SCHEMA: dict[str, Any] = {
 MAX_TEXT_CHARS = 1024 * 1024
 
 
+MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024
+# An error answer is read for the step's record instead of being kept as an artifact.
+MAX_ERROR_BODY_BYTES = 64 * 1024
+
+SAVE_AS_ARTIFACT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 255},
+        "kind": {"enum": ["audio", "document", "image", "data"], "default": "document"},
+        "retention": {"enum": ["transient", "default", "permanent"], "default": "default"},
+        "visibility": {"enum": ["private", "space", "shared"], "default": "private"},
+    },
+    "additionalProperties": False,
+}
+ARTIFACT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "name", "kind", "size", "content_type", "sha256"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "kind": {"type": "string"},
+        "size": {"type": "integer"},
+        "content_type": {"type": "string"},
+        "sha256": {"type": "string"},
+        "retention": {"type": "string"},
+        "visibility": {"type": "string"},
+        "expires_at": {"type": ["string", "null"]},
+        "link": {"type": ["string", "null"]},
+    },
+}
+
+
+async def _download(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Stream the answer into an artifact: the body never enters the step's output or memory whole."""
+    if ctx.ports.download is None:
+        raise StepError("artifacts_unavailable", "this process cannot store artifacts", retryable=False)
+    spec = args["save_as_artifact"]
+    async with ctx.ports.download.open(
+        args.get("method", "GET"),
+        args["url"],
+        headers=args.get("headers", {}),
+        params=args.get("query", {}),
+        json_body=args.get("json"),
+        content=args.get("body"),
+        timeout_seconds=float(args.get("timeout_seconds", 30)),
+        max_bytes=MAX_DOWNLOAD_BYTES,
+    ) as stream:
+        result: dict[str, Any] = {"status_code": stream.status_code, "headers": stream.headers}
+        if stream.status_code >= 400:
+            kept = bytearray()
+            async for chunk in stream.chunks:
+                kept += chunk[: MAX_ERROR_BODY_BYTES - len(kept)]
+                if len(kept) >= MAX_ERROR_BODY_BYTES:
+                    break
+            result["text"] = kept.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+            return result
+        content_type = stream.headers.get("content-type", "application/octet-stream")
+        ref = await ctx.artifacts.put(
+            spec["name"],
+            stream.chunks,
+            content_type,
+            kind=spec.get("kind", "document"),
+            retention=spec.get("retention", "default"),
+            visibility=spec.get("visibility", "private"),
+        )
+    return {**result, "artifact_id": ref.id, "artifact": ref.as_dict()}
+
+
 async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+    if args.get("save_as_artifact"):
+        return await _download(ctx, args)
     answer = await ctx.ports.http.request(
         args.get("method", "GET"),
         args["url"],
@@ -39,6 +111,15 @@ async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, 
         with contextlib.suppress(ValueError):
             result["json"] = json.loads(text)
     return result
+
+
+READING_METHODS = frozenset({"GET", "HEAD"})
+
+
+def _http_risk(args: dict[str, Any]) -> Risk:
+    """GET and HEAD read; every other method may change something on the other side."""
+    method = args.get("method", "GET")
+    return "read" if isinstance(method, str) and method.upper() in READING_METHODS else "write"
 
 
 HTTP_REQUEST = Capability(
@@ -58,22 +139,30 @@ HTTP_REQUEST = Capability(
             "json": {"description": "A JSON body (sets Content-Type: application/json)."},
             "body": {"type": "string", "description": "A raw text body; exclusive with json."},
             "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 300, "default": 30},
+            "save_as_artifact": {
+                **SAVE_AS_ARTIFACT_SCHEMA,
+                "description": "Keep a successful answer's body (up to 100 MB, streamed) as an artifact "
+                "instead of returning it; the output then carries `artifact_id`.",
+            },
         },
         "not": {"required": ["json", "body"]},
         "additionalProperties": False,
     },
     output_schema={
         "type": "object",
-        "required": ["status_code", "headers", "text"],
+        "required": ["status_code", "headers"],
         "properties": {
             "status_code": {"type": "integer"},
             "headers": HEADERS_SCHEMA,
             "text": {"type": "string"},
             "json": {},
+            "artifact_id": {"type": "string"},
+            "artifact": ARTIFACT_SCHEMA,
         },
     },
     handler=_http_request,
     risk="write",
+    call_risk=_http_risk,
 )
 
 

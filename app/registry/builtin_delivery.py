@@ -132,6 +132,7 @@ SLACK_POST = capability_action(
     },
     duration_class="fast",
     prepare=_slack_args,
+    example_output={"channel": "", "ts": ""},
 )
 
 
@@ -144,6 +145,7 @@ SEND_EMAIL = capability_action(
         "subject, text and/or html, reply_to. Addresses are validated and line breaks in headers refused."
     ),
     duration_class="fast",
+    example_output={"message_id": "", "accepted": [], "refused": []},
 )
 
 DELIVERY_CAPABILITIES: tuple[Capability, ...] = (SLACK_POST_MESSAGE, EMAIL_SEND)

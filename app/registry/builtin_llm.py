@@ -183,4 +183,5 @@ LLM_COMPLETE_ACTION = capability_action(
     name="LLM completion",
     description="One completion without tools (the `llm.complete` capability); its cost lands in the ledger.",
     duration_class="medium",
+    example_output={"text": "", "model": "", "usage": {"input_tokens": 0, "output_tokens": 0, "cost_usd": 0}},
 )

@@ -30,6 +30,7 @@ def capability_action(
     output_contract: dict[str, Any] | None = None,
     prepare: Prepare | None = None,
     finish: Finish | None = None,
+    example_output: Any = None,
 ) -> ActionDefinition:
     """An action whose handler calls `capability` through the pipeline with its config.
 
@@ -52,4 +53,5 @@ def capability_action(
         handler=forward,
         duration_class=duration_class,
         uses_capabilities=(capability.id,),
+        example_output=example_output,
     )

@@ -15,11 +15,14 @@ from enum import Enum
 from typing import Any, Literal, get_args
 
 from app.definitions.automation import ACTION_TYPE_PATTERN
-from app.definitions.json_schema import check_schema_document
+from app.definitions.json_schema import check_schema_document, schema_problems
+from app.definitions.run_modes import Effect
 from app.registry.base import InvalidEntry
 from app.registry.ports import HandlerContext
 
 Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
+CallRisk = Callable[[dict[str, Any]], "Risk"]
+"""The risk of one call from its arguments, for a capability that reads or writes depending on them."""
 """An async handler: the step's context and the (rendered) config or arguments in, the result out."""
 
 Tier = Literal["native", "mcp", "plugin", "database"]
@@ -117,6 +120,12 @@ class Capability:
     drifted: bool = False
     """An MCP tool whose schemas or safety annotations changed since an admin last confirmed them: the
     permission cascade never lets a drifted tool run on a plain `allow`."""
+    internal: bool = False
+    """Its writes touch only the calling automation's own state (its key/value store): a verify run
+    makes them for real."""
+    call_risk: CallRisk | None = None
+    """When set, the risk of each call from its arguments (an HTTP GET reads, a POST writes); `risk`
+    stays the capability's default."""
 
     def __post_init__(self) -> None:
         check_capability_id(self.id)
@@ -127,6 +136,18 @@ class Capability:
         _check_handler(owner, self.handler)
         _check_choice(owner, "risk", self.risk, Risk)
         _check_choice(owner, "tier", self.tier, Tier)
+        if self.call_risk is not None:
+            _check_handler(owner, self.call_risk)
+
+    def risk_of(self, args: dict[str, Any]) -> Risk:
+        """The risk of one call with these arguments."""
+        return self.call_risk(args) if self.call_risk is not None else self.risk
+
+    def effect_of(self, args: dict[str, Any]) -> Effect:
+        """What one call does: reads, writes the automation's own state, or writes outside."""
+        if self.risk_of(args) == "read":
+            return "read"
+        return "internal_write" if self.internal else "external_write"
 
 
 @dataclass(frozen=True)
@@ -158,6 +179,9 @@ class ActionDefinition:
     uses_capabilities: tuple[str, ...] = ()
     produces_artifacts: tuple[ArtifactSpec, ...] = ()
     tier: Tier = "native"
+    example_output: Any = None
+    """What a step of this action answers, beside what it would have sent, when a dry or verify run holds
+    its call back: later steps that read its fields still render. Must match the output contract."""
 
     def __post_init__(self) -> None:
         _check_type("action", self.type)
@@ -171,6 +195,8 @@ class ActionDefinition:
                 raise InvalidEntry(f"{owner}: a dynamic output needs an output_schema property in its config")
         else:
             _check_schema(owner, "output_contract", self.output_contract)
+            if self.example_output is not None and schema_problems(self.output_contract, self.example_output):
+                raise InvalidEntry(f"{owner}: example_output does not match the output contract")
         _check_handler(owner, self.handler)
         _check_tuple(owner, "uses_capabilities", self.uses_capabilities, str)
         for capability_id in self.uses_capabilities:

@@ -8,7 +8,8 @@ the definitions that name handlers, so built-in handlers are typed without impor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -36,6 +37,103 @@ class HttpPort(Protocol):
         content: str | None,
         timeout_seconds: float,
     ) -> HttpAnswer: ...
+
+
+@dataclass(frozen=True)
+class HttpStream:
+    """An answer whose body is read as it arrives (`chunks`), never held whole in memory."""
+
+    status_code: int
+    headers: dict[str, str]
+    url: str
+    chunks: AsyncIterable[bytes]
+
+
+class HttpDownloadPort(Protocol):
+    def open(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        params: Mapping[str, Any],
+        json_body: Any,
+        content: str | None,
+        timeout_seconds: float,
+        max_bytes: int,
+    ) -> AbstractAsyncContextManager[HttpStream]:
+        """Send a request (redirects followed, each hop egress-checked) and stream the final answer."""
+        ...
+
+
+@dataclass(frozen=True)
+class ArtifactRef:
+    """A stored artifact as steps see it: its id and metadata, never its bytes."""
+
+    id: str
+    name: str
+    kind: str
+    size: int
+    content_type: str
+    sha256: str
+    retention: str
+    visibility: str
+    expires_at: str | None
+    link: str | None = None
+    """For a `shared` artifact: a signed API path (`/artifacts/<token>`) valid up to 7 days."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "link": self.link,
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "size": self.size,
+            "content_type": self.content_type,
+            "sha256": self.sha256,
+            "retention": self.retention,
+            "visibility": self.visibility,
+            "expires_at": self.expires_at,
+        }
+
+
+ArtifactData = bytes | AsyncIterable[bytes]
+"""What an artifact is made from: bytes already in hand, or a stream read chunk by chunk."""
+
+
+class ArtifactPort(Protocol):
+    """The run's artifact store: content-addressed bytes plus a metadata row, under the space's quota.
+
+    Fails with `StepError` codes `invalid_artifact_name`, `artifact_too_large` (partial bytes removed)
+    and `artifact_quota_exceeded`.
+    """
+
+    async def put(
+        self,
+        name: str,
+        data: ArtifactData,
+        content_type: str,
+        *,
+        step_id: str,
+        kind: str,
+        retention: str,
+        visibility: str,
+    ) -> ArtifactRef: ...
+
+
+class StepArtifacts(Protocol):
+    """`ctx.artifacts`: the artifact port bound to the step that writes."""
+
+    async def put(
+        self,
+        name: str,
+        data: ArtifactData,
+        content_type: str,
+        *,
+        kind: str = "document",
+        retention: str = "default",
+        visibility: str = "private",
+    ) -> ArtifactRef: ...
 
 
 class NotificationPort(Protocol):
@@ -112,6 +210,29 @@ class MailPort(Protocol):
 
 
 @dataclass(frozen=True)
+class KvEntry:
+    key: str
+    value: Any
+    expires_at: str | None
+    updated_at: str
+
+
+class KvPort(Protocol):
+    """The running automation's own key/value state; the port is bound to one automation, so a call
+    cannot name another's. Limit violations raise `StepError` (`kv_quota_exceeded`, `invalid_key`…)."""
+
+    async def get(self, key: str) -> KvEntry | None: ...
+
+    async def set(self, key: str, value: Any, *, ttl_seconds: int | None) -> KvEntry: ...
+
+    async def delete(self, key: str) -> bool: ...
+
+    async def list(self, *, prefix: str, limit: int, cursor: str | None) -> tuple[list[KvEntry], str | None]:
+        """Live entries whose key starts with `prefix`, by key; the cursor of the next page or None."""
+        ...
+
+
+@dataclass(frozen=True)
 class Ports:
     http: HttpPort
     notifications: NotificationPort
@@ -120,6 +241,11 @@ class Ports:
     slack: SlackPort | None = None
     # None when the operator configured no SMTP relay: send_email then fails with email_unavailable.
     mail: MailPort | None = None
+    # None where nothing can be stored (unit tests of the engine): writing fails with artifacts_unavailable.
+    artifacts: ArtifactPort | None = None
+    download: HttpDownloadPort | None = None
+    # None outside a run of a stored automation: the kv capabilities then fail with kv_unavailable.
+    kv: KvPort | None = None
 
 
 class HandlerContext(Protocol):
@@ -141,6 +267,11 @@ class HandlerContext(Protocol):
 
     @property
     def max_retries(self) -> int: ...
+
+    @property
+    def artifacts(self) -> StepArtifacts:
+        """Where the step keeps files (`ctx.artifacts.put(name, bytes or stream, content_type)`)."""
+        ...
 
     async def invoke_capability(self, capability_id: str, args: dict[str, Any]) -> Any:
         """Call a capability through the pipeline: the only way an action causes a side effect."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 from app.registry.base import Registry
 from app.registry.builtin_actions import BUILTIN_ACTIONS
 from app.registry.builtin_capabilities import BUILTIN_CAPABILITIES
+from app.registry.builtin_databases import DATABASE_QUERY
 from app.registry.builtin_delivery import DELIVERY_ACTIONS, DELIVERY_CAPABILITIES
+from app.registry.builtin_kv import KV_ACTIONS, KV_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
 
@@ -17,9 +19,9 @@ capabilities: Registry[Capability] = Registry("capability", Capability, lambda i
 actions: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambda item: item.type)
 triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, lambda item: item.type)
 
-for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES):
+for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES):
     capabilities.register(_capability)
-for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS):
+for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS):
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)

@@ -144,6 +144,8 @@ class Fire:
     refuse_reason: str | None = None
     # Problems of a trigger's inputs (an API caller's bad inputs are refused before admission).
     input_problems: Sequence[ErrorDetail] = ()
+    # Dry and verify runs are outside the concurrency policy (they neither wait nor are dropped).
+    mode: str = "live"
 
 
 class AdmissionRule(Protocol):
@@ -174,13 +176,21 @@ class TriggerInputsValid:
 
 
 class ConcurrencyPolicy:
-    """`drop_if_running` drops and `queue` queues while a run of the automation is in flight."""
+    """`drop_if_running` drops and `queue` queues while a live run of the automation is in flight.
+
+    A dry or verify run is a try-out: it never waits for a live run nor drops because of one, and
+    `in_flight` does not count it, so it never holds a live fire back either.
+    """
 
     name = "concurrency_policy"
 
     async def decide(self, fire: Fire) -> Verdict | None:
         policy = fire.definition.execution.concurrency
-        if policy == "allow_parallel" or not await fire.facts.in_flight(fire.automation_id):
+        if (
+            fire.mode != "live"
+            or policy == "allow_parallel"
+            or not await fire.facts.in_flight(fire.automation_id)
+        ):
             return None
         if policy == "drop_if_running":
             return Verdict(RunStatus.dropped, "already_running")

@@ -22,6 +22,7 @@ from app.definitions import run_states
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
 from app.definitions.pointers import join
+from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
 from app.engine.inputs import FireContext, resolve_inputs
@@ -94,9 +95,19 @@ class FireRequest:
     refuse_reason: str | None = None
     # Checked by the caller (egress guard, the space's callback secret); the terminal event goes there too.
     callback_url: str | None = None
+    # A dry or verify run holds writes back, stays out of the concurrency policy and announces no end.
+    mode: RunMode = "live"
+    llm: LlmMode = "run"
+    replay_of: uuid.UUID | None = None
+    # (version, document) to run instead of the automation's current one: a replay of a snapshot.
+    snapshot: tuple[int, dict[str, Any]] | None = None
 
     def request_hash(self) -> str:
-        body = json.dumps({"inputs": self.inputs, "payload": self.payload}, sort_keys=True, default=str)
+        request: dict[str, Any] = {"inputs": self.inputs, "payload": self.payload}
+        if (self.mode, self.llm) != ("live", "run"):
+            # Only a try-out adds its mode, so a live request hashes as it always did.
+            request.update(mode=self.mode, llm=self.llm)
+        body = json.dumps(request, sort_keys=True, default=str)
         return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -131,10 +142,13 @@ def parsed_definition(
     )
 
 
-def inputs_validator(automation: Automation, definition: AutomationDefinition) -> CompiledSchema:
+def inputs_validator(
+    automation: Automation, definition: AutomationDefinition, version: int | None = None
+) -> CompiledSchema:
     """The inputs schema, compiled once per (automation, version) like the parsed definition."""
     return _VALIDATORS.get_or_build(
-        (automation.id, automation.version), lambda: compiled_schema(definition.inputs.schema_)
+        (automation.id, automation.version if version is None else version),
+        lambda: compiled_schema(definition.inputs.schema_),
     )
 
 
@@ -163,7 +177,8 @@ class RunFacts:
         self.runs = runs
 
     async def in_flight(self, automation_id: uuid.UUID) -> int:
-        return await self.runs.count_in(run_states.IN_FLIGHT, automation_id)
+        # Dry and verify runs neither wait for live ones nor make live ones wait.
+        return await self.runs.count_in(run_states.IN_FLIGHT, automation_id, live_only=True)
 
     async def spent_today(self, automation_id: uuid.UUID) -> float:
         return await ledger_service.spent_today(self.runs.session, automation_id, utcnow())
@@ -189,10 +204,11 @@ class Dispatcher:
         error = refusal(automation.status, request.trigger_type)
         if error is not None:
             raise error
-        definition = parsed_definition(automation.id, automation.version, automation.definition)
+        version, document = request.snapshot or (automation.version, automation.definition)
+        definition = parsed_definition(automation.id, version, document)
         runs = RunRepository(session)
         # Inputs first: checking them needs no lock, so no other fire waits on it.
-        inputs, problems = await self._inputs(definition, automation, request)
+        inputs, problems = await self._inputs(definition, automation, request, version)
         if request.idempotency_key or definition.execution.concurrency != "allow_parallel":
             # Serialise fires of this automation: the key check and the policy count cannot race.
             await AutomationRepository(session).lock(automation.id)
@@ -219,6 +235,7 @@ class Dispatcher:
                 pricer=limits.pricer,
                 refuse_reason=request.refuse_reason,
                 input_problems=problems,
+                mode=request.mode,
             )
         )
         now = utcnow()
@@ -227,8 +244,8 @@ class Dispatcher:
             id=uuid.uuid4(),
             space_id=automation.space_id,
             automation_id=automation.id,
-            automation_version=automation.version,
-            definition=automation.definition,
+            automation_version=version,
+            definition=document,
             status=status,
             reason=verdict.reason,
             queue=queue_for(definition),
@@ -241,6 +258,9 @@ class Dispatcher:
             chain_depth=request.chain_depth,
             created_by=request.actor_id,
             callback_url=request.callback_url,
+            mode=request.mode,
+            llm_mode=request.llm,
+            replay_of=request.replay_of,
             created_at=now,
             finished_at=now if status in run_states.TERMINAL else None,
             enqueued_at=now if status is RunStatus.pending else None,
@@ -248,12 +268,12 @@ class Dispatcher:
         await runs.create(run)
         if status is RunStatus.pending:
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
-        elif status is RunStatus.dropped:
+        elif status is RunStatus.dropped and run.mode == "live":
             await record_run_finished(session, run)
         return FireResult(run, created=True)
 
     async def _inputs(
-        self, definition: AutomationDefinition, automation: Automation, request: FireRequest
+        self, definition: AutomationDefinition, automation: Automation, request: FireRequest, version: int
     ) -> tuple[dict[str, Any], list[ErrorDetail]]:
         schema = definition.inputs.schema_
         fire = FireContext(
@@ -261,7 +281,7 @@ class Dispatcher:
             creator=str(automation.created_by) if automation.created_by else None,
         )
         inputs = resolve_inputs(schema, request.inputs, fire)
-        validator = inputs_validator(automation, definition)
+        validator = inputs_validator(automation, definition, version)
         try:
             found = validator.violations(inputs, limit=MAX_INPUT_PROBLEMS, budget=INLINE_VALIDATION_BUDGET)
         except ValidationTooCostly:
@@ -306,7 +326,8 @@ class Promoter:
                 break
             serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
             if serial and (
-                run.automation_id in busy or await runs.count_in(run_states.UNDER_WAY, run.automation_id)
+                run.automation_id in busy
+                or await runs.count_in(run_states.UNDER_WAY, run.automation_id, live_only=True)
             ):
                 busy.add(run.automation_id)
                 continue

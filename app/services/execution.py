@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.context import ActionContext, RunLimits
@@ -108,6 +109,7 @@ class RunJournal:
         config: Any = None,
         output: Any = None,
         error: dict[str, Any] | None = None,
+        suppressed: list[dict[str, Any]] | None = None,
     ) -> None:
         async with self.uow() as session:
             step = await session.get(RunStep, record)
@@ -122,6 +124,7 @@ class RunJournal:
                 step.output = for_display(output)
                 step.output_full = output
             step.error = redact(error) if error else None
+            step.suppressed = for_display(suppressed) if suppressed else None
 
     async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
         async with self.uow() as session:
@@ -223,6 +226,8 @@ class ExecutionService:
                 limits=limits,
                 max_retries=step.max_retries if step.max_retries is not None else policy.max_retries,
                 attempt=attempt,
+                mode=as_run_mode(run.mode),
+                llm=as_llm_mode(run.llm_mode),
             )
 
         executor = Executor(

@@ -198,7 +198,12 @@ async def finish_claim(
 
 
 async def publish_terminal(session: AsyncSession, run: Run) -> None:
-    """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes."""
+    """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes.
+
+    A dry or verify run announces nothing: no event to chain on, no completion webhook, no callback.
+    """
+    if run.mode != "live":
+        return
     await record_run_finished(session, run)
     await event_service.publish(
         session,

@@ -6,13 +6,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions import run_states
+from app.definitions.run_modes import LlmMode, RunMode, as_llm_mode, as_run_mode
 from app.definitions.run_states import RunStatus
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.pagination import Page, paginate
@@ -42,11 +43,21 @@ class RunService:
         limits: DispatchLimits,
         callback_url: str | None = None,
         url_policy: UrlPolicy | None = None,
+        mode: RunMode = "live",
+        llm: LlmMode = "run",
     ) -> FireResult:
         """Fire an automation by hand (paused ones too, to try them before activating).
 
         `callback_url` receives this run's terminal event, signed with the space's callback secret.
+        `mode` dry_run or verify holds writes back (see `app.definitions.run_modes`); such a run
+        announces no end, so a callback URL is refused with it.
         """
+        if mode != "live" and callback_url is not None:
+            raise ValidationFailed(
+                "A dry or verify run announces no end: it takes no callback_url.",
+                code="callback_needs_live_run",
+                details=[ErrorDetail(path="/callback_url", message="only a live run takes a callback")],
+            )
         access.require(Permissions.write_automations)
         automation = await automation_service.get(session, access, automation_id)
         if callback_url is not None:
@@ -59,8 +70,45 @@ class RunService:
             idempotency_key=idempotency_key,
             actor_id=access.user_id,
             callback_url=callback_url,
+            mode=mode,
+            llm=llm,
         )
         return await dispatcher.fire(session, automation, request, limits)
+
+    async def replay(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        run_id: uuid.UUID,
+        *,
+        version: Literal["current", "snapshot"],
+        mode: RunMode | None,
+        llm: LlmMode | None,
+        limits: DispatchLimits,
+    ) -> Run:
+        """A new run with the original's trigger payload and inputs, linked to it (`replay_of`).
+
+        `snapshot` runs the definition the original executed, `current` the automation's as it is now.
+        Mode and model choice default to the original's. A replay is a fire by hand: it works on a
+        paused automation, not on an archived one, and the inputs must still match the schema.
+        """
+        access.require(Permissions.write_automations)
+        original = await RunRepository(session).get_in_space(access.space_id, run_id)
+        if original is None:
+            raise NotFound("Run not found.", code="run_not_found")
+        automation = await automation_service.get(session, access, original.automation_id)
+        request = FireRequest(
+            trigger_type="manual",
+            payload=original.trigger_payload,
+            inputs=original.inputs,
+            trigger_id=original.trigger_id,
+            actor_id=access.user_id,
+            mode=mode or as_run_mode(original.mode),
+            llm=llm or as_llm_mode(original.llm_mode),
+            replay_of=original.id,
+            snapshot=(original.automation_version, original.definition) if version == "snapshot" else None,
+        )
+        return (await dispatcher.fire(session, automation, request, limits)).run
 
     async def list(
         self,

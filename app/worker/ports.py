@@ -1,16 +1,22 @@
 """The ports a run's action context gets in a worker: HTTP and LLMs through the egress guard,
-notifications, and the run's cost ledger."""
+notifications, the run's cost ledger and its automation's key/value state."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.config import Settings
+from app.definitions.signals import StepError
+from app.errors import AppError
 from app.integrations.http import GuardedHttp
 from app.integrations.slack import SlackApi
 from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
-from app.persistence.models import Run
-from app.registry.ports import LlmReply, Ports
+from app.persistence.models import AutomationKv, Run
+from app.registry.ports import KvEntry, LlmReply, Ports
 from app.security.egress import EgressAllowList
+from app.services.artifact_writer import RunArtifacts
 from app.services.execution import PortsFactory
+from app.services.kv import KvTarget, kv_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
 from app.worker.runtime import WorkerRuntime
@@ -47,6 +53,58 @@ class RunLedger:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
+def _kv_entry(row: AutomationKv) -> KvEntry:
+    return KvEntry(
+        key=row.key,
+        value=row.value,
+        expires_at=row.expires_at.isoformat() if row.expires_at else None,
+        updated_at=row.updated_at.isoformat(),
+    )
+
+
+class RunKv:
+    """The run's automation's key/value state, each call its own short transaction (durable on return).
+
+    A refused key or value, or a full store, fails the call for good (`StepError`, not retried).
+    """
+
+    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+        self.worker = worker
+        self.target = KvTarget(space_id=run.space_id, automation_id=run.automation_id)
+
+    async def get(self, key: str) -> KvEntry | None:
+        try:
+            async with self.worker.unit_of_work() as session:
+                row = await kv_service.get(session, self.target, key)
+                return _kv_entry(row) if row is not None else None
+        except AppError as exc:
+            raise StepError(exc.code, exc.message, retryable=False) from None
+
+    async def set(self, key: str, value: Any, *, ttl_seconds: int | None) -> KvEntry:
+        try:
+            async with self.worker.unit_of_work() as session:
+                return _kv_entry(
+                    await kv_service.set(session, self.target, key, value, ttl_seconds=ttl_seconds)
+                )
+        except AppError as exc:
+            raise StepError(exc.code, exc.message, retryable=False) from None
+
+    async def delete(self, key: str) -> bool:
+        try:
+            async with self.worker.unit_of_work() as session:
+                return await kv_service.delete(session, self.target, key)
+        except AppError as exc:
+            raise StepError(exc.code, exc.message, retryable=False) from None
+
+    async def list(self, *, prefix: str, limit: int, cursor: str | None) -> tuple[list[KvEntry], str | None]:
+        try:
+            async with self.worker.unit_of_work() as session:
+                page = await kv_service.list(session, self.target, prefix=prefix, limit=limit, cursor=cursor)
+                return [_kv_entry(row) for row in page.items], page.next_cursor
+        except AppError as exc:
+            raise StepError(exc.code, exc.message, retryable=False) from None
+
+
 def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
     """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
     if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
@@ -56,19 +114,29 @@ def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
 
 
 def ports_for(worker: WorkerRuntime) -> PortsFactory:
-    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger,
-    Slack's Web API and the SMTP relay (when one is configured)."""
+    """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger
+    and artifacts, Slack's Web API and the SMTP relay (when one is configured)."""
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
 
     def make(run: Run) -> Ports:
+        http = GuardedHttp(worker.core.egress_allow)
         return Ports(
-            http=GuardedHttp(worker.core.egress_allow),
+            http=http,
             notifications=RunNotifications(worker, run),
             llm=worker.core.llm,
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,
+            artifacts=RunArtifacts(
+                worker.unit_of_work,
+                worker.core.artifact_store,
+                run,
+                worker.core.artifact_limits,
+                link_secret=worker.core.settings.resolved_secret_key(),
+            ),
+            download=http,
+            kv=RunKv(worker, run),
         )
 
     return make

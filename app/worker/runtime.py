@@ -21,6 +21,8 @@ from app.composition import Runtime, build_runtime
 from app.config import get_settings
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
+from app.persistence.user_databases import QueryRunner
+from app.security.egress import EgressAllowList
 
 T = TypeVar("T")
 
@@ -62,7 +64,14 @@ def runtime() -> WorkerRuntime:
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
-            core=build_runtime(settings, _send_task, sessionmaker),
+            core=build_runtime(
+                settings,
+                _send_task,
+                sessionmaker,
+                QueryRunner(
+                    EgressAllowList.parse(settings.egress_allow), settings.database_statement_timeout_seconds
+                ),
+            ),
             loop=loop,
             engine=engine,
             sessionmaker=sessionmaker,

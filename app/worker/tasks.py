@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from celery import shared_task
 
+from app.services.artifacts import artifact_service
 from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
@@ -38,12 +39,14 @@ async def _tick() -> str:
         )
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
+    await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
     return await record_beat_tick(worker.redis, now)
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]
 def tick() -> str:
-    """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries."""
+    """Beat's periodic tick: due schedules, undispatched events, stale leases, lost wake-ups, deliveries,
+    expired artifacts."""
     return run(_tick())
 
 

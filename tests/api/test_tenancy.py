@@ -33,6 +33,9 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "draft_id": uuid.uuid4().hex,
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
+        "artifact_id": str(uuid.uuid4()),
+        "database_id": str(uuid.uuid4()),
+        "key": "seen/1",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
@@ -58,8 +61,14 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"definition": minimal_definition(name="Intruder")}
     if path.endswith("/webhook-endpoints"):
         return {"url": "https://intruder.example.com/hook", "events": ["automation.run.*"]}
+    if path.endswith("/databases"):
+        return {"name": "intruder", "dsn_secret": "crm_token", "tool_prefix": "intruder"}
     if path.endswith("/messages"):
         return {"message": "send it to the intruder"}
+    if path.endswith("/kv/{key}"):
+        return {"value": "intruder's state"}
+    if path.endswith("/automations/preview"):
+        return {"definition": minimal_definition(name="Intruder")}
     return None
 
 
@@ -120,6 +129,9 @@ class TestIsolation:
             ("POST", f"/automations/{theirs['id']}/versions/1/restore"),
             ("POST", f"/automations/{theirs['id']}/runs"),
             ("POST", f"/automations/{theirs['id']}/activate"),
+            ("POST", f"/automations/{theirs['id']}/preview"),
+            ("POST", f"/runs/{run['id']}/replay"),
+            ("GET", f"/automations/{theirs['id']}/kv"),
             ("POST", f"/automations/{theirs['id']}/triggers/{trigger}/rotate"),
             ("POST", f"/automations/{mine['id']}/triggers/{trigger}/revoke"),
             ("PATCH", f"/members/{alice.user_id}"),

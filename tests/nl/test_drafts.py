@@ -243,3 +243,17 @@ class TestReadAndDelete:
             )
             errors = [e for e in check.json()["errors"] if e["code"] != "model_not_allowed"]
             assert errors == [], item["name"]
+
+
+class TestOverlaps:
+    async def test_a_draft_lists_the_automations_it_overlaps(self, owner: Caller, llm: FakeLlm) -> None:
+        existing = await owner.create_automation(proposal(name="Already posting"))
+        llm.script(envelope(proposal()), review_reply())
+        response = await draft_from(owner)
+        assert response.status_code == 201, response.text
+        (overlap,) = response.json()["overlaps"]
+        assert overlap["automation_id"] == existing["id"]
+        assert overlap["strict"] is True
+        assert {reason["kind"] for reason in overlap["reasons"]} == {"schedule", "write"}
+        again = await owner.request("GET", owner.space_path(f"/drafts/{response.json()['id']}"))
+        assert again.json()["overlaps"] == response.json()["overlaps"]

@@ -13,6 +13,7 @@ from app.registry import (
     Capability,
     InvalidEntry,
     TriggerDefinition,
+    actions,
 )
 
 OBJECT = {"type": "object"}
@@ -211,3 +212,38 @@ class TestFields:
         item = capability()
         with pytest.raises(AttributeError):
             item.id = "other.id"  # type: ignore[misc]
+
+
+class TestTryOutFields:
+    def test_an_example_output_must_match_the_contract(self) -> None:
+        contract = {
+            "type": "object",
+            "required": ["status_code"],
+            "properties": {"status_code": {"type": "integer"}},
+        }
+        assert action(output_contract=contract, example_output={"status_code": 200}).example_output == {
+            "status_code": 200
+        }
+        with pytest.raises(InvalidEntry, match="example_output"):
+            action(output_contract=contract, example_output={"status_code": "ok"})
+
+    def test_every_builtin_example_matches(self) -> None:
+        assert {a.type for a in actions if a.example_output is not None} >= {
+            "http_request",
+            "slack_post",
+            "send_email",
+            "notification",
+            "llm_complete",
+            "kv_set",
+            "kv_delete",
+        }
+
+    def test_a_call_risk_refines_the_default_and_internal_writes_are_marked(self) -> None:
+        reads_on_get = capability(call_risk=lambda args: "read" if args.get("method") == "GET" else "write")
+        assert reads_on_get.risk == "write"
+        assert reads_on_get.effect_of({"method": "GET"}) == "read"
+        assert reads_on_get.effect_of({"method": "POST"}) == "external_write"
+        assert capability(internal=True).effect_of({}) == "internal_write"
+        assert capability(risk="read", internal=True).effect_of({}) == "read"
+        with pytest.raises(InvalidEntry):
+            capability(call_risk="read")

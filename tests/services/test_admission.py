@@ -140,6 +140,13 @@ class TestConcurrencyPolicy:
         assert await ConcurrencyPolicy().decide(_fire(facts, {"concurrency": policy})) is None
         assert facts.asked == ["in_flight"]
 
+    @pytest.mark.parametrize("mode", ["dry_run", "verify"])
+    @pytest.mark.parametrize("policy", ["drop_if_running", "queue"])
+    async def test_a_try_out_is_outside_the_policy(self, policy: str, mode: str) -> None:
+        facts = Facts(in_flight_runs=3)
+        assert await ConcurrencyPolicy().decide(_fire(facts, {"concurrency": policy}, mode=mode)) is None
+        assert facts.asked == []
+
 
 class TestDailyCostCap:
     async def test_no_cap_asks_nothing(self) -> None:

@@ -62,6 +62,7 @@ class Caller:
         assert response.status_code == 201, response.text
         body: dict[str, Any] = response.json()
         assert isinstance(body.pop("warnings"), list), "saving answers the validator's warnings"
+        assert isinstance(body.pop("overlaps"), list), "saving answers the automations it overlaps"
         return body
 
 

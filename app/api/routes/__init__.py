@@ -3,11 +3,15 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    artifacts,
     auth,
     automations,
     catalog,
+    databases,
     drafts,
     events,
+    kv,
+    preview,
     run_events,
     runs,
     schemas,
@@ -26,6 +30,9 @@ api_router.include_router(run_events.router)
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
 api_router.include_router(drafts.router)
+api_router.include_router(kv.router)
+# Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
+api_router.include_router(preview.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(webhooks.router)
@@ -34,3 +41,5 @@ api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)
 api_router.include_router(secrets.router)
 api_router.include_router(webhook_endpoints.router)
+api_router.include_router(artifacts.router)
+api_router.include_router(databases.router)

@@ -24,13 +24,17 @@ from app.api.schemas import (
     AutomationUpdate,
     AutomationVersionOut,
     DefinitionCheck,
+    OverlapOut,
     PageOut,
     ProblemOut,
+    StatusChange,
     ValidationOut,
     VersionPrecondition,
 )
+from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.models import Automation, AutomationStatus
 from app.services.automations import Saved, StatusAction, automation_service
+from app.services.overlap import overlap_service
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 
@@ -40,10 +44,14 @@ def _out(response: Response, automation: Automation) -> AutomationOut:
     return AutomationOut.model_validate(automation)
 
 
-def saved_out(response: Response, saved: Saved) -> AutomationSavedOut:
+async def saved_out(session: SessionDep, response: Response, saved: Saved) -> AutomationSavedOut:
     response.headers["ETag"] = f'"{saved.automation.version}"'
     out = AutomationSavedOut.model_validate(saved.automation)
     out.warnings = [ProblemOut(**problem.as_dict()) for problem in saved.warnings]
+    overlaps = await overlap_service.find(
+        session, saved.automation.space_id, saved.automation.definition, exclude=saved.automation.id
+    )
+    out.overlaps = [OverlapOut.model_validate(overlap.as_dict()) for overlap in overlaps]
     tokens = {new.trigger_id: new.token for new in saved.tokens}
     for trigger in out.triggers:
         trigger.token = tokens.get(trigger.id)
@@ -60,7 +68,7 @@ async def create_automation(
 ) -> AutomationSavedOut:
     saved = await automation_service.create(session, access, body.definition, vocabulary)
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
-    return saved_out(response, saved)
+    return await saved_out(session, response, saved)
 
 
 @router.post("/validate", summary="Validate a definition without saving it")
@@ -114,11 +122,11 @@ async def update_automation(
     saved = await automation_service.update(
         session, access, automation_id, body.definition, expected_version=expected, vocabulary=vocabulary
     )
-    return saved_out(response, saved)
+    return await saved_out(session, response, saved)
 
 
 _STATUS_ACTIONS = {
-    "activate": "Activate: its triggers fire",
+    "activate": "Activate: its triggers fire (strict overlaps with active automations need acknowledging)",
     "pause": "Pause: its triggers stop firing",
     "archive": "Archive: hidden from use, kept with its runs",
     "unarchive": "Unarchive: back to paused",
@@ -133,10 +141,23 @@ def _status_route(action: str, summary: str) -> None:
         session: SessionDep,
         access: SpaceDep,
         response: Response,
-        body: VersionPrecondition | None = None,
+        body: StatusChange | None = None,
         if_match: IfMatchDep = None,
     ) -> AutomationOut:
         expected = expected_version(if_match, body.version if body else None, required=False)
+        if action == "activate":
+            await overlap_service.check_activation(
+                session,
+                await automation_service.get(session, access, automation_id),
+                acknowledged=body.acknowledged_overlap if body else False,
+                note=body.coexistence_note if body else None,
+            )
+        elif body is not None and (body.acknowledged_overlap or body.coexistence_note is not None):
+            raise ValidationFailed(
+                "acknowledged_overlap and coexistence_note go with activate only.",
+                code="unexpected_acknowledgement",
+                details=[ErrorDetail(path="/acknowledged_overlap", message="only when activating")],
+            )
         automation = await automation_service.change_status(
             session, access, automation_id, StatusAction[action], expected_version=expected
         )
@@ -195,4 +216,4 @@ async def restore_version(
     saved = await automation_service.restore(
         session, access, automation_id, version, expected_version=expected, vocabulary=vocabulary
     )
-    return saved_out(response, saved)
+    return await saved_out(session, response, saved)

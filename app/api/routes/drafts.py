@@ -18,9 +18,12 @@ from app.api.schemas import (
     DraftListOut,
     DraftMessage,
     DraftOut,
+    OverlapOut,
 )
 from app.nl.drafts import Draft
 from app.nl.examples import authoring_examples
+from app.services.access import SpaceAccess
+from app.services.overlap import overlap_service
 
 router = APIRouter(tags=["drafts"], route_class=JsonBodyRoute)
 DRAFTS = "/spaces/{space_id}/drafts"
@@ -28,6 +31,16 @@ DRAFTS = "/spaces/{space_id}/drafts"
 
 def _out(draft: Draft) -> DraftOut:
     return DraftOut.model_validate(draft.model_dump(mode="json", exclude={"base_definition", "space_id"}))
+
+
+async def _with_overlaps(session: SessionDep, access: SpaceAccess, draft: Draft) -> DraftOut:
+    """The draft, with the space's automations its proposal overlaps (its own automation left out)."""
+    out = _out(draft)
+    if draft.definition is not None:
+        exclude = uuid.UUID(draft.automation_id) if draft.automation_id else None
+        overlaps = await overlap_service.find(session, access.space_id, draft.definition, exclude=exclude)
+        out.overlaps = [OverlapOut.model_validate(overlap.as_dict()) for overlap in overlaps]
+    return out
 
 
 @router.get("/drafts/examples", summary="Requests and the definitions they lead to, to start from")
@@ -41,7 +54,7 @@ async def create_draft(
 ) -> DraftOut:
     draft = await drafts.create(session, access, body.request)
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/drafts/{draft.id}"
-    return _out(draft)
+    return await _with_overlaps(session, access, draft)
 
 
 @router.post(
@@ -56,7 +69,9 @@ async def create_patch_draft(
     access: SpaceDep,
     drafts: DraftServiceDep,
 ) -> DraftOut:
-    return _out(await drafts.create_patch(session, access, automation_id, body.request))
+    return await _with_overlaps(
+        session, access, await drafts.create_patch(session, access, automation_id, body.request)
+    )
 
 
 @router.get(DRAFTS, summary="The space's drafts, newest first")
@@ -65,8 +80,10 @@ async def list_drafts(access: SpaceDep, drafts: DraftServiceDep) -> DraftListOut
 
 
 @router.get(DRAFTS + "/{draft_id}", summary="Get a draft")
-async def get_draft(draft_id: str, access: SpaceDep, drafts: DraftServiceDep) -> DraftOut:
-    return _out(await drafts.get(access, draft_id))
+async def get_draft(
+    draft_id: str, session: SessionDep, access: SpaceDep, drafts: DraftServiceDep
+) -> DraftOut:
+    return await _with_overlaps(session, access, await drafts.get(access, draft_id))
 
 
 @router.delete(DRAFTS + "/{draft_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Discard a draft")
@@ -83,7 +100,8 @@ async def edit_draft(
     drafts: DraftServiceDep,
     review: Annotated[bool, Query(description="Also ask the review model for a new summary.")] = False,
 ) -> DraftOut:
-    return _out(await drafts.edit(session, access, draft_id, body.definition, with_review=review))
+    draft = await drafts.edit(session, access, draft_id, body.definition, with_review=review)
+    return await _with_overlaps(session, access, draft)
 
 
 @router.post(
@@ -92,7 +110,8 @@ async def edit_draft(
 async def message_draft(
     draft_id: str, body: DraftMessage, session: SessionDep, access: SpaceDep, drafts: DraftServiceDep
 ) -> DraftOut:
-    return _out(await drafts.message(session, access, draft_id, body.message, body.answers))
+    draft = await drafts.message(session, access, draft_id, body.message, body.answers)
+    return await _with_overlaps(session, access, draft)
 
 
 @router.post(
@@ -105,4 +124,4 @@ async def save_draft(
     if saved.automation.version == 1:
         response.status_code = status.HTTP_201_CREATED
         response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
-    return saved_out(response, saved)
+    return await saved_out(session, response, saved)

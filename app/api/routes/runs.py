@@ -11,6 +11,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut, delivery_out
 from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut
+from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
 from app.services.deliveries import delivery_service
@@ -53,6 +54,8 @@ async def run_now(
         limits=limits,
         callback_url=body.callback_url if body else None,
         url_policy=UrlPolicy.from_settings(settings),
+        mode=body.mode if body else "live",
+        llm=body.llm if body else "run",
     )
     out = _run_out(result.run)
     response.headers["Location"] = out.url
@@ -103,6 +106,28 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
 )
 async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, limits: LimitsDep) -> RunOut:
     return _run_out(await run_service.cancel(session, access, run_id, limits))
+
+
+@router.post(
+    "/runs/{run_id}/replay",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Replay: a new run with the original's payload and inputs, on its snapshot or current version",
+)
+async def replay_run(
+    run_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    limits: LimitsDep,
+    response: Response,
+    body: ReplayCreate | None = None,
+) -> RunOut:
+    request = body or ReplayCreate()
+    run = await run_service.replay(
+        session, access, run_id, version=request.version, mode=request.mode, llm=request.llm, limits=limits
+    )
+    out = _run_out(run)
+    response.headers["Location"] = out.url
+    return out
 
 
 @router.get("/queue", summary="Queued runs of the space, in promotion order")

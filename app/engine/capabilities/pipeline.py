@@ -8,17 +8,19 @@ from typing import Any
 from app.engine.capabilities.call import CapabilityCall, NamedRule
 from app.engine.capabilities.metering import llm_budget, llm_ledger, llm_token_cap, model_allowed
 from app.engine.capabilities.rules import execute, resolve_rule, validate_arguments, validate_output
+from app.engine.capabilities.run_mode import RUN_MODE_RULE
 from app.engine.capabilities.secrets import SecretResolver, secrets_rule
 from app.registry import CapabilityResolver
 
 
 def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
     """resolve → validate arguments → model allowed → budget → token cap → validate output → ledger →
-    secrets → execute.
+    run mode → secrets → execute.
 
     Rules that decide whether a call may happen at all (grants, permission mode, rate limit) belong
     between `validate_arguments` and `model_allowed`: after the call is known to be well formed, before
-    anything is spent or any secret is read.
+    anything is spent or any secret is read. `run_mode` holds back, in a dry or verify run, the calls
+    its mode does not make, after every check a real call passes and before any secret is read.
     """
     return [
         NamedRule("resolve", resolve_rule(resolver)),
@@ -28,6 +30,7 @@ def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list
         NamedRule("llm_token_cap", llm_token_cap),
         NamedRule("validate_output", validate_output),
         NamedRule("llm_ledger", llm_ledger),
+        RUN_MODE_RULE,
         NamedRule("secrets", secrets_rule(secrets)),
         NamedRule("execute", execute),
     ]

@@ -1,6 +1,8 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.kv import AutomationKv
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -10,7 +12,9 @@ from app.persistence.models.triggers import AutomationTrigger
 __all__ = [
     "RUN_STATUSES",
     "ApiToken",
+    "Artifact",
     "Automation",
+    "AutomationKv",
     "AutomationStatus",
     "AutomationTrigger",
     "AutomationVersion",
@@ -24,6 +28,7 @@ __all__ = [
     "RunStep",
     "Secret",
     "Space",
+    "SpaceDatabase",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

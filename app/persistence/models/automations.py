@@ -38,6 +38,9 @@ class Automation(IdMixin, TimestampMixin, Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     definition: Mapped[dict[str, Any]] = mapped_column(JSONB)
     archived_at: Mapped[datetime | None]
+    coexistence_note: Mapped[str | None] = mapped_column(
+        String(1000), comment="Why it may overlap other automations, given when activated despite them."
+    )
 
     triggers: Mapped[list[AutomationTrigger]] = relationship(
         lazy="raise",

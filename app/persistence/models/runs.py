@@ -25,6 +25,8 @@ RUN_STATUS_TYPE = Enum(
     values_callable=lambda items: [i.value for i in items],
 )
 STEP_STATUSES = ("running", "succeeded", "failed", "skipped", "suspended")
+RUN_MODE_VALUES = ("live", "dry_run", "verify")
+LLM_MODE_VALUES = ("run", "skip")
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -35,6 +37,8 @@ class Run(IdMixin, Base):
     __tablename__ = "runs"
     __table_args__ = (
         CheckConstraint(_one_of("status", RUN_STATUSES), name="status"),
+        CheckConstraint(_one_of("mode", RUN_MODE_VALUES), name="mode"),
+        CheckConstraint(_one_of("llm_mode", LLM_MODE_VALUES), name="llm_mode"),
         Index("ix_runs_space_created", "space_id", "created_at", "id"),
         Index("ix_runs_automation_status", "automation_id", "status"),
         # The queue in promotion order, and the rows recovery looks at: both stay small.
@@ -73,6 +77,15 @@ class Run(IdMixin, Base):
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     callback_url: Mapped[str | None] = mapped_column(
         Text, comment="Where this run's terminal event is delivered too."
+    )
+    mode: Mapped[str] = mapped_column(
+        String(16), default="live", server_default="live", comment="live, dry_run or verify."
+    )
+    llm_mode: Mapped[str] = mapped_column(
+        String(8), default="run", server_default="run", comment="skip: a dry or verify run calls no model."
+    )
+    replay_of: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("runs.id", ondelete="SET NULL"), comment="The run this one replays."
     )
 
     attempt: Mapped[int] = mapped_column(Integer, default=0, comment="Claims so far; the fencing token.")
@@ -120,6 +133,9 @@ class RunStep(IdMixin, Base):
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     suspension: Mapped[dict[str, Any] | None] = mapped_column(
         JSONB, comment="For a suspended attempt: the paused call's identity, capability and reason."
+    )
+    suppressed: Mapped[list[Any] | None] = mapped_column(
+        JSONB, comment="Calls a dry or verify run held back in this attempt: capability, params, mode."
     )
     started_at: Mapped[datetime] = mapped_column(server_default=func.now())
     finished_at: Mapped[datetime | None]

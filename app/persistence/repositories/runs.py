@@ -85,10 +85,19 @@ class RunRepository(RepositoryBase[Run]):
             .values(idempotency_key=None)
         )
 
-    async def count_in(self, statuses: Collection[RunStatus], automation_id: uuid.UUID | None = None) -> int:
+    async def count_in(
+        self,
+        statuses: Collection[RunStatus],
+        automation_id: uuid.UUID | None = None,
+        *,
+        live_only: bool = False,
+    ) -> int:
+        """Runs in these statuses (of one automation); `live_only` leaves dry and verify runs out."""
         statement = select(func.count()).select_from(Run).where(Run.status.in_(statuses))
         if automation_id is not None:
             statement = statement.where(Run.automation_id == automation_id)
+        if live_only:
+            statement = statement.where(Run.mode == "live")
         return int((await self.session.execute(statement)).scalar_one())
 
     async def lock_global_cap(self) -> None:

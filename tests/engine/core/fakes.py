@@ -12,10 +12,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.definitions.automation import Step
+from app.definitions.run_modes import LlmMode, RunMode
 from app.engine.capabilities import CapabilityPipeline, NamedRule, NoSecrets, SecretResolver, default_rules
 from app.engine.context import ActionContext, RunLimits
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
-from app.registry.ports import HttpAnswer, LlmReply, LlmToolCall, Ports
+from app.registry.ports import HttpAnswer, KvEntry, LlmReply, LlmToolCall, Ports
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -46,6 +47,7 @@ class Record:
     output: Any = None
     error: dict[str, Any] | None = None
     suspension: dict[str, Any] | None = None
+    suppressed: list[dict[str, Any]] | None = None
 
 
 class FakeJournal:
@@ -70,8 +72,10 @@ class FakeJournal:
         config: Any = None,
         output: Any = None,
         error: dict[str, Any] | None = None,
+        suppressed: list[dict[str, Any]] | None = None,
     ) -> None:
         record.status, record.config, record.output, record.error = status, config, output, error
+        record.suppressed = suppressed
 
     async def suspend_step(self, record: Record, *, config: Any, suspension: dict[str, Any]) -> None:
         record.status, record.config, record.suspension = "suspended", config, suspension
@@ -152,15 +156,41 @@ class FakeNotifications:
         return f"n-{len(self.sent)}"
 
 
+class FakeKv:
+    """An automation's key/value state in a dict (no limits, no expiry)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    async def get(self, key: str) -> KvEntry | None:
+        if key not in self.values:
+            return None
+        return KvEntry(key, self.values[key], None, START.isoformat())
+
+    async def set(self, key: str, value: Any, *, ttl_seconds: int | None) -> KvEntry:
+        self.values[key] = value
+        return KvEntry(key, value, None, START.isoformat())
+
+    async def delete(self, key: str) -> bool:
+        return self.values.pop(key, None) is not None
+
+    async def list(self, *, prefix: str, limit: int, cursor: str | None) -> tuple[list[KvEntry], str | None]:
+        keys = sorted(key for key in self.values if key.startswith(prefix))[:limit]
+        return [KvEntry(key, self.values[key], None, START.isoformat()) for key in keys], None
+
+
 @dataclass
 class FakePorts:
     http: FakeHttp = field(default_factory=FakeHttp)
     notifications: FakeNotifications = field(default_factory=FakeNotifications)
     llm: FakeLlm = field(default_factory=FakeLlm)
     ledger: FakeLedger = field(default_factory=FakeLedger)
+    kv: FakeKv = field(default_factory=FakeKv)
 
     def ports(self) -> Ports:
-        return Ports(http=self.http, notifications=self.notifications, llm=self.llm, ledger=self.ledger)
+        return Ports(
+            http=self.http, notifications=self.notifications, llm=self.llm, ledger=self.ledger, kv=self.kv
+        )
 
 
 class DictSecrets:
@@ -206,6 +236,8 @@ def context(
     attempt: int = 1,
     timeout: float = 30.0,
     max_retries: int = 0,
+    mode: RunMode = "live",
+    llm: LlmMode = "run",
 ) -> ActionContext:
     return ActionContext(
         space_id="space-1",
@@ -217,4 +249,6 @@ def context(
         limits=limits or RunLimits(),
         max_retries=max_retries,
         attempt=attempt,
+        mode=mode,
+        llm=llm,
     )

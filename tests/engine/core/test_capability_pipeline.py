@@ -76,6 +76,7 @@ class TestOrder:
             "llm_token_cap",
             "validate_output",
             "llm_ledger",
+            "run_mode",
             "secrets",
             "execute",
         ]

@@ -1,8 +1,8 @@
 """user passwords: an Argon2id hash for signing in to the web UI
 
 Revision ID: a7c3e91f5d20
-Revises: b5e2d7a41c09
-Create Date: 2026-11-23 12:40:00.000000+00:00
+Revises: e3a91c5d7f20
+Create Date: 2026-11-23 13:40:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "a7c3e91f5d20"
-down_revision: str | None = "b5e2d7a41c09"
+down_revision: str | None = "e3a91c5d7f20"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -2,7 +2,7 @@
 
 Revision ID: c41d8e6b2f73
 Revises: a7c3e91f5d20
-Create Date: 2026-11-23 12:50:00.000000+00:00
+Create Date: 2026-11-23 13:50:00.000000+00:00
 """
 
 from collections.abc import Sequence

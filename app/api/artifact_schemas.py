@@ -1,0 +1,64 @@
+"""Request and response shapes of artifacts and registered databases."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from app.api.schemas import Body, Out
+from app.services.artifacts import MAX_LINK_SECONDS
+
+
+class ArtifactOut(Out):
+    id: uuid.UUID
+    run_id: uuid.UUID | None
+    automation_id: uuid.UUID | None
+    step_id: str | None
+    name: str
+    kind: str
+    retention: str
+    visibility: str
+    size: int
+    content_type: str
+    sha256: str
+    expires_at: datetime | None
+    created_at: datetime
+
+
+class ArtifactListOut(Out):
+    items: list[ArtifactOut]
+
+
+class LinkCreate(Body):
+    expires_in: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_LINK_SECONDS,
+        description="Seconds the link lives: default 900 (15 minutes), at most 604800 (7 days).",
+    )
+
+
+class LinkOut(Out):
+    url: str = Field(description="The link; an API link works for as long as `expires_at` says.")
+    expires_at: datetime
+    served_by: Literal["api", "store"]
+
+
+class DatabaseCreate(Body):
+    name: str = Field(min_length=1, max_length=64, description="1 to 64 characters of a-z, 0-9, _.")
+    dsn_secret: str = Field(min_length=1, max_length=64, description="Name of the secret holding the DSN.")
+    tool_prefix: str = Field(
+        min_length=1, max_length=40, description="Capabilities become <prefix>.query and <prefix>.tables."
+    )
+
+
+class DatabaseOut(Out):
+    id: uuid.UUID
+    name: str
+    dsn_secret: str
+    tool_prefix: str
+    capabilities: list[str]
+    created_at: datetime

@@ -1,0 +1,164 @@
+"""Overlap between automations of one space: what each touches, and where two meet.
+
+Deterministic and pure: an automation's `Footprint` is read from its definition (schedules, event types,
+the targets of its external writes, the words of its goal), and two footprints are compared rule by rule.
+Reasons:
+
+- `schedule`: both have a schedule, and the two fire at the same instant within the next week;
+- `event`: both listen to an event type one of them matches (`drive.*` and `drive.file_added`);
+- `write`: both write through the same capability to the same target (URL host and method, Slack
+  channel, mail recipient), as far as the target is written literally (a templated one is unknown);
+- `goal`: the token sets of their goals are similar (Jaccard index at least `GOAL_SIMILARITY`).
+
+A shared write target is a **strict** overlap: the two could duplicate each other's writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from app.engine.schedule import ScheduleError, next_fire_after
+
+SCHEDULE_WINDOW = timedelta(days=7)
+MAX_FIRES_COMPARED = 500
+GOAL_SIMILARITY = 0.5
+MIN_GOAL_TOKENS = 3
+_READ_METHODS = frozenset({"GET", "HEAD"})
+_WORD = re.compile(r"[a-z0-9]+")
+_STOPWORD_TEXT = (
+    "a an and are as at be by every each for from in into is it its of on or our the their them then this "
+    "to when with new all any via per"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True)
+class Reason:
+    kind: str
+    message: str
+    strict: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "strict": self.strict}
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What an automation touches, as far as its definition says."""
+
+    schedules: tuple[tuple[str, str], ...]
+    event_types: tuple[str, ...]
+    writes: frozenset[tuple[str, str]]
+    """(capability id, target) of each external write with a literal target."""
+    goal_tokens: frozenset[str]
+
+
+def _literal(value: Any) -> str | None:
+    return value if isinstance(value, str) and value and "{" not in value else None
+
+
+def _write_targets(capability_id: str, config: Mapping[str, Any]) -> list[str]:
+    """The identifying targets of one step's call, when written literally."""
+    if capability_id == "http.request":
+        method = config.get("method", "GET")
+        url = _literal(config.get("url"))
+        if not isinstance(method, str) or method.upper() in _READ_METHODS or url is None:
+            return []
+        host = urlsplit(url).hostname
+        return [f"{method.upper()} {host}"] if host else []
+    if capability_id == "slack.post_message":
+        channel = _literal(config.get("channel"))
+        return [f"channel {channel}"] if channel else []
+    if capability_id == "email.send":
+        recipients = config.get("to")
+        found = [_literal(item) for item in recipients] if isinstance(recipients, list) else []
+        return [f"to {address.lower()}" for address in found if address]
+    return []
+
+
+def goal_tokens(text: str | None) -> frozenset[str]:
+    """The words of a goal that carry meaning: lowercase, three letters or more, no stop words."""
+    words = _WORD.findall((text or "").lower())
+    return frozenset(word for word in words if len(word) >= 3 and word not in _STOPWORDS)
+
+
+def footprint(document: Mapping[str, Any], capabilities_of: Mapping[str, Sequence[str]]) -> Footprint:
+    """Read a definition's footprint; `capabilities_of` maps an action type to the capabilities it uses."""
+    schedules: list[tuple[str, str]] = []
+    events: list[str] = []
+    for trigger in document.get("triggers") or []:
+        if not isinstance(trigger, dict) or trigger.get("enabled", True) is False:
+            continue
+        config = trigger.get("config") or {}
+        if trigger.get("type") == "schedule" and isinstance(config.get("cron"), str):
+            schedules.append((config["cron"], str(config.get("timezone") or "UTC")))
+        elif trigger.get("type") == "event" and isinstance(config.get("event_type"), str):
+            events.append(config["event_type"])
+    writes: set[tuple[str, str]] = set()
+    execution = document.get("execution") or {}
+    for step in [*(document.get("plan") or []), *(execution.get("on_failure") or [])]:
+        if not isinstance(step, dict) or not isinstance(step.get("config"), dict):
+            continue
+        for capability_id in capabilities_of.get(str(step.get("action")), ()):
+            writes.update((capability_id, target) for target in _write_targets(capability_id, step["config"]))
+    return Footprint(tuple(schedules), tuple(events), frozenset(writes), goal_tokens(document.get("goal")))
+
+
+def _fires(cron: str, timezone: str, now: datetime) -> set[datetime]:
+    found: set[datetime] = set()
+    try:
+        instant = next_fire_after(cron, timezone, now)
+        while instant <= now + SCHEDULE_WINDOW and len(found) < MAX_FIRES_COMPARED:
+            found.add(instant)
+            instant = next_fire_after(cron, timezone, instant)
+    except ScheduleError:
+        return set()
+    return found
+
+
+def _events_meet(first: str, second: str) -> bool:
+    def matches(pattern: str, event_type: str) -> bool:
+        if pattern.endswith(".*"):
+            return event_type.startswith(pattern[:-1]) or event_type == pattern[:-2]
+        return pattern == event_type
+
+    return matches(first, second) or matches(second, first)
+
+
+def similarity(first: Iterable[str], second: Iterable[str]) -> float:
+    """The Jaccard index of two token sets (0 when either is empty)."""
+    a, b = set(first), set(second)
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def compare(mine: Footprint, other: Footprint, now: datetime) -> list[Reason]:
+    """Every reason the two automations overlap (empty: they do not)."""
+    reasons: list[Reason] = []
+    for cron, zone in mine.schedules:
+        fires = _fires(cron, zone, now)
+        for other_cron, other_zone in other.schedules:
+            shared = sorted(fires & _fires(other_cron, other_zone, now))
+            if shared:
+                reasons.append(
+                    Reason(
+                        "schedule",
+                        f"'{cron}' ({zone}) and '{other_cron}' ({other_zone}) both fire at "
+                        f"{shared[0].isoformat()} ({len(shared)} times in the next 7 days)",
+                    )
+                )
+    for event_type in mine.event_types:
+        for other_type in other.event_types:
+            if _events_meet(event_type, other_type):
+                reasons.append(Reason("event", f"both hear {event_type!r} / {other_type!r} events"))
+    for capability_id, target in sorted(mine.writes & other.writes):
+        reasons.append(Reason("write", f"both write with {capability_id} to {target}", strict=True))
+    if len(mine.goal_tokens) >= MIN_GOAL_TOKENS and len(other.goal_tokens) >= MIN_GOAL_TOKENS:
+        score = similarity(mine.goal_tokens, other.goal_tokens)
+        if score >= GOAL_SIMILARITY:
+            reasons.append(Reason("goal", f"their goals are {score:.0%} alike"))
+    return reasons

@@ -1,0 +1,266 @@
+"""Databases a space registered for read-only queries: register, list, read, delete; and the capability
+source that turns each into `<prefix>.query` and `<prefix>.tables` (tier `database`, risk `read`).
+
+The DSN never leaves the vault: a registration names the secret holding it, the source resolves it
+right before each call, and no answer, error or record quotes it.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.definitions.signals import StepError
+from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
+from app.persistence.dsn import DsnProblem, checked_address, parse_dsn
+from app.persistence.models import SpaceDatabase
+from app.persistence.repositories.artifacts import DatabaseRepository
+from app.registry import Capability
+from app.registry.builtin_databases import QUERY_RESULT
+from app.registry.models import RESERVED_FIRST_SEGMENTS
+from app.registry.ports import HandlerContext
+from app.security.crypto import Keyring
+from app.security.egress import EgressAllowList, EgressDenied
+from app.services.access import Permissions, SpaceAccess
+from app.services.vault import SecretMissing, SecretVault
+
+NAME_PATTERN = r"^[a-z0-9_]{1,64}$"
+PREFIX_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+OPERATIONS = ("query", "tables")
+_NAME = re.compile(NAME_PATTERN)
+_PREFIX = re.compile(PREFIX_PATTERN)
+
+
+class Queries(Protocol):
+    """Runs statements on registered databases (`app.persistence.user_databases.QueryRunner`)."""
+
+    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]: ...
+
+    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]: ...
+
+
+class NoQueries:
+    """The runner of a process that cannot reach registered databases: every call fails, retryably."""
+
+    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]:
+        raise StepError("database_unavailable", "this process does not run database queries")
+
+    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]:
+        raise StepError("database_unavailable", "this process does not run database queries")
+
+
+class DsnSecrets(Protocol):
+    """The space's secrets by name (the pipeline's `SecretResolver`)."""
+
+    async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]: ...
+
+
+def capability_ids(prefix: str) -> list[str]:
+    return [f"{prefix}.{operation}" for operation in OPERATIONS]
+
+
+def _exists() -> Conflict:
+    return Conflict("A database with this name or tool prefix exists.", code="database_exists")
+
+
+def _invalid(message: str, path: str, code: str) -> ValidationFailed:
+    return ValidationFailed(message, code=code, details=[ErrorDetail(path=path, message=message)])
+
+
+class DatabaseService:
+    async def register(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        keyring: Keyring,
+        allow: EgressAllowList,
+        *,
+        name: str,
+        dsn_secret: str,
+        tool_prefix: str,
+        taken_prefixes: frozenset[str],
+    ) -> SpaceDatabase:
+        """Register a database (admin). The DSN is read from the vault, checked, and never echoed."""
+        access.require(Permissions.manage_secrets)
+        if not _NAME.fullmatch(name):
+            raise _invalid(f"must match {NAME_PATTERN}", "/name", "invalid_database_name")
+        if not _PREFIX.fullmatch(tool_prefix):
+            raise _invalid(f"must match {PREFIX_PATTERN}", "/tool_prefix", "invalid_tool_prefix")
+        if tool_prefix in RESERVED_FIRST_SEGMENTS or tool_prefix in taken_prefixes:
+            raise _invalid(
+                "names built-in capabilities or a reserved word; choose another",
+                "/tool_prefix",
+                "tool_prefix_taken",
+            )
+        try:
+            values = await SecretVault(keyring).resolve(session, access.space_id, [dsn_secret])
+        except SecretMissing:
+            raise _invalid("this space has no secret of that name", "/dsn_secret", "secret_missing") from None
+        try:
+            dsn = parse_dsn(values[dsn_secret])
+        except DsnProblem as exc:
+            raise _invalid(
+                f"the secret does not hold a usable DSN: {exc}", "/dsn_secret", "invalid_dsn"
+            ) from None
+        try:
+            await checked_address(dsn, allow)
+        except EgressDenied:
+            raise _invalid(
+                "the DSN's host is refused by the egress guard (private, loopback or metadata address)",
+                "/dsn_secret",
+                "dsn_host_refused",
+            ) from None
+        except OSError:
+            raise _invalid(
+                "the DSN's host does not resolve", "/dsn_secret", "dsn_host_unresolvable"
+            ) from None
+        repository = DatabaseRepository(session)
+        if await repository.taken(access.space_id, name, tool_prefix) is not None:
+            raise _exists()
+        row = SpaceDatabase(
+            id=uuid.uuid4(),
+            space_id=access.space_id,
+            name=name,
+            dsn_secret=dsn_secret,
+            tool_prefix=tool_prefix,
+            created_by=access.user_id,
+        )
+        try:
+            async with session.begin_nested():
+                await repository.create(row)
+        except IntegrityError:
+            raise Conflict(
+                "A database with this name or tool prefix exists.", code="database_exists"
+            ) from None
+        return row
+
+    async def list(self, session: AsyncSession, access: SpaceAccess) -> Sequence[SpaceDatabase]:
+        access.require(Permissions.read)
+        return await DatabaseRepository(session).all_in_space(access.space_id)
+
+    async def get(self, session: AsyncSession, access: SpaceAccess, database_id: uuid.UUID) -> SpaceDatabase:
+        access.require(Permissions.read)
+        row = await DatabaseRepository(session).get_in_space(access.space_id, database_id)
+        if row is None:
+            raise NotFound("Database not found.", code="database_not_found")
+        return row
+
+    async def delete(self, session: AsyncSession, access: SpaceAccess, database_id: uuid.UUID) -> None:
+        """Remove the registration (admin); steps naming its capabilities fail from then on."""
+        access.require(Permissions.manage_secrets)
+        row = await self.get(session, access, database_id)
+        await DatabaseRepository(session).remove(row)
+
+
+QUERY_INPUT: dict[str, Any] = {
+    "type": "object",
+    "required": ["sql"],
+    "properties": {
+        "sql": {"type": "string", "minLength": 1, "maxLength": 100_000, "description": "One statement."},
+        "params": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {"type": ["string", "number", "boolean", "null"]},
+            "description": "Values of $1, $2, ... bound by the server (cast in SQL when needed: $1::int).",
+        },
+    },
+    "additionalProperties": False,
+}
+QUERY_OUTPUT = QUERY_RESULT
+TABLES_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "required": ["tables", "truncated"],
+    "properties": {"tables": {"type": "array"}, "truncated": {"type": "boolean"}},
+}
+
+
+def _space_uuid(space_id: str | None) -> uuid.UUID | None:
+    """The space's id, or None for a question about no space (or a label that names no real space)."""
+    if space_id is None:
+        return None
+    try:
+        return uuid.UUID(space_id)
+    except ValueError:
+        return None
+
+
+class DatabaseSource:
+    """The `database` tier of the capability resolver: each registered database's two capabilities,
+    visible only in its own space."""
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], secrets: DsnSecrets, runner: Queries
+    ) -> None:
+        self.sessions = sessions
+        self.secrets = secrets
+        self.runner = runner
+
+    async def capabilities(self, space_id: str | None) -> Sequence[Capability]:
+        space = _space_uuid(space_id)
+        if space is None:
+            return []
+        async with self.sessions() as session:
+            rows = await DatabaseRepository(session).all_in_space(space)
+        return [capability for row in rows for capability in self._capabilities(row)]
+
+    async def get(self, space_id: str | None, capability_id: str) -> Capability | None:
+        prefix, _, operation = capability_id.rpartition(".")
+        space = _space_uuid(space_id)
+        if space is None or operation not in OPERATIONS or not _PREFIX.fullmatch(prefix):
+            return None
+        async with self.sessions() as session:
+            row = await DatabaseRepository(session).by_prefix(space, prefix)
+        if row is None:
+            return None
+        return next(c for c in self._capabilities(row) if c.id == capability_id)
+
+    def _capabilities(self, row: SpaceDatabase) -> list[Capability]:
+        database_id, space_id, secret = str(row.id), str(row.space_id), row.dsn_secret
+
+        async def dsn() -> str:
+            values = await self.secrets.resolve(space_id, [secret])
+            if secret not in values:
+                raise StepError(
+                    "secret_missing", f"this space has no secret named {secret!r}", retryable=False
+                )
+            return values[secret]
+
+        async def query(ctx: HandlerContext, args: dict[str, Any]) -> Any:
+            return await self.runner.query(
+                database_id, await dsn(), args["sql"], list(args.get("params", []))
+            )
+
+        async def tables(ctx: HandlerContext, args: dict[str, Any]) -> Any:
+            return await self.runner.tables(database_id, await dsn())
+
+        return [
+            Capability(
+                id=f"{row.tool_prefix}.query",
+                description=(
+                    f"Run one read-only SQL statement on the {row.name} database (PostgreSQL) with bound "
+                    "parameters ($1, $2, ...); at most 1,000 rows and 1 MB come back."
+                ),
+                input_schema=QUERY_INPUT,
+                output_schema=QUERY_OUTPUT,
+                handler=query,
+                risk="read",
+                tier="database",
+            ),
+            Capability(
+                id=f"{row.tool_prefix}.tables",
+                description=f"List the tables and columns of the {row.name} database.",
+                input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+                output_schema=TABLES_OUTPUT,
+                handler=tables,
+                risk="read",
+                tier="database",
+            ),
+        ]
+
+
+database_service = DatabaseService()

@@ -1,0 +1,187 @@
+"""Preview a saved automation or an unsaved definition: resolved inputs, steps, calls, hosts, cost, fires.
+
+Reads only: no run, no invocation, no ledger entry is written. The cost is the automation's recent
+average run cost when it has history, else its LLM steps' output caps at the models' prices; per month
+it is that times the schedule's fires in 30 days (unknown when another kind of trigger fires it).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.definitions.automation import AutomationDefinition, ScheduleTrigger
+from app.definitions.json_schema import compiled_schema
+from app.definitions.pointers import join
+from app.engine.inputs import FireContext, resolve_inputs
+from app.engine.preview import fires_per_month, next_fires, preview_steps
+from app.engine.validation import Vocabulary
+from app.errors import ErrorDetail, ValidationFailed
+from app.persistence.base import utcnow
+from app.persistence.models import Automation
+from app.persistence.repositories.runs import RunRepository
+from app.services.access import Permissions, SpaceAccess
+from app.services.admission import first_run_estimate
+from app.services.definitions import check_definition
+from app.services.dispatch import DispatchLimits
+
+MAX_INPUT_PROBLEMS = 50
+
+
+def _inputs(
+    definition: AutomationDefinition, provided: dict[str, Any], creator: str | None
+) -> dict[str, Any]:
+    inputs = resolve_inputs(definition.inputs.schema_, provided, FireContext(creator=creator))
+    problems = compiled_schema(definition.inputs.schema_).violations(inputs, limit=MAX_INPUT_PROBLEMS)
+    if problems:
+        raise ValidationFailed(
+            "The inputs do not match the automation's inputs schema.",
+            code="invalid_inputs",
+            details=[
+                ErrorDetail(path=join("inputs", *v.path), message=v.message, code="invalid_input")
+                for v in problems
+            ],
+        )
+    return inputs
+
+
+class PreviewService:
+    async def of_automation(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        automation: Automation,
+        *,
+        inputs: dict[str, Any],
+        trigger_payload: dict[str, Any],
+        vocabulary: Vocabulary,
+        limits: DispatchLimits,
+        fixed_hosts: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """Preview the automation's current version."""
+        access.require(Permissions.read)
+        definition = AutomationDefinition.model_validate(automation.definition)
+        average = await RunRepository(session).average_cost(automation.id)
+        return await self._preview(
+            definition,
+            automation_id=automation.id,
+            version=automation.version,
+            inputs=inputs,
+            trigger_payload=trigger_payload,
+            creator=str(automation.created_by) if automation.created_by else None,
+            space_id=access.space_id,
+            vocabulary=vocabulary,
+            limits=limits,
+            fixed_hosts=fixed_hosts,
+            history=average,
+        )
+
+    async def of_definition(
+        self,
+        access: SpaceAccess,
+        document: Any,
+        *,
+        inputs: dict[str, Any],
+        trigger_payload: dict[str, Any],
+        vocabulary: Vocabulary,
+        limits: DispatchLimits,
+        fixed_hosts: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """Preview a definition that is not saved; one that does not validate is a 422 with its problems."""
+        access.require(Permissions.read)
+        checked = await check_definition(document, vocabulary)
+        return await self._preview(
+            checked.definition,
+            automation_id=None,
+            version=None,
+            inputs=inputs,
+            trigger_payload=trigger_payload,
+            creator=str(access.user_id),
+            space_id=access.space_id,
+            vocabulary=vocabulary,
+            limits=limits,
+            fixed_hosts=fixed_hosts,
+            history=None,
+        )
+
+    async def _preview(
+        self,
+        definition: AutomationDefinition,
+        *,
+        automation_id: uuid.UUID | None,
+        version: int | None,
+        inputs: dict[str, Any],
+        trigger_payload: dict[str, Any],
+        creator: str | None,
+        space_id: uuid.UUID,
+        vocabulary: Vocabulary,
+        limits: DispatchLimits,
+        fixed_hosts: Mapping[str, str],
+        history: float | None,
+    ) -> dict[str, Any]:
+        now = utcnow()
+        resolved = _inputs(definition, inputs, creator)
+        scope = {
+            "inputs": resolved,
+            "trigger": trigger_payload,
+            "run": {
+                "id": None,
+                "started_at": now.isoformat(),
+                "automation_id": str(automation_id) if automation_id else None,
+                "automation_name": definition.name,
+                "automation_version": version,
+                "trigger_type": "manual",
+                "trigger_id": None,
+                "space_id": str(space_id),
+                "creator_id": creator,
+                "attempt": 1,
+            },
+        }
+        steps, hosts = await preview_steps(
+            definition, scope, vocabulary.actions, vocabulary.capabilities, fixed_hosts
+        )
+        schedules = [
+            {
+                "trigger_index": index,
+                "cron": trigger.config.cron,
+                "timezone": trigger.config.timezone,
+                "next_fires": next_fires(trigger.config.cron, trigger.config.timezone, now),
+            }
+            for index, trigger in enumerate(definition.triggers)
+            if isinstance(trigger, ScheduleTrigger) and trigger.enabled
+        ]
+        return {
+            "inputs": resolved,
+            "steps": steps,
+            "external_hosts": hosts,
+            "cost": self._cost(definition, limits, history, now),
+            "schedules": schedules,
+        }
+
+    def _cost(
+        self, definition: AutomationDefinition, limits: DispatchLimits, history: float | None, now: datetime
+    ) -> dict[str, Any]:
+        estimate, basis = history, "recent_runs_average"
+        if estimate is None:
+            estimate, basis = first_run_estimate(definition, limits.pricer), "llm_step_output_caps"
+        if estimate is None:
+            estimate, basis = 0.0, "no_llm_steps_priced"
+        triggers = [trigger for trigger in definition.triggers if trigger.enabled]
+        schedules = [trigger for trigger in triggers if isinstance(trigger, ScheduleTrigger)]
+        runs: float | None = None
+        if triggers and len(schedules) == len(triggers):
+            counts = [fires_per_month(t.config.cron, t.config.timezone, now) for t in schedules]
+            runs = None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+        return {
+            "per_run_usd": round(estimate, 6),
+            "basis": basis,
+            "runs_per_month": None if runs is None else round(runs),
+            "per_month_usd": None if runs is None else round(estimate * runs, 4),
+        }
+
+
+preview_service = PreviewService()

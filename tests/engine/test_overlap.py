@@ -1,0 +1,128 @@
+"""Footprints and their comparison: schedules, event types, literal write targets, goal words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from app.engine.overlap import compare, footprint, goal_tokens, similarity
+
+NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+USES = {
+    "http_request": ("http.request",),
+    "slack_post": ("slack.post_message",),
+    "send_email": ("email.send",),
+    "transform_data": (),
+}
+
+
+def doc(
+    *steps: dict[str, Any], triggers: list[dict[str, Any]] | None = None, goal: str | None = None
+) -> dict[str, Any]:
+    return {"name": "x", "goal": goal, "triggers": triggers or [], "plan": list(steps)}
+
+
+def schedule(cron: str, timezone: str = "UTC") -> dict[str, Any]:
+    return {"type": "schedule", "config": {"cron": cron, "timezone": timezone}}
+
+
+def event(event_type: str) -> dict[str, Any]:
+    return {"type": "event", "config": {"event_type": event_type}}
+
+
+def kinds(first: dict[str, Any], second: dict[str, Any]) -> list[tuple[str, bool]]:
+    return [(r.kind, r.strict) for r in compare(footprint(first, USES), footprint(second, USES), NOW)]
+
+
+class TestSchedules:
+    def test_same_instant_overlaps_and_a_different_hour_does_not(self) -> None:
+        assert kinds(doc(triggers=[schedule("0 9 * * *")]), doc(triggers=[schedule("0 9 * * 1-5")])) == [
+            ("schedule", False)
+        ]
+        assert kinds(doc(triggers=[schedule("0 9 * * *")]), doc(triggers=[schedule("0 10 * * *")])) == []
+
+    def test_time_zones_are_compared_as_instants(self) -> None:
+        berlin = doc(triggers=[schedule("0 10 * * *", "Europe/Berlin")])
+        assert kinds(berlin, doc(triggers=[schedule("0 9 * * *")])) == [("schedule", False)], (
+            "10:00 CET is 09:00 UTC"
+        )
+        assert kinds(berlin, doc(triggers=[schedule("0 10 * * *")])) == []
+
+    def test_a_disabled_trigger_or_a_broken_cron_does_not_count(self) -> None:
+        disabled = {**schedule("0 9 * * *"), "enabled": False}
+        assert kinds(doc(triggers=[disabled]), doc(triggers=[schedule("0 9 * * *")])) == []
+        assert kinds(doc(triggers=[schedule("not a cron")]), doc(triggers=[schedule("0 9 * * *")])) == []
+
+
+class TestEvents:
+    def test_equal_and_wildcard_types_meet(self) -> None:
+        assert kinds(doc(triggers=[event("drive.file_added")]), doc(triggers=[event("drive.*")])) == [
+            ("event", False)
+        ]
+        assert kinds(doc(triggers=[event("drive.*")]), doc(triggers=[event("drive.file_added")])) == [
+            ("event", False)
+        ]
+        assert kinds(doc(triggers=[event("a.b")]), doc(triggers=[event("a.b")])) == [("event", False)]
+        assert kinds(doc(triggers=[event("drive.*")]), doc(triggers=[event("mail.*")])) == []
+        assert kinds(doc(triggers=[event("drives.x")]), doc(triggers=[event("drive.*")])) == []
+
+
+class TestWrites:
+    def test_the_same_channel_is_strict_and_another_is_not(self) -> None:
+        def post(channel: str) -> dict[str, Any]:
+            return {"step_id": "p", "action": "slack_post", "config": {"channel": channel, "text": "hi"}}
+
+        assert kinds(doc(post("#eng")), doc(post("#eng"))) == [("write", True)]
+        assert kinds(doc(post("#eng")), doc(post("#ops"))) == []
+        assert kinds(doc(post("{{ inputs.channel }}")), doc(post("{{ inputs.channel }}"))) == [], "unknown"
+
+    def test_http_writes_meet_by_method_and_host_and_reads_never(self) -> None:
+        def call(method: str, url: str) -> dict[str, Any]:
+            return {"step_id": "c", "action": "http_request", "config": {"method": method, "url": url}}
+
+        assert kinds(
+            doc(call("POST", "https://hooks.example.com/a")), doc(call("POST", "https://hooks.example.com/b"))
+        ) == [("write", True)]
+        assert (
+            kinds(
+                doc(call("GET", "https://api.example.com/a")), doc(call("GET", "https://api.example.com/a"))
+            )
+            == []
+        )
+        assert (
+            kinds(doc(call("POST", "https://a.example.com")), doc(call("PUT", "https://a.example.com"))) == []
+        )
+
+    def test_mail_to_the_same_recipient(self) -> None:
+        def mail(*to: str) -> dict[str, Any]:
+            return {
+                "step_id": "m",
+                "action": "send_email",
+                "config": {"to": list(to), "subject": "s", "text": "t"},
+            }
+
+        assert kinds(doc(mail("Ops@Example.com", "x@example.com")), doc(mail("ops@example.com"))) == [
+            ("write", True)
+        ]
+
+
+class TestGoals:
+    def test_token_set_similarity(self) -> None:
+        assert goal_tokens("Post the daily sales summary to the team") == {
+            "post",
+            "daily",
+            "sales",
+            "summary",
+            "team",
+        }
+        assert similarity({"a", "b"}, {"b", "c"}) == 1 / 3
+        assert similarity(set(), {"a"}) == 0.0
+        same = kinds(
+            doc(goal="Post the daily sales summary to the team"), doc(goal="Daily sales summary for the team")
+        )
+        assert same == [("goal", False)]
+        assert (
+            kinds(doc(goal="Post the daily sales summary"), doc(goal="Archive old invoices every month"))
+            == []
+        )
+        assert kinds(doc(goal="sales"), doc(goal="sales")) == [], "too few words to judge"
