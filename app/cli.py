@@ -1,5 +1,5 @@
-"""The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin, check,
-rotate-key, plugins check."""
+"""The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin,
+set-password, check, rotate-key, plugins check."""
 
 from __future__ import annotations
 
@@ -223,7 +223,50 @@ def create_admin(space: str, email: str) -> None:
         raise click.BadParameter("not an email address", param_hint="--email")
     if not space.strip() or len(space) > 200:
         raise click.BadParameter("1 to 200 characters", param_hint="--space")
-    click.echo(json.dumps(asyncio.run(_create_admin(_settings(), space, email))))
+    settings = _settings()
+    click.echo(json.dumps(asyncio.run(_create_admin(settings, space, email))))
+    # On stderr: stdout stays one JSON document for scripts.
+    click.echo(
+        f"First sign-in: open http://{settings.api_host}:{settings.api_port}/ and paste the token above,"
+        f" or give {email} a password with `automations set-password --email {email}`.",
+        err=True,
+    )
+
+
+async def _set_password(settings: Settings, email: str, password: str) -> None:
+    from app.persistence.db import create_engine, create_sessionmaker
+    from app.persistence.transaction import transaction
+    from app.services.signin import sign_in_service
+
+    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    try:
+        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
+            await sign_in_service.set_password_by_email(session, email, password)
+    finally:
+        await engine.dispose()
+
+
+@main.command("set-password")
+@click.option("--email", required=True, help="Email of an existing user.")
+@click.option(
+    "--password-stdin",
+    is_flag=True,
+    help="Read the password from the first line of standard input instead of prompting.",
+)
+@_fail_on_configuration
+def set_password(email: str, password_stdin: bool) -> None:
+    """Set a user's password for signing in to the web UI (prompted twice, never an argument)."""
+    from app.errors import AppError
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        asyncio.run(_set_password(_settings(), email, password))
+    except AppError as exc:
+        raise click.ClickException(exc.message) from None
+    click.echo(f"password set for {email.lower()}")
 
 
 async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:

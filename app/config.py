@@ -137,6 +137,17 @@ class Settings(BaseSettings):
         description="Failed authentications (401) per client address per window before it gets 429; 0 = off.",
     )
     auth_failure_window_seconds: float = Field(default=60.0, gt=0)
+
+    # password sign-in (the web UI)
+    session_token_hours: float = Field(
+        default=8.0, gt=0, le=24 * 30, description="Lifetime of the API token a password sign-in returns."
+    )
+    signin_failure_limit: int = Field(
+        default=10, ge=1, description="Failed password sign-ins per email per window before it is locked."
+    )
+    signin_lockout_seconds: int = Field(
+        default=15 * 60, ge=1, description="The counting window, and how long a locked email stays locked."
+    )
     max_chain_depth: int = Field(
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )

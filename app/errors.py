@@ -116,6 +116,12 @@ class PreconditionRequired(AppError):
     message = "This update needs the expected version (If-Match header or a `version` field)."
 
 
+class TooManyRequests(AppError):
+    status_code = 429
+    code = "too_many_requests"
+    message = "Too many requests; try again later."
+
+
 class ServiceUnavailable(AppError):
     status_code = 503
     code = "service_unavailable"

@@ -10,16 +10,20 @@ from redis.asyncio import Redis
 
 from app import metrics
 from app.api.errors import install_error_handlers
+from app.api.openapi import complete_openapi
 from app.api.routes import api_router
 from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.health import router as health_router
 from app.api.routes.metrics import router as metrics_router
 from app.api.throttle import AuthFailureThrottle
+from app.api.ui import SecurityHeaders, ui_fallback
 from app.composition import build_runtime
 from app.config import Settings, get_settings
+from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.nl.runtime import build_draft_service
 from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.run_events import RunEventHub
 from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
 
@@ -45,9 +49,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessionmaker
         app.state.redis = redis
         app.state.readiness = ReadinessProbe(engine, redis)
+        app.state.run_events = RunEventHub(engine)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
         app.state.rate_limiter = RateLimiter(limiter_redis)
+        app.state.lockout = SignInLockout(
+            limiter_redis,
+            prefix=settings.redis_key_prefix,
+            limit=settings.signin_failure_limit,
+            window_seconds=settings.signin_lockout_seconds,
+        )
         app.state.send_job = runtime.send_job
         app.state.limits = runtime.limits
         app.state.drafts, drafts_redis = build_draft_service(
@@ -60,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.run_events.close()
             await drafts_redis.aclose()
             await redis.aclose()
             await limiter_redis.aclose()
@@ -74,10 +86,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(AuthFailureThrottle)
+    app.add_middleware(SecurityHeaders)
     app.include_router(health_router)
     metrics.configure(enabled=settings.metrics_enabled)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
     app.include_router(api_router)
     app.include_router(artifact_downloads)
+    # Last resort of the router: the web UI's files and page URLs (never shadows an API route).
+    app.router.default = ui_fallback()
+    app.openapi = lambda: complete_openapi(app)  # type: ignore[method-assign]
     return app

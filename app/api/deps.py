@@ -21,6 +21,7 @@ from app.composition import Runtime
 from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
+from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
 from app.nl.service import DraftService
@@ -79,6 +80,14 @@ def get_draft_service(request: Request) -> DraftService:
 
 
 DraftServiceDep = Annotated[DraftService, Depends(get_draft_service)]
+
+
+def get_lockout(request: Request) -> SignInLockout:
+    """Failed password sign-ins per email."""
+    return app_state(request, "lockout", SignInLockout)
+
+
+LockoutDep = Annotated[SignInLockout, Depends(get_lockout)]
 
 
 def get_readiness(request: Request) -> ReadinessProbe:

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.config import ConfigurationError
 from app.definitions.pointers import join, locate
@@ -69,11 +70,28 @@ async def _request_validation(_: Request, exc: Exception) -> JSONResponse:
     return _render(422, "validation_failed", "The request failed validation.", details)
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed_methods(request: Request) -> str:
+    """Every method some route serves at this path (the router's own 405 names only the first route's
+    methods): each method is tried against the routes as the router itself would match it."""
+    allowed = []
+    for method in _METHODS:
+        probe = {**request.scope, "method": method}
+        if any(route.matches(probe)[0] == Match.FULL for route in request.app.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else "HTTP error."
-    return _render(exc.status_code, code, message, [], dict(exc.headers or {}) or None)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed_methods(request)
+    return _render(exc.status_code, code, message, [], headers or None)
 
 
 async def _backend_unavailable(request: Request, exc: Exception) -> JSONResponse:

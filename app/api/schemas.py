@@ -122,6 +122,12 @@ class AutomationCreate(Body):
     )
 
 
+class DefinitionCheck(Body):
+    definition: dict[str, Any] = Field(
+        description="Any JSON object: every way it falls short of a definition is reported, not refused."
+    )
+
+
 class AutomationUpdate(Body):
     definition: dict[str, Any]
     version: ExpectedVersion = None
@@ -437,3 +443,29 @@ class DraftExampleOut(BaseModel):
     name: str
     request: str
     definition: dict[str, Any]
+
+
+class SignInBody(Body):
+    email: Email
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class UserOut(Out):
+    id: uuid.UUID
+    email: str
+    name: str | None
+    has_password: bool = Field(description="Whether the user can sign in with a password.")
+
+
+class SessionOut(BaseModel):
+    token: str = Field(description="An API token for this sign-in; send it as `Authorization: Bearer`.")
+    token_id: uuid.UUID = Field(description="Listed with your tokens; revoke it to sign out.")
+    expires_at: datetime
+    user: UserOut
+
+
+class PasswordChange(Body):
+    current_password: str | None = Field(
+        default=None, max_length=1024, description="Required once a password is set."
+    )
+    password: str = Field(min_length=1, max_length=1024)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -124,6 +125,12 @@ class RunService:
         return await paginate(
             session, statement, order_by=[Run.created_at, Run.id], limit=limit, cursor=cursor
         )
+
+    async def changed_since(
+        self, session: AsyncSession, access: SpaceAccess, since: datetime, *, limit: int = 200
+    ) -> Sequence[Run]:
+        """Runs of the space that changed after `since` (what a reconnecting live view missed)."""
+        return await RunRepository(session).changed_since(access.space_id, since, limit)
 
     async def queue(
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None

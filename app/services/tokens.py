@@ -17,12 +17,21 @@ from app.security.tokens import display_prefix, generate_token, hash_token
 
 class TokenService:
     async def create(
-        self, session: AsyncSession, user_id: uuid.UUID, *, name: str, expires_in_days: int | None = None
+        self,
+        session: AsyncSession,
+        user_id: uuid.UUID,
+        *,
+        name: str,
+        expires_in_days: int | None = None,
+        expires_in: timedelta | None = None,
     ) -> tuple[ApiToken, str]:
-        """A new token for the user; the plain value is returned once and only its digest is stored."""
+        """A new token for the user; the plain value is returned once and only its digest is stored.
+
+        `expires_in` (a sign-in's hours) wins over `expires_in_days` (tokens made in the API)."""
         plain = generate_token()
         now = utcnow()
-        expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
+        lifetime = expires_in or (timedelta(days=expires_in_days) if expires_in_days else None)
+        expires_at = now + lifetime if lifetime else None
         token = ApiToken(
             user_id=user_id,
             name=name,

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api.routes import (
     approvals,
     artifacts,
+    auth,
     automations,
     catalog,
     databases,
@@ -14,6 +15,7 @@ from app.api.routes import (
     mcp,
     plugins,
     preview,
+    run_events,
     runs,
     schemas,
     secrets,
@@ -25,11 +27,11 @@ from app.api.routes import (
 )
 
 api_router = APIRouter(prefix="/api/v1")
+api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
-# Runs first: `POST …/automations/{id}/runs` must not be taken for a status change.
+api_router.include_router(run_events.router)
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)
-# Before automations: `POST …/automations/{id}/drafts` must not be taken for a status change.
 api_router.include_router(drafts.router)
 api_router.include_router(kv.router)
 # Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
@@ -23,6 +23,7 @@ from app.api.schemas import (
     AutomationSavedOut,
     AutomationUpdate,
     AutomationVersionOut,
+    DefinitionCheck,
     OverlapOut,
     PageOut,
     ProblemOut,
@@ -72,7 +73,7 @@ async def create_automation(
 
 @router.post("/validate", summary="Validate a definition without saving it")
 async def validate_automation(
-    body: AutomationCreate, access: SpaceDep, vocabulary: VocabularyDep
+    body: DefinitionCheck, access: SpaceDep, vocabulary: VocabularyDep
 ) -> ValidationOut:
     problems = await automation_service.validate(access, body.definition, vocabulary)
     found = [ProblemOut(**problem.as_dict()) for problem in problems]
@@ -100,14 +101,14 @@ async def list_automations(
     )
 
 
-@router.get("/{automation_id}", summary="Get an automation")
+@router.get("/{automation_id:uuid}", summary="Get an automation")
 async def get_automation(
     automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, response: Response
 ) -> AutomationOut:
     return _out(response, await automation_service.get(session, access, automation_id))
 
 
-@router.put("/{automation_id}", summary="Replace the definition (needs the expected version)")
+@router.put("/{automation_id:uuid}", summary="Replace the definition (needs the expected version)")
 async def update_automation(
     automation_id: uuid.UUID,
     body: AutomationUpdate,
@@ -124,40 +125,59 @@ async def update_automation(
     return await saved_out(session, response, saved)
 
 
-@router.post(
-    "/{automation_id}/{action}",
-    summary="Change status: activate (triggers fire), pause (they stop), archive, unarchive (back to paused)",
-)
-async def change_status(
-    automation_id: uuid.UUID,
-    action: Literal["activate", "pause", "archive", "unarchive"],
-    session: SessionDep,
-    access: SpaceDep,
-    response: Response,
-    body: StatusChange | None = None,
-    if_match: IfMatchDep = None,
-) -> AutomationOut:
-    expected = expected_version(if_match, body.version if body else None, required=False)
-    if action == "activate":
-        await overlap_service.check_activation(
-            session,
-            await automation_service.get(session, access, automation_id),
-            acknowledged=body.acknowledged_overlap if body else False,
-            note=body.coexistence_note if body else None,
+_STATUS_ACTIONS = {
+    "activate": "Activate: its triggers fire (strict overlaps with active automations need acknowledging)",
+    "pause": "Pause: its triggers stop firing",
+    "archive": "Archive: hidden from use, kept with its runs",
+    "unarchive": "Unarchive: back to paused",
+}
+
+
+def _status_route(action: str, summary: str) -> None:
+    """One route per status change, so other paths under an automation are never taken for one."""
+
+    async def change_status(
+        automation_id: uuid.UUID,
+        session: SessionDep,
+        access: SpaceDep,
+        response: Response,
+        body: StatusChange | None = None,
+        if_match: IfMatchDep = None,
+    ) -> AutomationOut:
+        expected = expected_version(if_match, body.version if body else None, required=False)
+        if action == "activate":
+            await overlap_service.check_activation(
+                session,
+                await automation_service.get(session, access, automation_id),
+                acknowledged=body.acknowledged_overlap if body else False,
+                note=body.coexistence_note if body else None,
+            )
+        elif body is not None and (body.acknowledged_overlap or body.coexistence_note is not None):
+            raise ValidationFailed(
+                "acknowledged_overlap and coexistence_note go with activate only.",
+                code="unexpected_acknowledgement",
+                details=[ErrorDetail(path="/acknowledged_overlap", message="only when activating")],
+            )
+        automation = await automation_service.change_status(
+            session, access, automation_id, StatusAction[action], expected_version=expected
         )
-    elif body is not None and (body.acknowledged_overlap or body.coexistence_note is not None):
-        raise ValidationFailed(
-            "acknowledged_overlap and coexistence_note go with activate only.",
-            code="unexpected_acknowledgement",
-            details=[ErrorDetail(path="/acknowledged_overlap", message="only when activating")],
-        )
-    automation = await automation_service.change_status(
-        session, access, automation_id, StatusAction[action], expected_version=expected
+        return _out(response, automation)
+
+    router.add_api_route(
+        f"/{{automation_id:uuid}}/{action}",
+        change_status,
+        methods=["POST"],
+        summary=summary,
+        name=f"{action}_automation",
+        operation_id=f"{action}_automation",
     )
-    return _out(response, automation)
 
 
-@router.get("/{automation_id}/versions", summary="List versions, newest first")
+for _action, _summary in _STATUS_ACTIONS.items():
+    _status_route(_action, _summary)
+
+
+@router.get("/{automation_id:uuid}/versions", summary="List versions, newest first")
 async def list_versions(
     automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, page: PageDep
 ) -> PageOut[AutomationVersionOut]:
@@ -169,7 +189,7 @@ async def list_versions(
     )
 
 
-@router.get("/{automation_id}/versions/{version}", summary="Get one version")
+@router.get("/{automation_id:uuid}/versions/{version}", summary="Get one version")
 async def get_version(
     automation_id: uuid.UUID, version: VersionPath, session: SessionDep, access: SpaceDep
 ) -> AutomationVersionOut:
@@ -179,7 +199,8 @@ async def get_version(
 
 
 @router.post(
-    "/{automation_id}/versions/{version}/restore", summary="Make version n current again, as a new version"
+    "/{automation_id:uuid}/versions/{version}/restore",
+    summary="Make version n current again, as a new version",
 )
 async def restore_version(
     automation_id: uuid.UUID,

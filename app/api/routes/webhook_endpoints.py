@@ -110,12 +110,12 @@ async def list_endpoints(session: SessionDep, access: SpaceDep, page: PageDep) -
     return PageOut(items=items, next_cursor=result.next_cursor)
 
 
-@router.get("/{endpoint_id}", summary="Get an endpoint")
+@router.get("/{endpoint_id:uuid}", summary="Get an endpoint")
 async def get_endpoint(endpoint_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> WebhookEndpointOut:
     return WebhookEndpointOut.model_validate(await webhook_endpoint_service.get(session, access, endpoint_id))
 
 
-@router.patch("/{endpoint_id}", summary="Change url, events, filter, description or enabled (admin)")
+@router.patch("/{endpoint_id:uuid}", summary="Change url, events, filter, description or enabled (admin)")
 async def update_endpoint(
     endpoint_id: uuid.UUID,
     body: WebhookEndpointPatch,
@@ -135,14 +135,16 @@ async def update_endpoint(
     return WebhookEndpointOut.model_validate(endpoint)
 
 
-@router.delete("/{endpoint_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete an endpoint (admin)")
+@router.delete(
+    "/{endpoint_id:uuid}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete an endpoint (admin)"
+)
 async def delete_endpoint(endpoint_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> Response:
     await webhook_endpoint_service.delete(session, access, endpoint_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post(
-    "/{endpoint_id}/rotate-secret",
+    "/{endpoint_id:uuid}/rotate-secret",
     summary="A new signing secret, shown once; the old one keeps signing for 24 hours (admin)",
 )
 async def rotate_secret(
@@ -152,7 +154,7 @@ async def rotate_secret(
 
 
 @router.post(
-    "/{endpoint_id}/test",
+    "/{endpoint_id:uuid}/test",
     status_code=status.HTTP_202_ACCEPTED,
     summary="Send a webhook.test event to the endpoint (admin)",
 )
@@ -160,7 +162,9 @@ async def test_endpoint(endpoint_id: uuid.UUID, session: SessionDep, access: Spa
     return delivery_out(await delivery_service.send_test(session, access, endpoint_id), [])
 
 
-@router.get("/{endpoint_id}/deliveries", summary="The endpoint's deliveries, newest first, with attempts")
+@router.get(
+    "/{endpoint_id:uuid}/deliveries", summary="The endpoint's deliveries, newest first, with attempts"
+)
 async def list_endpoint_deliveries(
     endpoint_id: uuid.UUID,
     session: SessionDep,

@@ -24,6 +24,7 @@ _CLAIMABLE_WHEN: dict[RunStatus, Callable[[datetime], ColumnElement[bool]]] = {
 }
 if set(_CLAIMABLE_WHEN) != run_states.CLAIM.sources:
     raise RuntimeError("every status a claim may take a run from needs its condition here")
+CHANGED_SINCE_HORIZON = timedelta(days=1)
 # Serialises fires against the global cap (taken only when a cap is set): an arbitrary constant key.
 GLOBAL_CAP_LOCK_KEY = 7_340_021
 
@@ -43,6 +44,23 @@ class RunRepository(RepositoryBase[Run]):
         if statuses:
             statement = statement.where(Run.status.in_(statuses))
         return statement
+
+    async def changed_since(self, space_id: uuid.UUID, since: datetime, limit: int) -> list[Run]:
+        """Runs of the space created, started or finished after `since`, newest first.
+
+        Waiting and promotion carry no timestamp of their own; a run that only changed that way since
+        is missed here and shows with its next change (the runs page also re-reads on reconnect)."""
+        statement = (
+            self.space_statement(space_id)
+            .where(
+                or_(Run.created_at > since, Run.started_at > since, Run.finished_at > since),
+                # Older runs rarely change; the bound keeps the scan on the space's recent index range.
+                Run.created_at > since - CHANGED_SINCE_HORIZON,
+            )
+            .order_by(Run.created_at.desc())
+            .limit(limit)
+        )
+        return list(await self.get_all(statement))
 
     async def get_in_space(
         self, space_id: uuid.UUID, run_id: uuid.UUID, *, for_update: bool = False

@@ -1,0 +1,109 @@
+"""The OpenAPI document, completed: the error schema on every API route, and request bodies that carry
+a definition pointing at the published definition schema instead of an open object.
+
+FastAPI documents a 422 with its own validation-error shape; every error this API answers has the one
+shape of `app.errors` (`{"error": {code, message, details}}`), so each `/api/v1` operation documents
+the error statuses it can answer with that schema. The definition schema (`GET /api/v1/schemas/
+definition`) becomes the component `AutomationDefinition`; its `$defs` are lifted into components
+(prefixed `Definition`) because `#/$defs/…` would otherwise resolve against the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field
+
+from app.definitions.export import definition_json_schema
+
+DEFINITION = "AutomationDefinition"
+DEFS_PREFIX = "Definition"
+# Request bodies whose `definition` is a whole automation definition.
+DEFINITION_BODIES = ("AutomationCreate", "AutomationUpdate", "DraftEdit")
+ERROR_STATUSES: dict[str, str] = {
+    "400": "Bad request: a malformed value, header or precondition.",
+    "401": "Missing, unknown, revoked or expired bearer token.",
+    "403": "Your role in the space does not allow this.",
+    "404": "Not found (or in a space you are not a member of).",
+    "409": "Conflict with the current state (e.g. a newer version exists).",
+    "413": "The body is too large.",
+    "415": "The body is not JSON.",
+    "422": "The request failed validation; details point at each problem.",
+    "428": "The expected version (If-Match or `version`) is required.",
+    "429": "Too many requests; Retry-After says when to try again.",
+    "503": "A backing service (database, broker, model provider) is unavailable.",
+}
+
+
+class ErrorDetailOut(BaseModel):
+    path: str = Field(description="JSON pointer to the problem (body, or /query, /header, /path).")
+    message: str
+    code: str | None = None
+
+
+class ErrorBodyOut(BaseModel):
+    code: str = Field(description="Stable, machine-readable code.")
+    message: str
+    details: list[ErrorDetailOut]
+
+
+class ErrorOut(BaseModel):
+    """Every error answer of the API."""
+
+    error: ErrorBodyOut
+
+
+def _lift_defs(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The definition schema with its `$defs` moved to components and every reference rewritten."""
+    document = copy.deepcopy(schema)
+    defs = document.pop("$defs", {})
+    document.pop("$schema", None)
+    document.pop("$id", None)
+    text = json.dumps({"root": document, "defs": defs}).replace(
+        '"#/$defs/', f'"#/components/schemas/{DEFS_PREFIX}'
+    )
+    lifted = json.loads(text)
+    return lifted["root"], {f"{DEFS_PREFIX}{name}": value for name, value in lifted["defs"].items()}
+
+
+def complete_openapi(app: FastAPI) -> dict[str, Any]:
+    """Build (once) the completed OpenAPI document of `app`."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    document = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    components = document.setdefault("components", {}).setdefault("schemas", {})
+    components["ErrorOut"] = ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, schema in ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")[
+        "$defs"
+    ].items():
+        components[name] = schema
+    components["ErrorOut"].pop("$defs", None)
+    definition, lifted = _lift_defs(definition_json_schema())
+    components[DEFINITION] = definition
+    components.update(lifted)
+    for body in DEFINITION_BODIES:
+        properties = components.get(body, {}).get("properties", {})
+        if "definition" in properties:
+            description = properties["definition"].get("description")
+            properties["definition"] = {"$ref": f"#/components/schemas/{DEFINITION}"}
+            if description:
+                properties["definition"]["description"] = description
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+    for path, operations in document.get("paths", {}).items():
+        # Health probes answer their own shapes; everything else (the API, artifact links) uses ErrorOut.
+        if path in ("/healthz", "/readyz"):
+            continue
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status, description in ERROR_STATUSES.items():
+                responses[status] = {"description": description, **copy.deepcopy(error)}
+    app.openapi_schema = document
+    return document

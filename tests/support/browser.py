@@ -1,0 +1,132 @@
+"""Browser tests' helpers: the API as a child process, Debian's Chromium driven by Playwright's sync API,
+screenshots as test output, and axe-core run inside the page.
+
+Playwright's sync API cannot run inside a running event loop, so the service under test is a real
+`automations api` process (with the real worker and the loopback LLM), never an in-process app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.processes import ROOT, ServiceProcess
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = ROOT / "tests" / "output" / "screenshots"
+AXE = ROOT / "ui" / "node_modules" / "axe-core" / "axe.min.js"
+UI_INDEX = ROOT / "app" / "ui" / "index.html"
+
+
+def chromium_path() -> str:
+    """Debian's Chromium; missing it fails in CI (never a silent skip) and skips, saying why, elsewhere."""
+    found = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    if found:
+        return found
+    message = "chromium is not installed (make test installs it with apt-get when it can)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def ensure_ui_built() -> None:
+    """The built UI (make install builds it); built here when missing so a bare pytest run works too."""
+    if not UI_INDEX.is_file() or not AXE.is_file():
+        subprocess.run([sys.executable, str(ROOT / "ui" / "build.py")], check=True, cwd=ROOT)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_api(env: dict[str, str], log_dir: Path) -> tuple[ServiceProcess, str]:
+    """`automations api` on a free loopback port, returned once it answers /healthz."""
+    port = free_port()
+    process = ServiceProcess.cli("ui-api", ["api", "--host", "127.0.0.1", "--port", str(port)], env, log_dir)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not process.alive():
+            raise RuntimeError(f"the API exited early:\n{process.log_tail()}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return process, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.stop()
+    raise RuntimeError("the API did not start in 60 s")
+
+
+def cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`automations <args>` as an operator runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env=env,
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def create_admin(env: dict[str, str], email: str, password: str) -> dict[str, Any]:
+    """A space and its owner through the CLI, with a password set through the CLI too."""
+    made = cli(env, "create-admin", "--space", "Browser tests", "--email", email)
+    assert made.returncode == 0, made.stderr
+    assert "set-password" in made.stderr, "create-admin tells how to sign in"
+    result: dict[str, Any] = json.loads(made.stdout)
+    changed = cli(env, "set-password", "--email", email, "--password-stdin", stdin=password + "\n")
+    assert changed.returncode == 0, changed.stderr
+    return result
+
+
+def shot(page: Any, name: str) -> Path:
+    """A full-page screenshot under tests/output/screenshots (gitignored test output)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]', '-', name)}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        # Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
+        page.evaluate(AXE.read_text() + "\n;true")
+    result: dict[str, Any] = page.evaluate(
+        "async () => await window.axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "nodes": [n["target"] for n in v["nodes"]][:5],
+        }
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

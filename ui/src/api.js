@@ -1,0 +1,61 @@
+// The one client of the REST API: Bearer token from sessionStorage, errors as ApiError, and a 401
+// (expired or revoked token) sends the user back to sign-in.
+const TOKEN_KEY = "automations.token";
+const SPACE_KEY = "automations.space";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const error = (body && body.error) || { code: "http_" + status, message: `HTTP ${status}`, details: [] };
+    super(error.message);
+    this.status = status;
+    this.code = error.code;
+    this.details = error.details || [];
+  }
+}
+
+let onUnauthorized = () => {};
+export function setUnauthorizedHandler(handler) {
+  onUnauthorized = handler;
+}
+
+export const session = {
+  get token() {
+    return sessionStorage.getItem(TOKEN_KEY);
+  },
+  set token(value) {
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  },
+  get space() {
+    return sessionStorage.getItem(SPACE_KEY);
+  },
+  set space(value) {
+    if (value) sessionStorage.setItem(SPACE_KEY, value);
+    else sessionStorage.removeItem(SPACE_KEY);
+  },
+};
+
+export function headers(extra = {}) {
+  const all = { Accept: "application/json", ...extra };
+  if (session.token) all.Authorization = `Bearer ${session.token}`;
+  return all;
+}
+
+export async function api(method, path, body, extraHeaders = {}) {
+  const init = { method, headers: headers(extraHeaders) };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(`/api/v1${path}`, init);
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (response.status === 401 && session.token) {
+    session.token = null;
+    onUnauthorized();
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const spacePath = (suffix = "") => `/spaces/${session.space}${suffix}`;

@@ -1,0 +1,217 @@
+// The definition editor: generated forms (one for the general fields, one per trigger, one per step,
+// each from the published schemas) and a JSON view, kept in sync both ways. Flags and validation
+// problems are shown beside the field their JSON pointer names.
+import { JSONEditor } from "@json-editor/json-editor";
+import { clear, h } from "./dom.js";
+import { generalSchema, stepSchema, triggerSchema } from "./schema.js";
+
+const OPTIONS = {
+  theme: "html",
+  iconlib: null,
+  disable_edit_json: true,
+  disable_properties: true,
+  disable_collapse: true,
+  disable_array_delete_all_rows: true,
+  disable_array_delete_last_row: true,
+  remove_empty_properties: true,
+  prompt_before_delete: false,
+  use_default_values: false,
+  show_errors: "change",
+};
+
+function decode(segment) {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function definitionEditor(container, schemas, definition, { onChange = () => {}, readOnly = false } = {}) {
+  let value = structuredClone(definition);
+  let forms = [];
+  let marks = [];
+  let silent = false;
+  const formsBox = h("div", { class: "forms" });
+  const jsonError = h("p", { class: "json-error", role: "alert", hidden: true });
+  const json = h("textarea", {
+    id: "json-view",
+    class: "json-view",
+    spellcheck: "false",
+    rows: "24",
+    "aria-label": "Definition as JSON",
+    readonly: readOnly,
+  });
+  const formTab = h("button", { type: "button", role: "tab", "aria-selected": "true", id: "tab-form", "aria-controls": "panel-form" }, "Form");
+  const jsonTab = h("button", { type: "button", role: "tab", "aria-selected": "false", id: "tab-json", "aria-controls": "panel-json" }, "JSON");
+  const formPanel = h("div", { role: "tabpanel", id: "panel-form", "aria-labelledby": "tab-form" }, formsBox);
+  const jsonPanel = h("div", { role: "tabpanel", id: "panel-json", "aria-labelledby": "tab-json", hidden: true }, json, jsonError);
+  function show(tab) {
+    const isJson = tab === "json";
+    formTab.setAttribute("aria-selected", String(!isJson));
+    jsonTab.setAttribute("aria-selected", String(isJson));
+    formPanel.hidden = isJson;
+    jsonPanel.hidden = !isJson;
+  }
+  formTab.addEventListener("click", () => show("form"));
+  jsonTab.addEventListener("click", () => show("json"));
+  const split = h("label", { class: "side" }, h("input", { type: "checkbox", id: "side-by-side" }), " Side by side");
+  split.firstChild.addEventListener("change", (event) => {
+    container.classList.toggle("side-by-side", event.target.checked);
+    formPanel.hidden = false;
+    jsonPanel.hidden = !event.target.checked && jsonTab.getAttribute("aria-selected") !== "true";
+  });
+  container.append(h("div", { class: "tabs", role: "tablist", "aria-label": "Editor view" }, formTab, jsonTab), split, h("div", { class: "panels" }, formPanel, jsonPanel));
+
+  function structure(def) {
+    return JSON.stringify([(def.triggers || []).map((t) => t && t.type), (def.plan || []).map((s) => s && s.action)]);
+  }
+
+  function build() {
+    for (const form of forms) form.editor.destroy();
+    forms = [];
+    clear(formsBox);
+    const general = { ...value };
+    delete general.triggers;
+    delete general.plan;
+    add("", generalSchema(schemas), general, "General");
+    (value.triggers || []).forEach((trigger, index) =>
+      add(`/triggers/${index}`, triggerSchema(schemas, trigger && trigger.type), trigger, `Trigger ${index + 1}: ${trigger && trigger.type}`),
+    );
+    (value.plan || []).forEach((step, index) =>
+      add(`/plan/${index}`, stepSchema(schemas, step && step.action), step, `Step ${index + 1}: ${(step && step.step_id) || ""} (${step && step.action})`),
+    );
+  }
+
+  function add(pointer, schema, startval, title) {
+    const holder = h("div", { class: "form-holder" });
+    const section = h("section", { class: "form-section", "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), holder);
+    formsBox.append(section);
+    // The section's heading names the form, so its root object shows no title of its own.
+    const root = { ...schema, title: undefined, description: undefined, options: { ...(schema.options || {}), compact: true } };
+    const editor = new JSONEditor(holder, { ...OPTIONS, schema: root, startval });
+    if (readOnly) editor.disable();
+    const form = { pointer, editor, ready: false };
+    forms.push(form);
+    editor.on("ready", () => {
+      form.ready = true;
+      editor.setValue(startval);
+      applyMarks();
+    });
+    editor.on("change", () => {
+      if (!form.ready || silent) return;
+      collect();
+    });
+  }
+
+  function collect() {
+    const next = structuredClone(value);
+    for (const form of forms) {
+      const part = form.editor.getValue();
+      if (!form.pointer) {
+        for (const key of Object.keys(next)) if (key !== "triggers" && key !== "plan") delete next[key];
+        Object.assign(next, part);
+      } else {
+        const [, list, index] = form.pointer.split("/");
+        next[list][Number(index)] = part;
+      }
+    }
+    const ordered = {};
+    for (const key of ["schema_version", "name", "goal", "description", "inputs", "triggers", "plan", "execution", "metadata"])
+      if (key in next) ordered[key] = next[key];
+    Object.assign(ordered, next);
+    if (JSON.stringify(ordered) === JSON.stringify(value)) return;
+    value = ordered;
+    json.value = JSON.stringify(value, null, 2);
+    applyMarks();
+    onChange(structuredClone(value));
+  }
+
+  json.addEventListener("input", () => {
+    let parsed;
+    try {
+      parsed = JSON.parse(json.value);
+    } catch (error) {
+      jsonError.hidden = false;
+      jsonError.textContent = `Not valid JSON yet: ${error.message}`;
+      return;
+    }
+    jsonError.hidden = true;
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+      jsonError.hidden = false;
+      jsonError.textContent = "A definition is a JSON object.";
+      return;
+    }
+    setValue(parsed, { keepJson: true });
+    onChange(structuredClone(value));
+  });
+
+  function setValue(next, { keepJson = false } = {}) {
+    const rebuild = structure(next) !== structure(value) || !forms.length;
+    value = structuredClone(next);
+    if (!keepJson) json.value = JSON.stringify(value, null, 2);
+    if (rebuild) build();
+    else {
+      silent = true;
+      for (const form of forms) {
+        if (!form.ready) continue;
+        if (!form.pointer) {
+          const general = { ...value };
+          delete general.triggers;
+          delete general.plan;
+          form.editor.setValue(general);
+        } else {
+          const [, list, index] = form.pointer.split("/");
+          form.editor.setValue(value[list][Number(index)]);
+        }
+      }
+      silent = false;
+      applyMarks();
+    }
+  }
+
+  // A pointer's form and the json-editor path inside it; the nearest field that exists is used.
+  function locate(pointer) {
+    const parts = pointer.split("/").slice(1).map(decode);
+    let form = forms.find((f) => !f.pointer);
+    let rest = parts;
+    if ((parts[0] === "triggers" || parts[0] === "plan") && parts.length >= 2) {
+      form = forms.find((f) => f.pointer === `/${parts[0]}/${parts[1]}`) || form;
+      rest = form && form.pointer ? parts.slice(2) : parts.slice(0, 1);
+    }
+    if (!form || !form.ready) return null;
+    for (let n = rest.length; n >= 0; n--) {
+      const editor = form.editor.getEditor(["root", ...rest.slice(0, n)].join("."));
+      if (editor && editor.container) return { form, editor, exact: n === rest.length };
+    }
+    return null;
+  }
+
+  function applyMarks() {
+    for (const old of formsBox.querySelectorAll(".mark")) old.remove();
+    for (const old of formsBox.querySelectorAll("[data-marked]")) old.removeAttribute("data-marked");
+    marks.forEach((mark, index) => {
+      const found = locate(mark.path || "/");
+      const note = h(
+        "p",
+        { class: `mark ${mark.kind}`, role: "note", id: `mark-${index}`, "data-path": mark.path },
+        h("span", { class: "mark-kind" }, mark.kind === "flag" ? "⚑ Flag" : mark.severity === "warning" ? "⚠ Warning" : "✖ Problem"),
+        " ",
+        mark.message,
+        found && !found.exact ? h("span", { class: "mark-path" }, ` (${mark.path})`) : null,
+      );
+      const target = found ? found.editor.container : formsBox;
+      target.setAttribute("data-marked", mark.kind);
+      target.append(note);
+      const input = target.querySelector("input, select, textarea");
+      if (input) input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), note.id].filter(Boolean).join(" "));
+    });
+  }
+
+  function setMarks(flags = [], problems = []) {
+    marks = [
+      ...flags.map((f) => ({ kind: "flag", path: f.path, message: f.message })),
+      ...problems.map((p) => ({ kind: "problem", path: p.path, message: p.message, severity: p.severity })),
+    ];
+    applyMarks();
+  }
+
+  setValue(value);
+  return { getValue: () => structuredClone(value), setValue: (v) => setValue(v), setMarks };
+}

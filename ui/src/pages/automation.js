@@ -1,0 +1,308 @@
+// One automation: overview and status, the definition editor with save (a version conflict shows
+// what changed meanwhile), versions with diff and restore, triggers (webhook URL, rotate and revoke
+// the token, shown once), a change in plain words shown as a diff before saving, and run now.
+import { api, ApiError, spacePath } from "../api.js";
+import { clear, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
+import { diffView } from "../diff.js";
+import { definitionEditor } from "../editor.js";
+import { navigate } from "../main.js";
+import { loadSchemas } from "../schema.js";
+
+const STATUS_ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
+
+export function automationPage(main, id) {
+  const body = h("div", {}, loading());
+  main.append(body);
+  let automation = null;
+  let schemas = null;
+  let editor = null;
+  let dirty = false;
+  const flash = h("div", { "aria-live": "polite", id: "flash" });
+
+  async function load() {
+    try {
+      [automation, schemas] = await Promise.all([api("GET", spacePath(`/automations/${id}`)), loadSchemas()]);
+      paint();
+    } catch (error) {
+      fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations" }, "Back to automations")));
+    }
+  }
+
+  function paint() {
+    dirty = false;
+    const saved = new URLSearchParams(location.search).get("saved");
+    fill(body, 
+      h(
+        "div",
+        { class: "heading" },
+        h("h1", {}, automation.name),
+        statusBadge(automation.status),
+        h("span", { class: "version", id: "version" }, `version ${automation.version}`),
+      ),
+      flash,
+      saved ? h("p", { class: "ok" }, "Saved, paused. Activate it when you are ready.") : null,
+      h(
+        "div",
+        { class: "bar" },
+        (STATUS_ACTIONS[automation.status] || []).map((action) =>
+          h("button", { type: "button", id: `do-${action}`, onclick: () => changeStatus(action) }, action),
+        ),
+        automation.status !== "archived" ? h("button", { type: "button", id: "run-now", class: "primary", onclick: runNow }, "Run now") : null,
+        h("a", { class: "button", href: `/runs?automation=${automation.id}` }, "Runs"),
+      ),
+      overview(),
+      triggersSection(),
+      editorSection(),
+      changeInWords(),
+      versionsSection(),
+    );
+  }
+
+  function overview() {
+    const def = automation.definition;
+    return h(
+      "section",
+      { "aria-labelledby": "overview-title" },
+      h("h2", { id: "overview-title" }, "Overview"),
+      h(
+        "dl",
+        { class: "facts" },
+        h("dt", {}, "Goal"),
+        h("dd", {}, def.goal || def.description || "—"),
+        h("dt", {}, "Steps"),
+        h("dd", {}, def.plan.map((s) => `${s.step_id} (${s.action})`).join(" → ")),
+        h("dt", {}, "Updated"),
+        h("dd", {}, when(automation.updated_at)),
+      ),
+    );
+  }
+
+  function triggersSection() {
+    const list = automation.triggers;
+    return h(
+      "section",
+      { "aria-labelledby": "triggers-title" },
+      h("h2", { id: "triggers-title" }, "Triggers"),
+      list.length
+        ? h(
+            "ul",
+            { class: "triggers" },
+            list.map((t) =>
+              h(
+                "li",
+                { "data-trigger": t.id },
+                h("strong", {}, t.name || t.type),
+                ` ${t.enabled ? "enabled" : "disabled"}`,
+                t.type === "schedule" ? ` · next fire ${automation.status === "active" ? when(t.next_fire_at) : "(paused)"}` : "",
+                t.last_fired_at ? ` · last fired ${when(t.last_fired_at)}` : "",
+                t.type === "webhook"
+                  ? h(
+                      "div",
+                      { class: "webhook" },
+                      h("code", {}, `POST ${location.origin}/api/v1/automations/${automation.id}/fire`),
+                      ` token ${t.token_prefix ? t.token_prefix + "…" : "none (revoked)"} `,
+                      h("button", { type: "button", onclick: () => token(t, "rotate") }, "Rotate token"),
+                      h("button", { type: "button", onclick: () => token(t, "revoke") }, "Revoke token"),
+                    )
+                  : null,
+              ),
+            ),
+          )
+        : h("p", {}, "No triggers: it runs when you press Run now or call the API."),
+    );
+  }
+
+  async function token(trigger, action) {
+    try {
+      const answer = await api("POST", spacePath(`/automations/${automation.id}/triggers/${trigger.id}/${action}`));
+      automation = await api("GET", spacePath(`/automations/${id}`));
+      paint();
+      if (answer.token)
+        flash.replaceChildren(
+          h("div", { class: "secret", role: "alert" }, "New webhook token (shown once, copy it now): ", h("code", { id: "new-token" }, answer.token)),
+        );
+      else flash.replaceChildren(h("p", { class: "ok" }, "Token revoked: fires answer 401 until you rotate."));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+
+  function editorSection() {
+    const box = h("div", {});
+    const problems = h("div", { "aria-live": "polite", id: "save-result" });
+    const save = h("button", { type: "button", class: "primary", id: "save-definition", onclick: () => saveDefinition(problems) }, "Save new version");
+    const section = h(
+      "section",
+      { "aria-labelledby": "definition-title" },
+      h("h2", { id: "definition-title" }, "Definition"),
+      box,
+      problems,
+      h("div", { class: "bar" }, save),
+    );
+    editor = definitionEditor(box, schemas, automation.definition, {
+      onChange: () => {
+        dirty = true;
+      },
+      readOnly: automation.status === "archived",
+    });
+    return section;
+  }
+
+  async function saveDefinition(problems) {
+    const mine = editor.getValue();
+    problems.replaceChildren(loading("Saving…"));
+    try {
+      const saved = await api("PUT", spacePath(`/automations/${automation.id}`), { definition: mine }, { "If-Match": `"${automation.version}"` });
+      automation = saved;
+      paint();
+      flash.replaceChildren(h("p", { class: "ok" }, `Saved as version ${saved.version}.`));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return conflict(problems, mine);
+      if (error instanceof ApiError && error.details.length) editor.setMarks([], error.details.map((d) => ({ ...d, severity: "error" })));
+      problems.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function conflict(problems, mine) {
+    const current = await api("GET", spacePath(`/automations/${automation.id}`));
+    problems.replaceChildren(
+      h(
+        "div",
+        { class: "conflict", role: "alert", id: "conflict" },
+        h("h3", {}, "Someone saved a newer version meanwhile"),
+        h("p", {}, `You edited version ${automation.version}; the current one is version ${current.version}. Your changes are not saved. Below: what differs between the current version and yours.`),
+        diffView(current.definition, mine, [`current version ${current.version}`, "your edit"]),
+        h(
+          "div",
+          { class: "bar" },
+          h("button", { type: "button", onclick: () => { automation = { ...current }; paint(); } }, "Discard mine, load the current version"),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              onclick: async () => {
+                automation = { ...automation, version: current.version };
+                await saveDefinition(problems);
+              },
+            },
+            "Overwrite with mine",
+          ),
+        ),
+      ),
+    );
+  }
+
+  function changeInWords() {
+    const input = h("input", { id: "change-request", type: "text", maxlength: "4000", placeholder: "also post to #ops" });
+    const out = h("div", { "aria-live": "polite" });
+    async function propose(event) {
+      event.preventDefault();
+      if (!input.value.trim()) return;
+      out.replaceChildren(loading("Drafting the change…"));
+      try {
+        const draft = await api("POST", spacePath(`/automations/${automation.id}/drafts`), { request: input.value });
+        out.replaceChildren(
+          h("p", {}, draft.summary || ""),
+          draft.definition ? diffView(automation.definition, draft.definition, [`version ${automation.version}`, "the proposal"]) : null,
+          draft.problems.length ? h("ul", { class: "problems" }, draft.problems.map((p) => h("li", {}, h("code", {}, p.path), " ", p.message))) : null,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              disabled: draft.status !== "ready",
+              onclick: async () => {
+                try {
+                  automation = await api("POST", spacePath(`/drafts/${draft.id}/save`));
+                  paint();
+                  flash.replaceChildren(h("p", { class: "ok" }, `Change saved as version ${automation.version}.`));
+                } catch (error) {
+                  out.replaceChildren(errorBox(error));
+                }
+              },
+            },
+            "Save this change",
+          ),
+        );
+      } catch (error) {
+        out.replaceChildren(errorBox(error));
+      }
+    }
+    return h(
+      "section",
+      { "aria-labelledby": "words-title" },
+      h("h2", { id: "words-title" }, "Change it in plain words"),
+      h("form", { onsubmit: propose, class: "refine" }, h("label", { for: "change-request" }, "What should change?"), input, h("button", { type: "submit" }, "Propose")),
+      out,
+    );
+  }
+
+  function versionsSection() {
+    const list = h("div", {}, loading("Loading versions…"));
+    api("GET", spacePath(`/automations/${automation.id}/versions?limit=50`))
+      .then((page) =>
+        fill(list, 
+          h(
+            "ul",
+            { class: "versions" },
+            page.items.map((v) => {
+              const shown = h("div", {});
+              return h(
+                "li",
+                {},
+                `Version ${v.version} · ${when(v.created_at)}`,
+                v.restored_from ? ` · restored from ${v.restored_from}` : "",
+                " ",
+                v.version !== automation.version
+                  ? [
+                      h("button", { type: "button", onclick: () => shown.replaceChildren(diffView(v.definition, automation.definition, [`version ${v.version}`, `current ${automation.version}`])) }, "Diff with current"),
+                      h("button", { type: "button", onclick: () => restore(v.version) }, "Restore"),
+                    ]
+                  : h("em", {}, "current"),
+                shown,
+              );
+            }),
+          ),
+        ),
+      )
+      .catch((error) => fill(list, errorBox(error)));
+    return h("section", { "aria-labelledby": "versions-title" }, h("h2", { id: "versions-title" }, "Versions"), list);
+  }
+
+  async function restore(version) {
+    try {
+      automation = await api("POST", spacePath(`/automations/${automation.id}/versions/${version}/restore`), { version: automation.version });
+      paint();
+      flash.replaceChildren(h("p", { class: "ok" }, `Version ${version} restored as version ${automation.version}.`));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function changeStatus(action) {
+    try {
+      automation = await api("POST", spacePath(`/automations/${automation.id}/${action}`), {});
+      paint();
+      flash.replaceChildren(h("p", { class: "ok" }, `Now ${automation.status}.`));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function runNow() {
+    try {
+      const run = await api("POST", spacePath(`/automations/${automation.id}/runs`), { inputs: {} });
+      navigate(`/runs?automation=${automation.id}&started=${run.id}`);
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+
+  load();
+  const beforeUnload = (event) => {
+    if (dirty) event.preventDefault();
+  };
+  window.addEventListener("beforeunload", beforeUnload);
+  return () => window.removeEventListener("beforeunload", beforeUnload);
+}

@@ -1,0 +1,240 @@
+// New from plain language: a request (with starter examples) becomes a draft to review: summary,
+// flags beside their fields, clarifications as required fields, the generated form and JSON view in
+// sync, problems inline as you edit, cost and impact, refine in words, and Save (creates it paused).
+import { api, spacePath } from "../api.js";
+import { clear, errorBox, h, loading, fill } from "../dom.js";
+import { definitionEditor } from "../editor.js";
+import { navigate } from "../main.js";
+import { loadSchemas } from "../schema.js";
+import { impactOf } from "./impact.js";
+
+export function newAutomationPage(main) {
+  const params = new URLSearchParams(location.search);
+  const draftId = params.get("draft");
+  main.append(h("h1", {}, "New automation"));
+  const body = h("div", {});
+  main.append(body);
+  if (draftId) openDraft(body, draftId);
+  else requestForm(body);
+}
+
+function requestForm(body) {
+  const status = h("div", { "aria-live": "polite" });
+  const request = h("textarea", {
+    id: "request",
+    rows: "4",
+    maxlength: "4000",
+    required: true,
+    placeholder: "Every weekday at 9, summarise new GitHub issues and post them to Slack",
+  });
+  const examples = h("div", { class: "examples" }, loading("Loading examples…"));
+  const form = h(
+    "form",
+    { "aria-label": "Describe the automation", onsubmit: submit },
+    h("label", { for: "request" }, "Describe what it should do, in plain words"),
+    request,
+    h("button", { type: "submit", class: "primary", id: "draft-button" }, "Draft it"),
+  );
+  fill(body, form, status, h("h2", {}, "Start from an example"), examples);
+  request.focus();
+
+  api("GET", "/drafts/examples")
+    .then((items) =>
+      fill(examples, 
+        items.length
+          ? h(
+              "ul",
+              { class: "example-list" },
+              items.map((item) =>
+                h("li", {}, h("button", { type: "button", class: "link", onclick: () => { request.value = item.request; request.focus(); } }, item.request)),
+              ),
+            )
+          : h("p", {}, "No examples."),
+      ),
+    )
+    .catch((error) => fill(examples, errorBox(error)));
+
+  async function submit(event) {
+    event.preventDefault();
+    status.replaceChildren(loading("Drafting… this asks the model and can take a few seconds."));
+    form.querySelector("button").disabled = true;
+    try {
+      const draft = await api("POST", spacePath("/drafts"), { request: request.value });
+      history.replaceState(null, "", `/automations/new?draft=${encodeURIComponent(draft.id)}`);
+      review(body, draft);
+    } catch (error) {
+      status.replaceChildren(errorBox(error));
+      form.querySelector("button").disabled = false;
+    }
+  }
+}
+
+async function openDraft(body, id) {
+  body.append(loading("Loading the draft…"));
+  try {
+    review(body, await api("GET", spacePath(`/drafts/${encodeURIComponent(id)}`)));
+  } catch (error) {
+    fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations/new" }, "Start a new draft")));
+  }
+}
+
+async function review(body, initial) {
+  fill(body, loading("Loading the form…"));
+  let schemas;
+  try {
+    schemas = await loadSchemas();
+  } catch (error) {
+    fill(body, errorBox(error));
+    return;
+  }
+  let draft = initial;
+  let edited = false;
+  let validateTimer = null;
+  const status = h("div", { "aria-live": "polite", id: "draft-status" });
+  const summary = h("section", { class: "summary", "aria-labelledby": "summary-title" });
+  const impact = h("section", { class: "impact", "aria-labelledby": "impact-title" });
+  const clarifications = h("section", { class: "clarifications" });
+  const problems = h("div", { id: "problems", "aria-live": "polite" });
+  const editorBox = h("section", { class: "editor", "aria-label": "Definition" });
+  const refineInput = h("input", { id: "refine", type: "text", maxlength: "4000", placeholder: "only on weekdays" });
+  const refine = h(
+    "form",
+    { class: "refine", "aria-label": "Refine in plain words", onsubmit: onRefine },
+    h("label", { for: "refine" }, "Refine in plain words"),
+    refineInput,
+    h("button", { type: "submit" }, "Refine"),
+  );
+  const save = h("button", { type: "button", class: "primary", id: "save-draft", onclick: onSave }, "Save (paused)");
+  const discard = h("button", { type: "button", onclick: onDiscard }, "Discard draft");
+  fill(body, status, summary, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
+  let editor = null;
+
+  function paint() {
+    fill(summary, 
+      h("h2", { id: "summary-title" }, "What it will do"),
+      h("p", { class: "review-summary" }, draft.summary || "No summary yet."),
+      draft.notes.length ? h("ul", {}, draft.notes.map((n) => h("li", {}, n))) : null,
+      draft.flags.length
+        ? h("p", {}, `${draft.flags.length} flag${draft.flags.length > 1 ? "s" : ""} to look at, shown beside their fields below.`)
+        : h("p", {}, "No flags."),
+    );
+    fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(draft.definition, draft.estimate));
+    paintClarifications();
+    save.disabled = draft.status !== "ready";
+    if (draft.status === "failed") status.replaceChildren(h("p", { class: "error", role: "alert" }, "The model could not produce a valid definition. Refine the request, or fix the JSON by hand."));
+    if (!draft.definition) {
+      fill(editorBox, h("p", {}, "No definition yet: answer the questions above."));
+      editor = null;
+    } else if (!editor) {
+      clear(editorBox);
+      editor = definitionEditor(editorBox, schemas, draft.definition, { onChange });
+    } else {
+      editor.setValue(draft.definition);
+    }
+    if (editor) editor.setMarks(draft.flags, draft.problems);
+    paintProblems(draft.problems);
+  }
+
+  function paintProblems(list) {
+    clear(problems);
+    if (list.length)
+      problems.append(
+        h("div", { class: "problems", role: "status" }, h("strong", {}, `${list.length} problem${list.length > 1 ? "s" : ""}`), h("ul", {}, list.map((p) => h("li", {}, h("code", {}, p.path || "/"), " ", p.message)))),
+      );
+  }
+
+  function paintClarifications() {
+    clear(clarifications);
+    if (!draft.clarifications.length) return;
+    const inputs = draft.clarifications.map((c) => {
+      const id = `answer-${c.id}`;
+      return [c, h("input", { id, required: true, "aria-required": "true", type: "text" })];
+    });
+    clarifications.append(
+      h(
+        "form",
+        { onsubmit: (event) => answer(event, inputs), "aria-label": "Questions" },
+        h("h2", {}, "Questions before it can be drafted"),
+        inputs.map(([c, input]) => h("div", { class: "field" }, h("label", { for: input.id }, c.question, " ", h("abbr", { title: "required" }, "*")), input)),
+        h("button", { type: "submit", class: "primary" }, "Answer"),
+      ),
+    );
+  }
+
+  function onChange(definition) {
+    edited = true;
+    status.replaceChildren(h("p", { class: "hint" }, "Edited — checking…"));
+    clearTimeout(validateTimer);
+    validateTimer = setTimeout(async () => {
+      try {
+        const result = await api("POST", spacePath("/automations/validate"), { definition });
+        const found = [...result.errors, ...result.warnings];
+        editor.setMarks(draft.flags, found);
+        paintProblems(result.errors);
+        fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(definition, draft.estimate));
+        save.disabled = !result.valid;
+        status.replaceChildren(h("p", { class: "hint" }, result.valid ? "Edited — valid. Save checks the flags again." : "Edited — fix the problems to save."));
+      } catch (error) {
+        status.replaceChildren(errorBox(error));
+      }
+    }, 400);
+  }
+
+  async function apply(request) {
+    status.replaceChildren(loading("Working…"));
+    try {
+      draft = await request();
+      edited = false;
+      status.replaceChildren();
+      paint();
+    } catch (error) {
+      status.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function answer(event, inputs) {
+    event.preventDefault();
+    const answers = Object.fromEntries(inputs.map(([c, input]) => [c.id, input.value]));
+    await apply(() => api("POST", spacePath(`/drafts/${draft.id}/messages`), { answers }));
+  }
+
+  async function onRefine(event) {
+    event.preventDefault();
+    const message = refineInput.value.trim();
+    if (!message) return;
+    await apply(async () => {
+      if (edited && editor) await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
+      return api("POST", spacePath(`/drafts/${draft.id}/messages`), { message });
+    });
+    refineInput.value = "";
+  }
+
+  async function onSave() {
+    status.replaceChildren(loading("Saving…"));
+    try {
+      if (edited && editor) {
+        draft = await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
+        if (draft.status !== "ready") {
+          paint();
+          status.replaceChildren(h("p", { class: "error", role: "alert" }, "Not saved: the edited definition has problems."));
+          return;
+        }
+      }
+      const saved = await api("POST", spacePath(`/drafts/${draft.id}/save`));
+      navigate(`/automations/${saved.id}?saved=1`);
+    } catch (error) {
+      status.replaceChildren(errorBox(error));
+    }
+  }
+
+  async function onDiscard() {
+    try {
+      await api("DELETE", spacePath(`/drafts/${draft.id}`));
+    } catch {
+      // An expired draft is gone already.
+    }
+    navigate("/automations/new", true);
+  }
+
+  paint();
+}

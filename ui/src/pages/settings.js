@@ -1,0 +1,134 @@
+// Space settings: name, members and roles; your API tokens (sign-ins are listed there too) and your
+// password.
+import { api, spacePath } from "../api.js";
+import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
+
+export function settingsPage(main) {
+  main.append(h("h1", {}, "Settings"));
+  const members = h("div", {}, loading());
+  const tokens = h("div", {}, loading());
+  const password = h("div", {});
+  main.append(
+    h("section", { "aria-labelledby": "members-title" }, h("h2", { id: "members-title" }, "Members"), members),
+    h("section", { "aria-labelledby": "tokens-title" }, h("h2", { id: "tokens-title" }, "Your API tokens"), tokens),
+    h("section", { "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, "Your password"), password),
+  );
+  loadMembers(members);
+  loadTokens(tokens);
+  passwordForm(password);
+}
+
+async function loadMembers(box) {
+  const flash = h("div", { "aria-live": "polite" });
+  const email = h("input", { id: "member-email", type: "email", required: true });
+  const role = h("select", { id: "member-role" }, ["member", "admin", "owner"].map((r) => h("option", { value: r }, r)));
+  async function load() {
+    try {
+      const page = await api("GET", spacePath("/members?limit=200"));
+      fill(box, 
+        flash,
+        h("ul", {}, page.items.map((m) => h("li", {}, `${m.email} · ${m.role}`))),
+        h(
+          "form",
+          { class: "inline", onsubmit: add, "aria-label": "Add a member" },
+          h("label", { for: "member-email" }, "Email"),
+          email,
+          h("label", { for: "member-role" }, "Role"),
+          role,
+          h("button", { type: "submit" }, "Add member"),
+        ),
+      );
+    } catch (error) {
+      fill(box, errorBox(error));
+    }
+  }
+  async function add(event) {
+    event.preventDefault();
+    try {
+      const made = await api("POST", spacePath("/members"), { email: email.value, role: role.value });
+      email.value = "";
+      await load();
+      if (made.token) flash.replaceChildren(h("div", { class: "secret", role: "alert" }, "Their first API token (shown once): ", h("code", {}, made.token)));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+  await load();
+}
+
+async function loadTokens(box) {
+  const flash = h("div", { "aria-live": "polite" });
+  const name = h("input", { id: "token-name", required: true, maxlength: "200" });
+  async function load() {
+    try {
+      const page = await api("GET", "/tokens?limit=200");
+      const live = page.items.filter((t) => !t.revoked_at);
+      fill(box, 
+        flash,
+        live.length
+          ? h(
+              "ul",
+              {},
+              live.map((t) =>
+                h("li", {}, h("strong", {}, t.name), ` ${t.display_prefix}… · created ${when(t.created_at)} · expires ${when(t.expires_at)} `, h("button", { type: "button", onclick: () => revoke(t.id), "aria-label": `Revoke token ${t.name}` }, "Revoke")),
+              ),
+            )
+          : empty("No live tokens."),
+        h("form", { class: "inline", onsubmit: create, "aria-label": "Create a token" }, h("label", { for: "token-name" }, "Name"), name, h("button", { type: "submit" }, "Create token")),
+      );
+    } catch (error) {
+      fill(box, errorBox(error));
+    }
+  }
+  async function create(event) {
+    event.preventDefault();
+    try {
+      const made = await api("POST", "/tokens", { name: name.value });
+      name.value = "";
+      await load();
+      flash.replaceChildren(h("div", { class: "secret", role: "alert" }, "New token (shown once): ", h("code", {}, made.token)));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+  async function revoke(id) {
+    try {
+      await api("POST", `/tokens/${id}/revoke`);
+      await load();
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+  await load();
+}
+
+function passwordForm(box) {
+  const flash = h("div", { "aria-live": "polite" });
+  const current = h("input", { id: "current-password", type: "password", autocomplete: "current-password" });
+  const next = h("input", { id: "new-password", type: "password", autocomplete: "new-password", required: true, minlength: "12" });
+  async function save(event) {
+    event.preventDefault();
+    try {
+      const body = { password: next.value };
+      if (current.value) body.current_password = current.value;
+      await api("PUT", "/me/password", body);
+      current.value = "";
+      next.value = "";
+      flash.replaceChildren(h("p", { class: "ok" }, "Password set."));
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+    }
+  }
+  box.append(
+    flash,
+    h(
+      "form",
+      { class: "inline", onsubmit: save, "aria-label": "Set your password" },
+      h("label", { for: "current-password" }, "Current password (if set)"),
+      current,
+      h("label", { for: "new-password" }, "New password (12 or more characters)"),
+      next,
+      h("button", { type: "submit" }, "Set password"),
+    ),
+  );
+}
