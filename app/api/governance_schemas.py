@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictInt
 
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out
@@ -70,10 +70,11 @@ class ActionModesOut(Out):
 
 
 class ApprovalSettingsBody(Body):
-    approval_ttl_seconds: int = Field(
+    # Strict: a JSON 0 or "yes" is not a boolean, and 1.0 is not a number of seconds the schema allows.
+    approval_ttl_seconds: StrictInt = Field(
         default=24 * 3600, ge=MIN_APPROVAL_TTL_SECONDS, le=MAX_APPROVAL_TTL_SECONDS
     )
-    forbid_self_approval: bool = False
+    forbid_self_approval: StrictBool = False
 
 
 class RunDetailWithInvocationsOut(RunDetailWithDeliveriesOut):
