@@ -81,12 +81,20 @@ def _resolve(root: Path, path: str) -> Path | None:
     return candidate
 
 
+# Service paths, never page URLs: an operator probing `/metrics` with metrics off gets a 404, not the app.
+_SERVICE_PATHS = ("/api/", "/metrics", "/healthz", "/readyz", "/artifacts/")
+
+
 def ui_fallback(root: Path = UI_DIR) -> ASGIApp:
     """The router's `default`: a built file, the app shell for a page URL, or the API's 404."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", "/"))
-        if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD") or path.startswith("/api/"):
+        if (
+            scope["type"] != "http"
+            or scope.get("method") not in ("GET", "HEAD")
+            or path.startswith(_SERVICE_PATHS)
+        ):
             raise HTTPException(status_code=404, detail="Not Found")
         response: Response
         found = _resolve(root, path)
