@@ -77,7 +77,18 @@ def test_describe_review_edit_save_activate_run_live(
     # The flag sits inside the form control of the field it points at, not in a list elsewhere.
     flag = step.locator(".mark.flag", has_text=FLAG)
     flag.wait_for()
-    assert flag.evaluate("(note, input) => note.parentElement.contains(input)", url_field.element_handle())
+    # Checked in the page, retried until it holds: the form may re-render once after loading, which
+    # replaces the nodes a handle taken a moment earlier would point at.
+    page.wait_for_function(
+        """([section, text]) => {
+            const step = document.querySelector(`[data-section='${section}']`);
+            const input = step && step.querySelector("input[name='root[config][url]']");
+            const notes = step ? [...step.querySelectorAll(".mark.flag")] : [];
+            const note = notes.find((n) => n.textContent.includes(text));
+            return Boolean(input && note && note.parentElement && note.parentElement.contains(input));
+        }""",
+        arg=["/plan/0", FLAG],
+    )
     assert not axe_violations(page)
     shot(page, "draft-review")
 
