@@ -55,6 +55,32 @@ class DatabaseCreate(Body):
     )
 
 
+class DatabasePatch(Body):
+    name: str | None = Field(default=None, min_length=1, max_length=64)
+    dsn_secret: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="Another secret holding the DSN; checked again.",
+    )
+    tool_prefix: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="Renames the capabilities; steps naming the old ones fail.",
+    )
+
+
+class DatabaseCheckOut(Out):
+    reachable: bool = Field(description="The DSN connected and answered a read-only query.")
+    tables: int | None = Field(description="Tables outside the system schemas that the DSN's role sees.")
+    code: str | None = Field(
+        description="Why not: secret_missing, invalid_dsn, egress_denied, database_auth_failed, "
+        "database_unavailable or query_error."
+    )
+    message: str | None = Field(description="What went wrong, never quoting the DSN.")
+
+
 class DatabaseOut(Out):
     id: uuid.UUID
     name: str

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, StrictBool, StrictInt
 
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
-from app.api.schemas import Body, Out
+from app.api.schemas import Body, Out, StepSpendOut
 from app.services.governance import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
 
 ModeValue = Literal["allow", "deny", "require_approval"]
@@ -80,4 +80,7 @@ class ApprovalSettingsBody(Body):
 class RunDetailWithInvocationsOut(RunDetailWithDeliveriesOut):
     invocations: list[InvocationOut] = Field(
         description="The run's capability calls, oldest first (at most 500)."
+    )
+    llm_spend: list[StepSpendOut] = Field(
+        default_factory=list, description="Model spend per step, in the order the steps first called a model."
     )

@@ -23,7 +23,11 @@ from app.definitions.export import definition_json_schema
 DEFINITION = "AutomationDefinition"
 DEFS_PREFIX = "Definition"
 # Request bodies whose `definition` is a whole automation definition.
-DEFINITION_BODIES = ("AutomationCreate", "AutomationUpdate", "DraftEdit")
+# A draft's edit stays an open object: a draft holds work in progress and reports its problems.
+DEFINITION_BODIES = ("AutomationCreate", "AutomationUpdate")
+# Routes a person's browser lands on: every answer may also come as a small HTML page.
+HTML_PAGES = ("/api/v1/mcp/oauth/callback",)
+HTML = {"text/html": {"schema": {"type": "string"}}}
 ERROR_STATUSES: dict[str, str] = {
     "400": "Bad request: a malformed value, header or precondition.",
     "401": "Missing, unknown, revoked or expired bearer token.",
@@ -105,5 +109,8 @@ def complete_openapi(app: FastAPI) -> dict[str, Any]:
             responses = operation.setdefault("responses", {})
             for status, description in ERROR_STATUSES.items():
                 responses[status] = {"description": description, **copy.deepcopy(error)}
+            if path in HTML_PAGES:
+                for response in responses.values():
+                    response.setdefault("content", {}).update(copy.deepcopy(HTML))
     app.openapi_schema = document
     return document

@@ -81,27 +81,40 @@ def _write_targets(capability_id: str, config: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def goal_tokens(text: str | None) -> frozenset[str]:
-    """The words of a goal that carry meaning: lowercase, three letters or more, no stop words."""
-    words = _WORD.findall((text or "").lower())
+def goal_tokens(text: object) -> frozenset[str]:
+    """The words of a goal that carry meaning: lowercase, three letters or more, no stop words.
+
+    A draft may hold any JSON where the goal belongs; only text has words.
+    """
+    words = _WORD.findall(text.lower()) if isinstance(text, str) else []
     return frozenset(word for word in words if len(word) >= 3 and word not in _STOPWORDS)
+
+
+def _items(value: Any) -> list[Any]:
+    """A list where the document has one; a draft may hold anything else there."""
+    return value if isinstance(value, list) else []
+
+
+def _fields(value: Any) -> Mapping[str, Any]:
+    """An object where the document has one; a draft may hold anything else there."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def footprint(document: Mapping[str, Any], capabilities_of: Mapping[str, Sequence[str]]) -> Footprint:
     """Read a definition's footprint; `capabilities_of` maps an action type to the capabilities it uses."""
     schedules: list[tuple[str, str]] = []
     events: list[str] = []
-    for trigger in document.get("triggers") or []:
+    for trigger in _items(document.get("triggers")):
         if not isinstance(trigger, dict) or trigger.get("enabled", True) is False:
             continue
-        config = trigger.get("config") or {}
+        config = _fields(trigger.get("config"))
         if trigger.get("type") == "schedule" and isinstance(config.get("cron"), str):
             schedules.append((config["cron"], str(config.get("timezone") or "UTC")))
         elif trigger.get("type") == "event" and isinstance(config.get("event_type"), str):
             events.append(config["event_type"])
     writes: set[tuple[str, str]] = set()
-    execution = document.get("execution") or {}
-    for step in [*(document.get("plan") or []), *(execution.get("on_failure") or [])]:
+    execution = _fields(document.get("execution"))
+    for step in [*_items(document.get("plan")), *_items(execution.get("on_failure"))]:
         if not isinstance(step, dict) or not isinstance(step.get("config"), dict):
             continue
         for capability_id in capabilities_of.get(str(step.get("action")), ()):

@@ -6,6 +6,13 @@ process made it (API, worker, beat). The hub listens on one dedicated connection
 first subscriber arrives, and hands each change to the subscribers of its space. A subscriber that
 does not keep up loses its oldest changes rather than growing memory; the runs page re-reads a run
 when it hears of it, so a lost change only delays one row until the next.
+
+When PostgreSQL drops the listening connection (a restart, a failover, `pg_terminate_backend`) while
+anyone listens, the hub listens again on a new connection, retrying with backoff, and then hands its
+subscribers one change per run of their space created, started or finished since the connection
+last answered: what NOTIFY sent while nobody heard it is not lost. A connection the network dropped
+without a word (no FIN, no RST: a failover, a NAT timeout) is found by a probe every `probe_seconds`
+that gets no answer in time, and is treated the same way.
 """
 
 from __future__ import annotations
@@ -17,14 +24,24 @@ import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+
+from app.persistence.base import utcnow
+from app.persistence.repositories.runs import RunRepository
 
 logger = logging.getLogger(__name__)
 
 CHANNEL = "run_changes"
 SUBSCRIBER_BUFFER = 256
+# Notifications carry the database clock at the change, the drop is noticed a little later: look back.
+REPLAY_MARGIN = timedelta(seconds=2)
+REPLAY_LIMIT = 200
+RECONNECT_DELAYS = (0.0, 0.5, 1.0, 2.0, 5.0)
+PROBE_SECONDS = 30.0
+PROBE_TIMEOUT_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -60,14 +77,41 @@ def parse_change(payload: str) -> RunChange | None:
         return None
 
 
+async def _dispose(connection: AsyncConnection) -> None:
+    """Drop a connection the server closed or that failed to listen, so the pool never reuses it."""
+    with contextlib.suppress(Exception):
+        await connection.invalidate()
+    with contextlib.suppress(Exception):
+        await connection.close()
+
+
 class RunEventHub:
     """Subscribers per space, fed by one LISTEN connection that lives while anyone listens."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        probe_seconds: float = PROBE_SECONDS,
+        probe_timeout_seconds: float = PROBE_TIMEOUT_SECONDS,
+    ) -> None:
         self.engine = engine
+        self.probe_seconds = probe_seconds
+        self.probe_timeout_seconds = probe_timeout_seconds
+        self._watching: asyncio.Task[None] | None = None
         self._subscribers: dict[uuid.UUID, set[asyncio.Queue[RunChange]]] = {}
         self._connection: AsyncConnection | None = None
+        self._driver: Any = None
         self._lock = asyncio.Lock()
+        self._reconnecting: asyncio.Task[None] | None = None
+        # The first drop not yet made up for by a replay, dated when the connection last answered.
+        self._lost_at: datetime | None = None
+        self._alive_at: datetime | None = None
+
+    @property
+    def listening(self) -> bool:
+        """Whether the hub holds a live LISTEN connection now."""
+        return self._driver is not None and not self._driver.is_closed()
 
     def _deliver(self, change: RunChange) -> None:
         for queue in self._subscribers.get(change.space_id, ()):
@@ -80,26 +124,112 @@ class RunEventHub:
         if change is not None:
             self._deliver(change)
 
+    def _on_terminate(self, driver: Any) -> None:
+        # asyncpg calls this when the connection ends, whoever ended it; a close of our own removes
+        # the listener first, so this is the server (or the network) dropping it.
+        if driver is not self._driver:
+            return
+        logger.warning("the %s listening connection was dropped; listening again", CHANNEL)
+        self._driver = None
+        if self._lost_at is None:
+            self._lost_at = self._alive_at or utcnow()
+        if self._subscribers and (self._reconnecting is None or self._reconnecting.done()):
+            self._reconnecting = asyncio.get_running_loop().create_task(self._listen_again())
+
+    async def _listen_again(self) -> None:
+        """Listen on a new connection (with backoff while the server is away), then replay the gap.
+
+        Repeats until it ends up listening: a drop during the replay starts over from the first drop."""
+        attempt = 0
+        while self._subscribers:
+            await asyncio.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
+            attempt += 1
+            try:
+                await self._ensure_listening()
+                if self._lost_at is not None:
+                    await self._replay_since(self._lost_at - REPLAY_MARGIN)
+            except Exception:
+                # Whatever failed (the server still away, LISTEN refused), try again later: ending
+                # this task would leave every open stream silently deaf.
+                logger.warning("listening on %s failed (attempt %d)", CHANNEL, attempt, exc_info=True)
+                continue
+            if self.listening:
+                self._lost_at = None
+                return
+
+    async def _watch(self, driver: Any) -> None:
+        """Probe the listening connection now and then; one that does not answer is ended, so the
+        termination path above listens again."""
+        while driver is self._driver:
+            await asyncio.sleep(self.probe_seconds)
+            if driver is not self._driver:
+                return
+            try:
+                await asyncio.wait_for(driver.fetchval("SELECT 1"), self.probe_timeout_seconds)
+                self._alive_at = utcnow()
+            except Exception:
+                if driver is self._driver:
+                    logger.warning("the %s listening connection stopped answering", CHANNEL)
+                    driver.terminate()
+                return
+
+    async def _replay_since(self, since: datetime) -> None:
+        now_ms = int(utcnow().timestamp() * 1000)
+        async with AsyncSession(self.engine) as session:
+            repository = RunRepository(session)
+            for space_id in list(self._subscribers):
+                for run in reversed(await repository.changed_since(space_id, since, REPLAY_LIMIT)):
+                    self._deliver(RunChange(space_id, run.id, run.automation_id, str(run.status), now_ms))
+
     async def _ensure_listening(self) -> None:
         async with self._lock:
-            if self._connection is not None and not self._connection.closed:
+            if self.listening:
                 return
+            stale, self._connection = self._connection, None
+            if stale is not None:
+                await _dispose(stale)
             connection = await self.engine.connect()
-            raw = await connection.get_raw_connection()
-            assert raw.driver_connection is not None
-            await raw.driver_connection.add_listener(CHANNEL, self._on_notify)
-            self._connection = connection
+            try:
+                raw = await connection.get_raw_connection()
+                driver = raw.driver_connection
+                assert driver is not None
+                await driver.add_listener(CHANNEL, self._on_notify)
+                driver.add_termination_listener(self._on_terminate)
+            except BaseException:
+                await _dispose(connection)
+                raise
+            self._connection, self._driver = connection, driver
+            self._alive_at = utcnow()
+            if self._watching is not None:
+                self._watching.cancel()
+            self._watching = asyncio.get_running_loop().create_task(self._watch(driver))
 
     async def _stop_if_idle(self) -> None:
         async with self._lock:
-            if self._subscribers or self._connection is None:
+            if self._subscribers:
+                return
+            # Nobody to make a gap up to any more; a later subscriber starts from its own now.
+            self._lost_at = None
+            if self._connection is None:
                 return
             connection, self._connection = self._connection, None
-            # Closing returns the connection to the pool, which resets it (and its LISTEN).
-            with contextlib.suppress(Exception):
-                raw = await connection.get_raw_connection()
-                assert raw.driver_connection is not None
-                await raw.driver_connection.remove_listener(CHANNEL, self._on_notify)
+            driver, self._driver = self._driver, None
+            watching, self._watching = self._watching, None
+            if watching is not None:
+                watching.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watching
+            if driver is None:
+                await _dispose(connection)
+                return
+            # Closing returns the connection to the pool; the listeners go first (UNLISTEN). One
+            # that cannot say UNLISTEN (cut mid-probe, say) is not fit to go back.
+            try:
+                driver.remove_termination_listener(self._on_terminate)
+                await driver.remove_listener(CHANNEL, self._on_notify)
+            except Exception:
+                await _dispose(connection)
+                return
             await connection.close()
 
     @contextlib.asynccontextmanager
@@ -120,4 +250,8 @@ class RunEventHub:
     async def close(self) -> None:
         """Stop listening (the application is shutting down)."""
         self._subscribers.clear()
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
         await self._stop_if_idle()

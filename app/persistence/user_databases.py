@@ -76,6 +76,61 @@ def _step_error(exc: BaseException) -> StepError:
     return StepError("database_unavailable", f"the database could not be reached ({type(exc).__name__})")
 
 
+async def _address(dsn_text: str, allow: EgressAllowList) -> tuple[Any, str]:
+    """The parsed DSN and the address the egress guard approved for its host."""
+    try:
+        dsn = parse_dsn(dsn_text)
+    except DsnProblem as exc:
+        raise StepError("invalid_dsn", str(exc), retryable=False) from None
+    try:
+        return dsn, await checked_address(dsn, allow)
+    except EgressDenied:
+        raise StepError(
+            "egress_denied", "the database host is refused by the egress guard", retryable=False
+        ) from None
+    except OSError:
+        raise StepError("database_unavailable", "the database host does not resolve") from None
+
+
+class ConnectionProbe:
+    """One short connection to a registered database, to tell an admin whether its DSN works: connect
+    (to the address the egress guard approved), count the tables the role sees, read-only, and close."""
+
+    def __init__(self, allow: EgressAllowList, timeout_seconds: float) -> None:
+        self.allow = allow
+        self.timeout_seconds = timeout_seconds
+
+    async def check(self, dsn_text: str) -> int:
+        """How many tables outside the system schemas the DSN's role sees; a `StepError` otherwise."""
+        dsn, address = await _address(dsn_text, self.allow)
+        try:
+            connection = await asyncpg.connect(
+                host=address,
+                port=dsn.port,
+                user=dsn.user,
+                password=dsn.password,
+                database=dsn.database,
+                ssl=dsn.sslmode,
+                timeout=self.timeout_seconds,
+                command_timeout=self.timeout_seconds,
+                server_settings={
+                    "application_name": "automations-check",
+                    "default_transaction_read_only": "on",
+                    "statement_timeout": str(int(self.timeout_seconds * 1000)),
+                },
+            )
+            try:
+                count = await connection.fetchval(
+                    "SELECT count(*) FROM information_schema.tables"
+                    " WHERE table_schema NOT IN ('pg_catalog', 'information_schema')"
+                )
+            finally:
+                await connection.close()
+        except (asyncpg.exceptions.PostgresError, asyncpg.exceptions.InterfaceError, OSError) as exc:
+            raise _step_error(exc) from None
+        return int(count)
+
+
 class QueryRunner:
     """This process's pools to registered databases, and the two operations the capabilities offer."""
 
@@ -86,18 +141,7 @@ class QueryRunner:
         self._lock = asyncio.Lock()
 
     async def _pool(self, database_id: str, dsn_text: str) -> asyncpg.Pool:
-        try:
-            dsn = parse_dsn(dsn_text)
-        except DsnProblem as exc:
-            raise StepError("invalid_dsn", str(exc), retryable=False) from None
-        try:
-            address = await checked_address(dsn, self.allow)
-        except EgressDenied:
-            raise StepError(
-                "egress_denied", "the database host is refused by the egress guard", retryable=False
-            ) from None
-        except OSError:
-            raise StepError("database_unavailable", "the database host does not resolve") from None
+        dsn, address = await _address(dsn_text, self.allow)
         fingerprint = hashlib.sha256(f"{database_id}\0{dsn_text}\0{address}".encode()).hexdigest()
         async with self._lock:
             pool = self._pools.get(fingerprint)

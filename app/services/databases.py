@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -54,6 +55,24 @@ class NoQueries:
         raise StepError("database_unavailable", "this process does not run database queries")
 
 
+@runtime_checkable
+class ConnectionProbe(Protocol):
+    """Tries a DSN once (`app.persistence.user_databases.ConnectionProbe`): the tables its role sees, or
+    a `StepError` saying why not."""
+
+    async def check(self, dsn: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """How a connection test went: reachable with the tables seen, or the reason it failed."""
+
+    reachable: bool
+    tables: int | None = None
+    code: str | None = None
+    message: str | None = None
+
+
 class DsnSecrets(Protocol):
     """The space's secrets by name (the pipeline's `SecretResolver`)."""
 
@@ -64,12 +83,63 @@ def capability_ids(prefix: str) -> list[str]:
     return [f"{prefix}.{operation}" for operation in OPERATIONS]
 
 
+@dataclass(frozen=True)
+class DatabaseChanges:
+    """The fields a PATCH names; None leaves a field as it is."""
+
+    name: str | None = None
+    dsn_secret: str | None = None
+    tool_prefix: str | None = None
+
+
 def _exists() -> Conflict:
     return Conflict("A database with this name or tool prefix exists.", code="database_exists")
 
 
 def _invalid(message: str, path: str, code: str) -> ValidationFailed:
     return ValidationFailed(message, code=code, details=[ErrorDetail(path=path, message=message)])
+
+
+def _check_name(name: str) -> None:
+    if not _NAME.fullmatch(name):
+        raise _invalid(f"must match {NAME_PATTERN}", "/name", "invalid_database_name")
+
+
+def _check_prefix(tool_prefix: str, taken_prefixes: frozenset[str]) -> None:
+    if not _PREFIX.fullmatch(tool_prefix):
+        raise _invalid(f"must match {PREFIX_PATTERN}", "/tool_prefix", "invalid_tool_prefix")
+    if tool_prefix in RESERVED_FIRST_SEGMENTS or tool_prefix in taken_prefixes:
+        raise _invalid(
+            "names built-in capabilities or a reserved word; choose another",
+            "/tool_prefix",
+            "tool_prefix_taken",
+        )
+
+
+async def _check_dsn_secret(
+    session: AsyncSession, access: SpaceAccess, keyring: Keyring, allow: EgressAllowList, dsn_secret: str
+) -> None:
+    """The named secret exists and holds a DSN whose host the egress guard admits; the DSN is never echoed."""
+    try:
+        values = await SecretVault(keyring).resolve(session, access.space_id, [dsn_secret])
+    except SecretMissing:
+        raise _invalid("this space has no secret of that name", "/dsn_secret", "secret_missing") from None
+    try:
+        dsn = parse_dsn(values[dsn_secret])
+    except DsnProblem as exc:
+        raise _invalid(
+            f"the secret does not hold a usable DSN: {exc}", "/dsn_secret", "invalid_dsn"
+        ) from None
+    try:
+        await checked_address(dsn, allow)
+    except EgressDenied:
+        raise _invalid(
+            "the DSN's host is refused by the egress guard (private, loopback or metadata address)",
+            "/dsn_secret",
+            "dsn_host_refused",
+        ) from None
+    except OSError:
+        raise _invalid("the DSN's host does not resolve", "/dsn_secret", "dsn_host_unresolvable") from None
 
 
 class DatabaseService:
@@ -87,38 +157,9 @@ class DatabaseService:
     ) -> SpaceDatabase:
         """Register a database (admin). The DSN is read from the vault, checked, and never echoed."""
         access.require(Permissions.manage_secrets)
-        if not _NAME.fullmatch(name):
-            raise _invalid(f"must match {NAME_PATTERN}", "/name", "invalid_database_name")
-        if not _PREFIX.fullmatch(tool_prefix):
-            raise _invalid(f"must match {PREFIX_PATTERN}", "/tool_prefix", "invalid_tool_prefix")
-        if tool_prefix in RESERVED_FIRST_SEGMENTS or tool_prefix in taken_prefixes:
-            raise _invalid(
-                "names built-in capabilities or a reserved word; choose another",
-                "/tool_prefix",
-                "tool_prefix_taken",
-            )
-        try:
-            values = await SecretVault(keyring).resolve(session, access.space_id, [dsn_secret])
-        except SecretMissing:
-            raise _invalid("this space has no secret of that name", "/dsn_secret", "secret_missing") from None
-        try:
-            dsn = parse_dsn(values[dsn_secret])
-        except DsnProblem as exc:
-            raise _invalid(
-                f"the secret does not hold a usable DSN: {exc}", "/dsn_secret", "invalid_dsn"
-            ) from None
-        try:
-            await checked_address(dsn, allow)
-        except EgressDenied:
-            raise _invalid(
-                "the DSN's host is refused by the egress guard (private, loopback or metadata address)",
-                "/dsn_secret",
-                "dsn_host_refused",
-            ) from None
-        except OSError:
-            raise _invalid(
-                "the DSN's host does not resolve", "/dsn_secret", "dsn_host_unresolvable"
-            ) from None
+        _check_name(name)
+        _check_prefix(tool_prefix, taken_prefixes)
+        await _check_dsn_secret(session, access, keyring, allow, dsn_secret)
         repository = DatabaseRepository(session)
         if await repository.taken(access.space_id, name, tool_prefix) is not None:
             raise _exists()
@@ -139,6 +180,45 @@ class DatabaseService:
             ) from None
         return row
 
+    async def update(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        keyring: Keyring,
+        allow: EgressAllowList,
+        database_id: uuid.UUID,
+        *,
+        changes: DatabaseChanges,
+        taken_prefixes: frozenset[str],
+    ) -> SpaceDatabase:
+        """Rename, re-point or re-prefix a registration (admin); each given field is checked as when
+        registering, and a new secret is read and checked the same way."""
+        access.require(Permissions.manage_secrets)
+        row = await self.get(session, access, database_id)
+        if changes.name is not None:
+            _check_name(changes.name)
+        if changes.tool_prefix is not None:
+            _check_prefix(changes.tool_prefix, taken_prefixes)
+        if changes.dsn_secret is not None:
+            await _check_dsn_secret(session, access, keyring, allow, changes.dsn_secret)
+        name = changes.name or row.name
+        prefix = changes.tool_prefix or row.tool_prefix
+        repository = DatabaseRepository(session)
+        clash = await repository.taken(access.space_id, name, prefix, excluding=row.id)
+        if clash is not None:
+            raise _exists()
+        values = {
+            "name": name,
+            "tool_prefix": prefix,
+            "dsn_secret": changes.dsn_secret or row.dsn_secret,
+        }
+        try:
+            async with session.begin_nested():
+                await repository.update(row, values)
+        except IntegrityError:
+            raise _exists() from None
+        return row
+
     async def list(self, session: AsyncSession, access: SpaceAccess) -> Sequence[SpaceDatabase]:
         access.require(Permissions.read)
         return await DatabaseRepository(session).all_in_space(access.space_id)
@@ -149,6 +229,30 @@ class DatabaseService:
         if row is None:
             raise NotFound("Database not found.", code="database_not_found")
         return row
+
+    async def check(
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        keyring: Keyring,
+        probe: ConnectionProbe,
+        database_id: uuid.UUID,
+    ) -> CheckResult:
+        """Connect once with the registration's DSN (admin: it uses the credential); a failure is an
+        answer, not an error, and never quotes the DSN."""
+        access.require(Permissions.manage_secrets)
+        row = await self.get(session, access, database_id)
+        try:
+            values = await SecretVault(keyring).resolve(session, access.space_id, [row.dsn_secret])
+        except SecretMissing:
+            return CheckResult(
+                False, code="secret_missing", message=f"this space has no secret named {row.dsn_secret!r}"
+            )
+        try:
+            tables = await probe.check(values[row.dsn_secret])
+        except StepError as exc:
+            return CheckResult(False, code=exc.code, message=exc.message)
+        return CheckResult(True, tables=tables)
 
     async def delete(self, session: AsyncSession, access: SpaceAccess, database_id: uuid.UUID) -> None:
         """Remove the registration (admin); steps naming its capabilities fail from then on."""

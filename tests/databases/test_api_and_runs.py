@@ -94,6 +94,125 @@ class TestRegister:
         assert (await register(member)).status_code == 403
 
 
+class TestUpdate:
+    async def test_rename_reprefix_and_repoint(self, factory: Factory, warehouse_dsn: str) -> None:
+        owner = await factory.owner()
+        await secret(owner, "warehouse_dsn", warehouse_dsn)
+        await secret(owner, "other_dsn", warehouse_dsn)
+        made = (await register(owner)).json()
+        path = owner.space_path(f"/databases/{made['id']}")
+
+        renamed = await owner.request("PATCH", path, json={"name": "sales", "tool_prefix": "sales"})
+        assert renamed.status_code == 200, renamed.text
+        assert renamed.json()["capabilities"] == ["sales.query", "sales.tables"]
+        assert renamed.json()["dsn_secret"] == "warehouse_dsn"
+        ids = await capability_ids(factory, owner.space_id)
+        assert "sales.query" in ids
+        assert "warehouse.query" not in ids
+
+        repointed = await owner.request("PATCH", path, json={"dsn_secret": "other_dsn"})
+        assert repointed.status_code == 200, repointed.text
+        assert repointed.json()["name"] == "sales"
+        assert repointed.json()["dsn_secret"] == "other_dsn"
+        assert warehouse_dsn not in repointed.text
+        unchanged = await owner.request("PATCH", path, json={})
+        assert unchanged.status_code == 200
+        assert unchanged.json() == repointed.json()
+        assert (await owner.request("GET", path)).json() == repointed.json()
+
+    async def test_bad_changes_are_refused_and_change_nothing(
+        self, factory: Factory, warehouse_dsn: str
+    ) -> None:
+        owner = await factory.owner()
+        member = await factory.member(owner)
+        stranger = await factory.owner(space="Elsewhere")
+        await secret(owner, "warehouse_dsn", warehouse_dsn)
+        await secret(owner, "not_a_dsn", "mysql://reader:hunter2@db.internal/sales")
+        first = (await register(owner)).json()
+        second = (await register(owner, name="second", tool_prefix="second")).json()
+        path = owner.space_path(f"/databases/{second['id']}")
+
+        cases = [
+            ({"name": "warehouse"}, 409, "database_exists"),
+            ({"tool_prefix": "warehouse"}, 409, "database_exists"),
+            ({"tool_prefix": "http"}, 422, "tool_prefix_taken"),
+            ({"tool_prefix": "Bad-Prefix"}, 422, "invalid_tool_prefix"),
+            ({"name": "Not Valid"}, 422, "invalid_database_name"),
+            ({"dsn_secret": "nope"}, 422, "secret_missing"),
+            ({"dsn_secret": "not_a_dsn"}, 422, "invalid_dsn"),
+            ({"name": ""}, 422, "validation_failed"),
+            ({"extra": "field"}, 422, "validation_failed"),
+        ]
+        for body, status, code in cases:
+            answer = await owner.request("PATCH", path, json=body)
+            assert answer.status_code == status, (body, answer.text)
+            assert answer.json()["error"]["code"] == code, body
+            assert "hunter2" not in answer.text
+        assert (await owner.request("GET", path)).json() == second
+        assert (await owner.request("GET", owner.space_path(f"/databases/{first['id']}"))).json() == first
+
+        assert (await member.request("PATCH", path, json={"name": "mine"})).status_code == 403
+        foreign = stranger.space_path(f"/databases/{second['id']}")
+        assert (await stranger.request("PATCH", foreign, json={"name": "mine"})).status_code == 404
+        missing = owner.space_path("/databases/00000000-0000-0000-0000-000000000000")
+        assert (await owner.request("PATCH", missing, json={"name": "x"})).status_code == 404
+        assert (await owner.request("GET", path)).json() == second
+
+
+class TestCheck:
+    async def test_a_working_dsn_is_reachable_with_its_tables(
+        self, factory: Factory, warehouse_dsn: str
+    ) -> None:
+        owner = await factory.owner()
+        await secret(owner, "warehouse_dsn", warehouse_dsn)
+        made = (await register(owner)).json()
+        answer = await owner.request("POST", owner.space_path(f"/databases/{made['id']}/check"))
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"reachable": True, "tables": 2, "code": None, "message": None}
+
+    async def test_failures_are_answers_that_never_quote_the_dsn(
+        self, factory: Factory, warehouse_dsn: str
+    ) -> None:
+        owner = await factory.owner()
+        await secret(owner, "warehouse_dsn", warehouse_dsn)
+        made = (await register(owner)).json()
+        path = owner.space_path(f"/databases/{made['id']}/check")
+        # Registration checked the DSN; what it holds may change or break afterwards.
+        missing_database = warehouse_dsn.rsplit("/", 1)[0] + "/no_such_database"
+        closed_port = "postgresql://reader:hunter2@127.0.0.1:1/warehouse"
+        refused_host = "postgresql://reader:hunter2@169.254.169.254/warehouse"
+        for value, code in (
+            (missing_database, "query_error"),
+            (closed_port, "database_unavailable"),
+            (refused_host, "egress_denied"),
+            ("mysql://reader:hunter2@db/warehouse", "invalid_dsn"),
+        ):
+            await secret(owner, "warehouse_dsn", value)
+            answer = await owner.request("POST", path)
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert (body["reachable"], body["code"], body["tables"]) == (False, code, None), value
+            assert body["message"]
+            assert "hunter2" not in answer.text
+        gone = await owner.request("DELETE", owner.space_path("/secrets/warehouse_dsn"))
+        assert gone.status_code == 204
+        answer = (await owner.request("POST", path)).json()
+        assert (answer["reachable"], answer["code"]) == (False, "secret_missing")
+
+    async def test_only_admins_of_its_space_test_it(self, factory: Factory, warehouse_dsn: str) -> None:
+        owner = await factory.owner()
+        member = await factory.member(owner)
+        stranger = await factory.owner(space="Elsewhere")
+        await secret(owner, "warehouse_dsn", warehouse_dsn)
+        made = (await register(owner)).json()
+        suffix = f"/databases/{made['id']}/check"
+        assert (await member.request("POST", member.space_path(suffix))).status_code == 403
+        assert (await stranger.request("POST", stranger.space_path(suffix))).status_code == 404
+        assert (await stranger.request("POST", owner.space_path(suffix))).status_code == 404
+        unknown = owner.space_path("/databases/00000000-0000-0000-0000-000000000000/check")
+        assert (await owner.request("POST", unknown)).status_code == 404
+
+
 class TestInRuns:
     async def test_query_then_summarise_and_an_insert_is_refused_once(
         self, factory: Factory, warehouse_dsn: str, stack

@@ -126,3 +126,37 @@ class TestGoals:
             == []
         )
         assert kinds(doc(goal="sales"), doc(goal="sales")) == [], "too few words to judge"
+
+
+class TestMalformedDrafts:
+    """A draft may hold any JSON; its footprint keeps what it can read and never raises."""
+
+    def test_wrong_types_where_lists_objects_and_text_belong(self) -> None:
+        broken = {
+            "name": "x",
+            "goal": {"": ["not", "text"]},
+            "triggers": ["", {"type": "schedule", "config": ["* * * * *"]}, {"type": "event", "config": 3}],
+            "plan": {"step_id": "a"},
+            "execution": ["on_failure"],
+        }
+        seen = footprint(broken, USES)
+        assert (seen.schedules, seen.event_types, seen.writes, seen.goal_tokens) == (
+            (),
+            (),
+            frozenset(),
+            frozenset(),
+        )
+
+    def test_readable_parts_still_count_beside_broken_ones(self) -> None:
+        mixed = {
+            "goal": 42,
+            "triggers": [7, schedule("0 9 * * *")],
+            "plan": [
+                "step",
+                {"step_id": "a", "action": "slack_post", "config": {"channel": "#ops", "text": "t"}},
+            ],
+            "execution": {"on_failure": "notify"},
+        }
+        assert kinds(mixed, doc(triggers=[schedule("0 9 * * *")])) == [("schedule", False)]
+        seen = footprint(mixed, USES)
+        assert seen.writes == {("slack.post_message", "channel #ops")}

@@ -1,4 +1,5 @@
-"""The pending caps on the real database: the eleventh waiting call of a run is refused and audited."""
+"""The pending caps on the real database: the eleventh waiting call of a run, and the 1,001st of a space,
+is refused and audited."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from app.definitions.signals import StepError
 from app.persistence.models import ActionInvocation, Run
 from app.persistence.transaction import transaction
 from app.registry.ports import InvocationRecord
-from app.services.invocations import MAX_PENDING_PER_RUN
+from app.services.invocations import MAX_PENDING_PER_RUN, MAX_PENDING_PER_SPACE
 from app.worker.ports import RunInvocations
 from tests.support.factories import Factory
 from tests.support.runs import definition
@@ -48,8 +49,8 @@ def record(index: int) -> InvocationRecord:
     )
 
 
-async def test_the_run_cap_refuses_the_next_call_and_keeps_it_denied(app: Any, factory: Factory) -> None:
-    owner = await factory.owner()
+async def running(app: Any, owner: Any) -> Run:
+    """A running run of a fresh automation of the owner's space, stored."""
     automation = await owner.create_automation(
         definition({"step_id": "a", "action": "transform_data", "config": {"output": 1}})
     )
@@ -68,7 +69,19 @@ async def test_the_run_cap_refuses_the_next_call_and_keeps_it_denied(app: Any, f
     )
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         session.add(run)
-    port = RunInvocations(Worker(app), run)  # type: ignore[arg-type]
+    return run
+
+
+def port_for(app: Any, run: Run) -> RunInvocations:
+    worker = Worker(app)
+    # A transaction is durable on return too: it stands in for the claim's one-statement writes.
+    return RunInvocations(worker, worker.unit_of_work, run)  # type: ignore[arg-type]
+
+
+async def test_the_run_cap_refuses_the_next_call_and_keeps_it_denied(app: Any, factory: Factory) -> None:
+    owner = await factory.owner()
+    run = await running(app, owner)
+    port = port_for(app, run)
     for index in range(MAX_PENDING_PER_RUN):
         await port.request_approval(record(index))
     with pytest.raises(StepError) as refused:
@@ -81,3 +94,60 @@ async def test_the_run_cap_refuses_the_next_call_and_keeps_it_denied(app: Any, f
     assert sorted(r.status for r in rows) == ["denied"] + ["pending"] * MAX_PENDING_PER_RUN
     denied = next(r for r in rows if r.status == "denied")
     assert (denied.denied_reason, denied.params) == ("pending_cap", {"n": MAX_PENDING_PER_RUN})
+
+
+async def waiting_calls(app: Any, run: Run, count: int) -> None:
+    """`count` calls of `run` waiting for approval, written in one statement."""
+    rows = [
+        {
+            "id": uuid.uuid4(),
+            "space_id": run.space_id,
+            "automation_id": run.automation_id,
+            "run_id": run.id,
+            "step_id": "step",
+            "call_key": f"{run.id}/step/1/{index}",
+            "capability": "crm.note",
+            "tier": "native",
+            "risk": "write",
+            "destructive": False,
+            "chosen_by": "agent",
+            "mode": "require_approval",
+            "mode_source": "inferred_default",
+            "params": {"n": index},
+            "status": "pending",
+        }
+        for index in range(count)
+    ]
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        await session.execute(insert(ActionInvocation), rows)
+
+
+async def test_the_space_cap_refuses_a_call_of_any_run_and_leaves_other_spaces_alone(
+    app: Any, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    per_run = MAX_PENDING_PER_RUN - 1  # under the run cap, so only the space cap can refuse
+    runs = MAX_PENDING_PER_SPACE // per_run + 1
+    for _ in range(runs - 1):
+        await waiting_calls(app, await running(app, owner), per_run)
+    last = await running(app, owner)
+    left = MAX_PENDING_PER_SPACE - (runs - 1) * per_run - 1
+    if left:
+        await waiting_calls(app, last, left)
+    await port_for(app, last).request_approval(record(9_000))  # the space's 1,000th waiting call is asked
+    fresh = await running(app, owner)
+    with pytest.raises(StepError) as refused:
+        await port_for(app, fresh).request_approval(record(9_001))
+    assert (refused.value.code, refused.value.retryable) == ("pending_cap_reached", False)
+    async with app.state.sessionmaker() as session:
+        statuses = list(
+            (
+                await session.scalars(
+                    select(ActionInvocation.status).where(ActionInvocation.run_id == fresh.id)
+                )
+            ).all()
+        )
+    assert statuses == ["denied"], "the refused call is audited, not left waiting"
+
+    other = await factory.owner()
+    await port_for(app, await running(app, other)).request_approval(record(1))

@@ -103,6 +103,19 @@ class TestEdit:
         assert saving.status_code == 409
         assert llm.requests == []
 
+    async def test_an_edit_of_the_wrong_shape_is_stored_failed_and_reads_back(
+        self, owner: Caller, llm: FakeLlm
+    ) -> None:
+        draft = await _ready(owner, llm)
+        path = owner.space_path(f"/drafts/{draft['id']}")
+        junk = {"name": "x", "goal": {"not": "text"}, "triggers": ["", 3], "plan": {"a": 1}, "execution": []}
+        response = await owner.request("PUT", path, json={"definition": junk})
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "failed"
+        assert response.json()["problems"]
+        again = await owner.request("GET", path)
+        assert (again.status_code, again.json()["definition"]) == (200, junk)
+
     async def test_a_valid_edit_is_ready_with_fresh_flags_and_no_model_call(
         self, owner: Caller, llm: FakeLlm
     ) -> None:

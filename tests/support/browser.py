@@ -47,9 +47,18 @@ def chromium_path() -> str:
     pytest.skip(message)
 
 
+def _ui_sources_changed() -> bool:
+    """Whether a UI source is newer than the build: the browser tests must drive the code under test."""
+    built = UI_INDEX.stat().st_mtime
+    ui = ROOT / "ui"
+    sources = [*(ui / "src").rglob("*"), ui / "build.mjs", ui / "package-lock.json"]
+    return any(path.is_file() and path.stat().st_mtime > built for path in sources)
+
+
 def ensure_ui_built() -> None:
-    """The built UI (make install builds it); built here when missing so a bare pytest run works too."""
-    if not UI_INDEX.is_file() or not AXE.is_file():
+    """The built UI (make install builds it); built here when missing or older than its sources, so a
+    bare pytest run after an edit tests the edit."""
+    if not UI_INDEX.is_file() or not AXE.is_file() or _ui_sources_changed():
         subprocess.run([sys.executable, str(ROOT / "ui" / "build.py")], check=True, cwd=ROOT)
 
 
@@ -60,10 +69,12 @@ def free_port() -> int:
         return port
 
 
-def start_api(env: dict[str, str], log_dir: Path) -> tuple[ServiceProcess, str]:
-    """`automations api` on a free loopback port, returned once it answers /healthz."""
-    port = free_port()
-    process = ServiceProcess.cli("ui-api", ["api", "--host", "127.0.0.1", "--port", str(port)], env, log_dir)
+def start_api(
+    env: dict[str, str], log_dir: Path, port: int | None = None, name: str = "ui-api"
+) -> tuple[ServiceProcess, str]:
+    """`automations api` on a loopback port (a free one unless given), returned once it answers /healthz."""
+    port = port or free_port()
+    process = ServiceProcess.cli(name, ["api", "--host", "127.0.0.1", "--port", str(port)], env, log_dir)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

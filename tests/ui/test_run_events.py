@@ -4,6 +4,7 @@ replays what it missed. Streaming needs a real server (the in-process test clien
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from tests.support.factories import minimal_definition
+from tests.support.servers import admin_sql
 from tests.ui.conftest import Owner
 
 # Browser and process start-up count against a test's time; two shared cores make them slow.
@@ -110,6 +112,29 @@ def test_changes_arrive_live_only_in_their_space_and_replay_after_a_reconnect(
     assert replayed is not None
     assert replayed[1]["status"] == "succeeded"
     assert int(replayed[0]) >= int(before)
+
+
+def test_a_connected_stream_keeps_receiving_after_postgres_drops_the_listener(
+    ui_base: str, owner: Owner, database_url: str
+) -> None:
+    stream = Stream(ui_base, owner)
+    stream.wait_connected()
+    first = _run_now(ui_base, owner)
+    assert stream.wait_for(lambda e: e["run_id"] == first) is not None, stream.events
+
+    # What a restart or an operator does to the API process's LISTEN connection (this database only).
+    asyncio.run(
+        admin_sql(
+            database_url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE query ILIKE 'LISTEN%run_changes%' AND datname = current_database()",
+        )
+    )
+    # Made at once: either the new LISTEN hears it or the replay of the gap hands it over.
+    second = _run_now(ui_base, owner)
+    finished = stream.wait_for(lambda e: e["run_id"] == second and e["status"] == "succeeded")
+    stream.close()
+    assert finished is not None, stream.events
 
 
 def test_bad_last_event_ids_unknown_spaces_and_missing_tokens_are_refused(ui_base: str, owner: Owner) -> None:

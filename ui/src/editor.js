@@ -23,7 +23,8 @@ function decode(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-export function definitionEditor(container, schemas, definition, { onChange = () => {}, readOnly = false } = {}) {
+// `arrange` (optional, see arrange.js) adds controls to add, remove and reorder triggers and steps.
+export function definitionEditor(container, schemas, definition, { onChange = () => {}, readOnly = false, arrange = null } = {}) {
   let value = structuredClone(definition);
   let forms = [];
   let marks = [];
@@ -59,6 +60,28 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
   });
   container.append(h("div", { class: "tabs", role: "tablist", "aria-label": "Editor view" }, formTab, jsonTab), split, h("div", { class: "panels" }, formPanel, jsonPanel));
 
+  const tools =
+    arrange && !readOnly
+      ? arrange({
+          value: () => structuredClone(value),
+          update: (next, focusId, moves) => {
+            if (moves) marks = marks.flatMap((mark) => moved(mark, moves));
+            setValue(next, { rebuild: true });
+            onChange(structuredClone(value));
+            const target = focusId && document.getElementById(focusId);
+            if (target) target.focus();
+          },
+        })
+      : null;
+
+  // A mark inside a trigger or step that moved follows it; one inside a removed item goes.
+  function moved(mark, { list, to }) {
+    const match = /^\/(triggers|plan)\/(\d+)(\/.*)?$/.exec(mark.path || "");
+    if (!match || match[1] !== list) return [mark];
+    const index = to(Number(match[2]));
+    return index < 0 ? [] : [{ ...mark, path: `/${list}/${index}${match[3] || ""}` }];
+  }
+
   function structure(def) {
     return JSON.stringify([(def.triggers || []).map((t) => t && t.type), (def.plan || []).map((s) => s && s.action)]);
   }
@@ -71,17 +94,21 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     delete general.triggers;
     delete general.plan;
     add("", generalSchema(schemas), general, "General");
-    (value.triggers || []).forEach((trigger, index) =>
-      add(`/triggers/${index}`, triggerSchema(schemas, trigger && trigger.type), trigger, `Trigger ${index + 1}: ${trigger && trigger.type}`),
+    const triggers = value.triggers || [];
+    const plan = value.plan || [];
+    triggers.forEach((trigger, index) =>
+      add(`/triggers/${index}`, triggerSchema(schemas, trigger && trigger.type), trigger, `Trigger ${index + 1}: ${trigger && trigger.type}`, tools && tools.sectionTools("triggers", index, triggers.length)),
     );
-    (value.plan || []).forEach((step, index) =>
-      add(`/plan/${index}`, stepSchema(schemas, step && step.action), step, `Step ${index + 1}: ${(step && step.step_id) || ""} (${step && step.action})`),
+    if (tools) formsBox.append(tools.adder("triggers"));
+    plan.forEach((step, index) =>
+      add(`/plan/${index}`, stepSchema(schemas, step && step.action), step, `Step ${index + 1}: ${(step && step.step_id) || ""} (${step && step.action})`, tools && tools.sectionTools("plan", index, plan.length)),
     );
+    if (tools) formsBox.append(tools.adder("plan"));
   }
 
-  function add(pointer, schema, startval, title) {
+  function add(pointer, schema, startval, title, sectionTools = null) {
     const holder = h("div", { class: "form-holder" });
-    const section = h("section", { class: "form-section", "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), holder);
+    const section = h("section", { class: "form-section", "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), sectionTools, holder);
     formsBox.append(section);
     // The section's heading names the form, so its root object shows no title of its own.
     const root = { ...schema, title: undefined, description: undefined, options: { ...(schema.options || {}), compact: true } };
@@ -142,8 +169,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     onChange(structuredClone(value));
   });
 
-  function setValue(next, { keepJson = false } = {}) {
-    const rebuild = structure(next) !== structure(value) || !forms.length;
+  function setValue(next, { keepJson = false, rebuild: force = false } = {}) {
+    const rebuild = force || structure(next) !== structure(value) || !forms.length;
     value = structuredClone(next);
     if (!keepJson) json.value = JSON.stringify(value, null, 2);
     if (rebuild) build();

@@ -6,12 +6,12 @@ import uuid
 
 from fastapi import APIRouter, Response, status
 
-from app.api.artifact_schemas import DatabaseCreate, DatabaseOut
+from app.api.artifact_schemas import DatabaseCheckOut, DatabaseCreate, DatabaseOut, DatabasePatch
 from app.api.body import JsonBodyRoute
-from app.api.deps import KeyringDep, RuntimeDep, SessionDep, SpaceDep
+from app.api.deps import DatabaseProbeDep, KeyringDep, RuntimeDep, SessionDep, SpaceDep
 from app.persistence.models import SpaceDatabase
 from app.registry import capabilities as native_capabilities
-from app.services.databases import capability_ids, database_service
+from app.services.databases import DatabaseChanges, capability_ids, database_service
 
 router = APIRouter(prefix="/spaces/{space_id}/databases", tags=["databases"], route_class=JsonBodyRoute)
 
@@ -25,6 +25,10 @@ def _out(row: SpaceDatabase) -> DatabaseOut:
         capabilities=capability_ids(row.tool_prefix),
         created_at=row.created_at,
     )
+
+
+def _native_prefixes() -> frozenset[str]:
+    return frozenset(c.id.split(".", 1)[0] for c in native_capabilities)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, summary="Register a PostgreSQL database (admin)")
@@ -44,7 +48,7 @@ async def register_database(
         name=body.name,
         dsn_secret=body.dsn_secret,
         tool_prefix=body.tool_prefix,
-        taken_prefixes=frozenset(c.id.split(".", 1)[0] for c in native_capabilities),
+        taken_prefixes=_native_prefixes(),
     )
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/databases/{row.id}"
     return _out(row)
@@ -58,6 +62,45 @@ async def list_databases(session: SessionDep, access: SpaceDep) -> list[Database
 @router.get("/{database_id}", summary="One registered database (the DSN's secret by name only)")
 async def get_database(database_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> DatabaseOut:
     return _out(await database_service.get(session, access, database_id))
+
+
+@router.patch("/{database_id}", summary="Rename, re-prefix or point a database at another secret (admin)")
+async def update_database(
+    database_id: uuid.UUID,
+    body: DatabasePatch,
+    session: SessionDep,
+    access: SpaceDep,
+    keyring: KeyringDep,
+    runtime: RuntimeDep,
+) -> DatabaseOut:
+    changes = DatabaseChanges(name=body.name, dsn_secret=body.dsn_secret, tool_prefix=body.tool_prefix)
+    row = await database_service.update(
+        session,
+        access,
+        keyring,
+        runtime.egress_allow,
+        database_id,
+        changes=changes,
+        taken_prefixes=_native_prefixes(),
+    )
+    return _out(row)
+
+
+@router.post(
+    "/{database_id}/check",
+    summary="Test the connection once (admin): reachable with the tables seen, or why not",
+)
+async def check_database(
+    database_id: uuid.UUID,
+    session: SessionDep,
+    access: SpaceDep,
+    keyring: KeyringDep,
+    probe: DatabaseProbeDep,
+) -> DatabaseCheckOut:
+    result = await database_service.check(session, access, keyring, probe, database_id)
+    return DatabaseCheckOut(
+        reachable=result.reachable, tables=result.tables, code=result.code, message=result.message
+    )
 
 
 @router.delete("/{database_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Remove a database (admin)")

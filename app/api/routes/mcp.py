@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Response, status
 
 from app.api.body import JsonBodyRoute
+from app.api.callback_page import CallbackPageRoute
 from app.api.deps import PageDep, RuntimeDep, SessionDep, SpaceDep
 from app.api.mcp_schemas import (
     AuthBearer,
@@ -26,7 +27,7 @@ from app.services.mcp.connections import AuthSpec, ConnectionSpec, mcp_connectio
 from app.services.mcp.oauth import mcp_oauth_service
 
 router = APIRouter(prefix="/spaces/{space_id}/mcp/connections", tags=["mcp"], route_class=JsonBodyRoute)
-callback_router = APIRouter(prefix="/mcp/oauth", tags=["mcp"])
+callback_router = APIRouter(prefix="/mcp/oauth", tags=["mcp"], route_class=CallbackPageRoute)
 
 ToolName = Annotated[str, Path(min_length=1, max_length=200, description="The tool's name on its server.")]
 
@@ -139,7 +140,14 @@ async def authorize_connection(
     return AuthorizeOut(authorization_url=url)
 
 
-@callback_router.get("/callback", summary="Where the authorization server sends the user back")
+@callback_router.get(
+    "/callback",
+    summary="Where the authorization server sends the user back",
+    description=(
+        "Answers JSON; a browser that asks for text/html gets the same outcome (and any error) as a "
+        "small page linking back to the Connections page."
+    ),
+)
 async def oauth_callback(
     session: SessionDep,
     runtime: RuntimeDep,

@@ -34,7 +34,7 @@ REPLAY_MARGIN = timedelta(seconds=2)
 MAX_EVENT_ID_DIGITS = 16
 
 
-def get_run_event_hub(request: Request) -> RunEventHub:
+async def get_run_event_hub(request: Request) -> RunEventHub:
     return app_state(request, "run_events", RunEventHub)
 
 

@@ -11,12 +11,13 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.governance_schemas import InvocationOut, RunDetailWithInvocationsOut
 from app.api.outbound_schemas import delivery_out
-from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut
+from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut, StepSpendOut
 from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run
 from app.services.deliveries import delivery_service
 from app.services.invocations import invocation_service
+from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
 from app.services.runs import run_service
 from app.services.webhook_endpoints import UrlPolicy
@@ -95,6 +96,7 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
         session, access, endpoint_id=None, run_id=run_id, status=None, limit=50, cursor=None
     )
     invocations = await invocation_service.for_run(session, run_id)
+    spend = await ledger_service.run_by_step(session, run_id)
     return RunDetailWithInvocationsOut(
         **summary.model_dump(),
         trigger_payload=detail.run.trigger_payload,
@@ -102,6 +104,7 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
         steps=[RunStepOut.model_validate(step) for step in detail.steps],
         webhook_deliveries=[delivery_out(d, attempts[d.id]) for d in deliveries.items],
         invocations=[InvocationOut.model_validate(i) for i in invocations],
+        llm_spend=[StepSpendOut.model_validate(s) for s in spend],
     )
 
 

@@ -10,16 +10,11 @@ The SDK reports failures as exception groups around transport errors; `classify`
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx2
-import mcp_types as types
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
-from mcp.client.streamable_http import streamable_http_client
+from typing import TYPE_CHECKING, Any
 
 from app.integrations.mcp.errors import (
     McpError,
@@ -31,6 +26,11 @@ from app.integrations.mcp.errors import (
 )
 from app.security.egress import EgressAllowList, Resolver
 from app.security.egress.httpx2_bridge import egress_client_httpx2
+
+if TYPE_CHECKING:
+    import httpx2
+    import mcp_types as types
+    from mcp.client import Client
 
 # A server may hold a page open or list forever; these bound one harvest.
 MAX_LIST_PAGES = 200
@@ -120,6 +120,8 @@ class McpSession:
     async def call_tool(self, name: str, arguments: dict[str, Any], timeout_seconds: float) -> ToolAnswer:
         """Call one tool. The answer is not checked against the tool's output schema here: the capability
         pipeline checks it against the schema harvested earlier, with the service's own validator."""
+        import mcp_types as types  # the SDK loads on first use (see `connect`)
+
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
         result = await self._client.session.send_request(
             request, types.CallToolResult, request_read_timeout_seconds=timeout_seconds
@@ -158,6 +160,12 @@ async def connect(
 
     `timeout_seconds` bounds the whole session, from connecting to closing.
     """
+    # The SDK (tens of MiB of models) is imported on the first session, not when the API or a worker
+    # starts: most processes never talk to an MCP server.
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.streamable_http import streamable_http_client
+
     # The SDK turns an HTTP 401 into a generic JSON-RPC error; the statuses seen tell it apart.
     statuses: list[int] = []
 
@@ -184,7 +192,11 @@ async def connect(
                 parameters = StdioServerParameters(
                     command=endpoint.command, args=list(endpoint.args), env=dict(endpoint.env) or None
                 )
-                async with Client(parameters, cache=None, read_timeout_seconds=timeout_seconds) as client:
+                # The child's stderr goes to this process's own stderr file. Celery replaces
+                # `sys.stderr` in a worker with a logger that has no file descriptor to hand on.
+                errlog = sys.__stderr__ or sys.stderr
+                stdio = stdio_client(parameters, errlog=errlog)
+                async with Client(stdio, cache=None, read_timeout_seconds=timeout_seconds) as client:
                     yield McpSession(client)
     except McpError:
         raise

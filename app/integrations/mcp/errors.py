@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import httpx2
-from mcp.client.auth import OAuthFlowError, OAuthTokenError
-from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from app.security.egress import EgressDenied, EgressError
+
+if TYPE_CHECKING:
+    from mcp.shared.exceptions import MCPError
 
 MAX_MESSAGE = 500
 
@@ -85,6 +87,10 @@ def leaves(exc: BaseException) -> Iterator[BaseException]:
 
 def classify(exc: BaseException) -> McpError:
     """The most telling error inside `exc`: authorization, then egress, then HTTP status, then transport."""
+    # Only a session raises these, and a session has imported the SDK already (see `client.connect`).
+    from mcp.client.auth import OAuthFlowError, OAuthTokenError
+    from mcp.shared.exceptions import MCPError
+
     found = list(leaves(exc))
     for item in found:
         if isinstance(item, McpError):

@@ -49,6 +49,7 @@ export function approvalsPage(main) {
         return;
       }
       body.append(h("ul", { class: "approvals" }, page.items.map(item)));
+      focusLinked();
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && error.code === "not_found")
         fill(body, empty("Approvals are not available on this server yet."));
@@ -69,7 +70,7 @@ export function approvalsPage(main) {
     }
     return h(
       "li",
-      { class: "approval", "data-approval": approval.id },
+      { class: "approval", "data-approval": approval.id, id: `approval-${approval.id}`, tabindex: "-1" },
       h("h2", {}, approval.capability_id || approval.capability || "capability", approval.risk ? ` (${approval.risk})` : ""),
       h(
         "dl",
@@ -99,6 +100,15 @@ export function approvalsPage(main) {
         h("button", { type: "button", class: "danger", onclick: () => decide("deny", reason.value ? { reason: reason.value } : {}) }, "Deny"),
       ),
     );
+  }
+
+  // A run page links here with ?approval=<id>: that entry is marked and focused.
+  function focusLinked() {
+    const wanted = new URLSearchParams(location.search).get("approval");
+    const card = wanted && document.getElementById(`approval-${wanted}`);
+    if (!card || card.classList.contains("linked")) return;
+    card.classList.add("linked");
+    card.focus();
   }
 
   load();

@@ -1,12 +1,18 @@
-// One automation: overview and status, the definition editor with save (a version conflict shows
-// what changed meanwhile), versions with diff and restore, triggers (webhook URL, rotate and revoke
-// the token, shown once), a change in plain words shown as a diff before saving, and run now.
+// One automation: overview and status, triggers (webhook URL, rotate and revoke the token, shown
+// once), preview and dry / verify runs, action modes, the definition editor with save (a version
+// conflict shows what changed meanwhile; steps and triggers added, removed and reordered in the
+// form), a change in plain words shown as a diff before saving, versions with diff and restore, and
+// run now.
 import { api, ApiError, spacePath } from "../api.js";
-import { clear, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
+import { arrangeControls } from "../arrange.js";
+import { errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { diffView } from "../diff.js";
 import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
+import { changeSection } from "./automation/change.js";
+import { modesSection } from "./automation/modes.js";
+import { sameDefinition, tryoutSection } from "./automation/tryout.js";
 
 const STATUS_ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
 
@@ -17,6 +23,7 @@ export function automationPage(main, id) {
   let schemas = null;
   let editor = null;
   let dirty = false;
+  let tryout = null;
   const flash = h("div", { "aria-live": "polite", id: "flash" });
 
   async function load() {
@@ -30,6 +37,18 @@ export function automationPage(main, id) {
 
   function paint() {
     dirty = false;
+    if (tryout) tryout.stop();
+    const current = () => automation;
+    const modes = modesSection(current, {
+      onSaved: (saved) => {
+        automation = { ...automation, action_modes: saved };
+      },
+      previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
+    });
+    tryout = tryoutSection(current, {
+      onPreview: (answer) => modes.update(answer),
+      unsaved: () => (edited() ? editor.getValue() : null),
+    });
     const saved = new URLSearchParams(location.search).get("saved");
     fill(body, 
       h(
@@ -52,8 +71,14 @@ export function automationPage(main, id) {
       ),
       overview(),
       triggersSection(),
+      tryout.element,
+      modes.element,
       editorSection(),
-      changeInWords(),
+      changeSection(current, (saved, message) => {
+        automation = saved;
+        paint();
+        flash.replaceChildren(h("p", { class: "ok" }, message));
+      }),
       versionsSection(),
     );
   }
@@ -144,6 +169,7 @@ export function automationPage(main, id) {
         dirty = true;
       },
       readOnly: automation.status === "archived",
+      arrange: arrangeControls(schemas),
     });
     return section;
   }
@@ -158,7 +184,9 @@ export function automationPage(main, id) {
       flash.replaceChildren(h("p", { class: "ok" }, `Saved as version ${saved.version}.`));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) return conflict(problems, mine);
-      if (error instanceof ApiError && error.details.length) editor.setMarks([], error.details.map((d) => ({ ...d, severity: "error" })));
+      // The answer's pointers start at the request body; the editor's start at the definition.
+      if (error instanceof ApiError && error.details.length)
+        editor.setMarks([], error.details.map((d) => ({ ...d, path: (d.path || "").replace(/^\/definition(?=\/|$)/, "") || "/", severity: "error" })));
       problems.replaceChildren(errorBox(error));
     }
   }
@@ -190,51 +218,6 @@ export function automationPage(main, id) {
           ),
         ),
       ),
-    );
-  }
-
-  function changeInWords() {
-    const input = h("input", { id: "change-request", type: "text", maxlength: "4000", placeholder: "also post to #ops" });
-    const out = h("div", { "aria-live": "polite" });
-    async function propose(event) {
-      event.preventDefault();
-      if (!input.value.trim()) return;
-      out.replaceChildren(loading("Drafting the change…"));
-      try {
-        const draft = await api("POST", spacePath(`/automations/${automation.id}/drafts`), { request: input.value });
-        out.replaceChildren(
-          h("p", {}, draft.summary || ""),
-          draft.definition ? diffView(automation.definition, draft.definition, [`version ${automation.version}`, "the proposal"]) : null,
-          draft.problems.length ? h("ul", { class: "problems" }, draft.problems.map((p) => h("li", {}, h("code", {}, p.path), " ", p.message))) : null,
-          h(
-            "button",
-            {
-              type: "button",
-              class: "primary",
-              disabled: draft.status !== "ready",
-              onclick: async () => {
-                try {
-                  automation = await api("POST", spacePath(`/drafts/${draft.id}/save`));
-                  paint();
-                  flash.replaceChildren(h("p", { class: "ok" }, `Change saved as version ${automation.version}.`));
-                } catch (error) {
-                  out.replaceChildren(errorBox(error));
-                }
-              },
-            },
-            "Save this change",
-          ),
-        );
-      } catch (error) {
-        out.replaceChildren(errorBox(error));
-      }
-    }
-    return h(
-      "section",
-      { "aria-labelledby": "words-title" },
-      h("h2", { id: "words-title" }, "Change it in plain words"),
-      h("form", { onsubmit: propose, class: "refine" }, h("label", { for: "change-request" }, "What should change?"), input, h("button", { type: "submit" }, "Propose")),
-      out,
     );
   }
 
@@ -300,9 +283,16 @@ export function automationPage(main, id) {
   }
 
   load();
+  // The forms report a change when they first fill in; only a real difference counts as an edit.
+  function edited() {
+    return dirty && editor !== null && !sameDefinition(editor.getValue(), automation.definition);
+  }
   const beforeUnload = (event) => {
-    if (dirty) event.preventDefault();
+    if (edited()) event.preventDefault();
   };
   window.addEventListener("beforeunload", beforeUnload);
-  return () => window.removeEventListener("beforeunload", beforeUnload);
+  return () => {
+    window.removeEventListener("beforeunload", beforeUnload);
+    if (tryout) tryout.stop();
+  };
 }

@@ -2,6 +2,7 @@
 // flags beside their fields, clarifications as required fields, the generated form and JSON view in
 // sync, problems inline as you edit, cost and impact, refine in words, and Save (creates it paused).
 import { api, spacePath } from "../api.js";
+import { arrangeControls } from "../arrange.js";
 import { clear, errorBox, h, loading, fill } from "../dom.js";
 import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
@@ -127,7 +128,7 @@ async function review(body, initial) {
       editor = null;
     } else if (!editor) {
       clear(editorBox);
-      editor = definitionEditor(editorBox, schemas, draft.definition, { onChange });
+      editor = definitionEditor(editorBox, schemas, draft.definition, { onChange, arrange: arrangeControls(schemas) });
     } else {
       editor.setValue(draft.definition);
     }

@@ -1,19 +1,26 @@
-// Space settings: name, members and roles; your API tokens (sign-ins are listed there too) and your
-// password.
+// Space settings: members and roles; the space's default action modes and approval settings; your
+// API tokens (sign-ins are listed there too) and your password.
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
+import { loadApprovalSettings, loadModes } from "./space_modes.js";
 
 export function settingsPage(main) {
   main.append(h("h1", {}, "Settings"));
   const members = h("div", {}, loading());
+  const modes = h("div", {}, loading());
+  const approvals = h("div", {}, loading());
   const tokens = h("div", {}, loading());
   const password = h("div", {});
   main.append(
     h("section", { "aria-labelledby": "members-title" }, h("h2", { id: "members-title" }, "Members"), members),
+    h("section", { "aria-labelledby": "modes-title" }, h("h2", { id: "modes-title" }, "Action modes"), modes),
+    h("section", { "aria-labelledby": "approval-settings-title" }, h("h2", { id: "approval-settings-title" }, "Approvals"), approvals),
     h("section", { "aria-labelledby": "tokens-title" }, h("h2", { id: "tokens-title" }, "Your API tokens"), tokens),
     h("section", { "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, "Your password"), password),
   );
   loadMembers(members);
+  loadModes(modes);
+  loadApprovalSettings(approvals);
   loadTokens(tokens);
   passwordForm(password);
 }

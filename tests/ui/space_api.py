@@ -1,0 +1,42 @@
+"""The browser tests' direct calls to the API, as a space's owner: to set a scene or check its outcome."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from tests.ui.conftest import Owner
+
+TERMINAL = {"succeeded", "failed", "cancelled", "timed_out", "dropped"}
+
+
+def space_api(
+    ui_base: str, owner: Owner, method: str, path: str, *, check: bool = True, **kwargs: Any
+) -> httpx.Response:
+    """`method` on the owner's space's `path`; with `check`, an error status fails the test."""
+    response = httpx.request(
+        method,
+        f"{ui_base}/api/v1/spaces/{owner.space_id}{path}",
+        headers={"Authorization": f"Bearer {owner.token}"},
+        timeout=30,
+        **kwargs,
+    )
+    if check:
+        assert response.status_code < 400, response.text
+    return response
+
+
+def wait_run_status(
+    ui_base: str, owner: Owner, run_id: str, wanted: str, timeout: float = 90
+) -> dict[str, Any]:
+    """Poll the run until it is `wanted`; a terminal status other than that fails at once."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run: dict[str, Any] = space_api(ui_base, owner, "GET", f"/runs/{run_id}").json()
+        if run["status"] == wanted:
+            return run
+        assert run["status"] not in TERMINAL - {wanted}, run
+        assert time.monotonic() < deadline, f"run stayed {run['status']}"
+        time.sleep(0.3)

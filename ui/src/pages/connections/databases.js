@@ -1,0 +1,104 @@
+// Databases registered for read-only queries: register one with its DSN in a secret (chosen by name,
+// never shown), test its connection, rename or re-point it, and remove it.
+import { api, spacePath } from "../../api.js";
+import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
+import { busy, confirmed, field, messageSlot, secretNames, secretPicker } from "./common.js";
+
+const base = (suffix = "") => spacePath(`/databases${suffix}`);
+
+export async function databasesSection(box) {
+  const list = h("div", {}, loading());
+  const editor = h("div", {});
+  fill(box, list, editor);
+
+  async function load() {
+    try {
+      const [rows, names] = await Promise.all([api("GET", base()), secretNames()]);
+      fill(
+        list,
+        rows.length
+          ? h(
+              "table",
+              { class: "databases" },
+              h("caption", { class: "hint" }, "Each database gives the space <prefix>.query and <prefix>.tables (read-only)."),
+              h("thead", {}, h("tr", {}, ["Name", "DSN secret", "Capabilities", "Registered", "Actions"].map((title) => h("th", { scope: "col" }, title)))),
+              h("tbody", {}, rows.map((row) => databaseRow(row, names))),
+            )
+          : empty("No databases registered. Store a DSN as a secret, then register it below."),
+      );
+      showForm(null, names);
+    } catch (error) {
+      fill(list, errorBox(error));
+    }
+  }
+
+  function databaseRow(row, names) {
+    const slot = messageSlot();
+    const test = h("button", { type: "button", onclick: () => check(test), "aria-label": `Test connection of ${row.name}` }, "Test connection");
+    const edit = h("button", { type: "button", onclick: () => showForm(row, names), "aria-label": `Edit database ${row.name}` }, "Edit");
+    async function check(button) {
+      slot.replaceChildren(loading("Connecting…"));
+      await busy(button, slot, async () => {
+        const result = await api("POST", base(`/${row.id}/check`));
+        if (result.reachable) slot.ok(`Reachable: the role sees ${result.tables} table(s).`);
+        else slot.replaceChildren(h("p", { class: "mark problem", role: "alert" }, h("strong", {}, `${result.code}: `), result.message));
+      });
+    }
+    const remove = h("button", { type: "button", class: "danger", "aria-label": `Delete database ${row.name}`, onclick: () => drop(remove) }, "Delete");
+    async function drop(button) {
+      if (!confirmed(`Remove the database ${row.name}? Steps that use ${row.tool_prefix}.query or ${row.tool_prefix}.tables fail from then on.`)) return;
+      await busy(button, slot, async () => {
+        await api("DELETE", base(`/${row.id}`));
+        await load();
+      });
+    }
+    return h(
+      "tr",
+      { dataset: { database: row.name } },
+      h("td", {}, h("strong", {}, row.name)),
+      h("td", {}, h("code", {}, row.dsn_secret)),
+      h("td", {}, row.capabilities.map((id) => h("code", { class: "cap" }, id))),
+      h("td", {}, when(row.created_at)),
+      h("td", {}, test, edit, remove, slot),
+    );
+  }
+
+  // One form for both: register a new database, or edit `row` (only changed fields are sent).
+  function showForm(row, names) {
+    const slot = messageSlot();
+    const name = h("input", { required: true, pattern: "[a-z0-9_]{1,64}", maxlength: "64", autocomplete: "off", value: row ? row.name : "" });
+    const secret = secretPicker(names, row ? row.dsn_secret : "");
+    const prefix = h("input", { required: true, pattern: "[a-z][a-z0-9_]{0,39}", maxlength: "40", autocomplete: "off", value: row ? row.tool_prefix : "" });
+    const button = h("button", { type: "submit", class: "primary" }, row ? "Save changes" : "Register database");
+    const cancel = row ? h("button", { type: "button", onclick: () => showForm(null, names) }, "Cancel") : null;
+    async function submit(event) {
+      event.preventDefault();
+      const wanted = { name: name.value.trim(), dsn_secret: secret.value, tool_prefix: prefix.value.trim() };
+      const body = row ? Object.fromEntries(Object.entries(wanted).filter(([key, value]) => value !== row[key])) : wanted;
+      if (row && !Object.keys(body).length) return slot.ok("Nothing changed.");
+      await busy(button, slot, async () => {
+        const saved = await api(row ? "PATCH" : "POST", row ? base(`/${row.id}`) : base(), body);
+        await load();
+        editor.querySelector(".slot").replaceChildren(h("p", { class: "ok" }, `${row ? "Saved" : "Registered"} ${saved.name}: ${saved.capabilities.join(", ")}.`));
+      });
+    }
+    const title = row ? `Edit ${row.name}` : "Register a database";
+    fill(
+      editor,
+      h(
+        "form",
+        { onsubmit: submit, "aria-label": title, class: "stacked", id: "database-form" },
+        h("h3", {}, title),
+        field("database-name", "Name", name, "Lower-case letters, digits and _."),
+        field("database-secret", "Secret holding the DSN", secret, "postgresql://user:password@host:port/database; checked when saved, never shown."),
+        field("database-prefix", "Tool prefix", prefix, "Capabilities become <prefix>.query and <prefix>.tables."),
+        button,
+        cancel,
+        slot,
+      ),
+    );
+    if (row) name.focus();
+  }
+
+  await load();
+}
