@@ -45,7 +45,18 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, validation_alias=AliasChoices("REDIS_URL", "AUTOMATIONS_REDIS_URL")
     )
-    database_pool_size: int = Field(default=10, ge=1, le=200)
+    database_pool_size: int = Field(
+        default=20,
+        ge=1,
+        le=200,
+        description="Database connections each API process keeps open once it has needed them.",
+    )
+    database_max_overflow: int = Field(
+        default=10,
+        ge=0,
+        le=200,
+        description="Connections an API process may open beyond the pool in a burst (closed after use).",
+    )
     redis_key_prefix: str = Field(
         default="",
         max_length=64,

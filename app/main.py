@@ -22,8 +22,9 @@ from app.config import Settings, get_settings
 from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.nl.runtime import build_draft_service
-from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.run_events import RunEventHub
+from app.persistence.user_databases import ConnectionProbe
 from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
 
@@ -36,8 +37,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(
             settings.resolved_database_url(),
+            # Sized to keep the connections of a steady load (16 concurrent fires): an overflow
+            # connection is closed on return and reopened by the next burst.
             pool_size=settings.database_pool_size,
+            max_overflow=settings.database_max_overflow,
             application_name="automations-api",
+            # A ping per request would be three of a webhook fire's round trips.
+            ping_after_idle=IDLE_PING_SECONDS,
         )
         redis_url = settings.resolved_redis_url()
         sessionmaker = create_sessionmaker(engine)
@@ -49,6 +55,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessionmaker
         app.state.redis = redis
         app.state.readiness = ReadinessProbe(engine, redis)
+        # Connection tests of registered databases; the API runs no queries on them otherwise.
+        app.state.database_probe = ConnectionProbe(
+            runtime.egress_allow, settings.database_statement_timeout_seconds
+        )
         app.state.run_events = RunEventHub(engine)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)

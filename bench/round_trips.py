@@ -3,6 +3,8 @@
 `bench.worker` installs `install()` before the pool forks: SQLAlchemy engine events count each statement
 sent (an `executemany` batch counts once), each BEGIN, COMMIT and ROLLBACK, and after every task the
 process adds its count to a Redis hash (`HINCRBY`, one call per task, the no-op floors' tasks included).
+On a connection in autocommit mode (a claim's one-statement writes) the driver sends no BEGIN, COMMIT
+or ROLLBACK, so those events are not counted there; its statements are.
 The run benchmarks read the hash before and after N runs: round trips per run, by task.
 """
 
@@ -25,6 +27,11 @@ def _one(*_: Any, **__: Any) -> None:
     _counted["n"] += 1
 
 
+def _transaction(connection: Any, *_: Any) -> None:
+    if connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+        _counted["n"] += 1
+
+
 def _after_task(task: Any = None, **_: Any) -> None:
     count, _counted["n"] = _counted["n"], 0
     if not count or task is None:
@@ -37,8 +44,9 @@ def _after_task(task: Any = None, **_: Any) -> None:
 
 def install() -> None:
     """Count from now on, in this process and the pool processes it forks."""
-    for name in ("before_cursor_execute", "begin", "commit", "rollback"):
-        event.listen(Engine, name, _one)
+    event.listen(Engine, "before_cursor_execute", _one)
+    for name in ("begin", "commit", "rollback"):
+        event.listen(Engine, name, _transaction)
     task_postrun.connect(_after_task, weak=False)
 
 

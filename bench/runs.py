@@ -111,9 +111,11 @@ def latency(stack: BenchStack, warmup: int, count: int) -> list[Row]:
             f"{per_run['runs.execute']:,.1f} per run",
             "—",
             "—",
-            f"counted by the worker (statements, BEGIN, COMMIT, ROLLBACK through SQLAlchemy) over the "
+            f"counted by the worker (statements, BEGIN, COMMIT, ROLLBACK through SQLAlchemy; none of the "
+            f"latter on autocommit connections, where the driver sends none) over the "
             f"{warmup + count} sequential runs, divided by runs; not included: the run's terminal event "
-            f"dispatch, {per_run['events.dispatch']:,.1f} more per run",
+            f"dispatch, {per_run['events.dispatch']:,.1f} more per run (a dispatch task runs only when an "
+            f"event trigger of the space listens)",
             target="≤ 10",
         ),
     ]

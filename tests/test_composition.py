@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from app.composition import build_runtime
+from app.composition import build_runtime, job_sender
 from app.config import Settings
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.services.pipeline_secrets import VaultSecrets
+from app.worker.celery_app import create_celery
 
 
 def _build(settings: Settings, send_task: Any = None) -> Any:
@@ -32,12 +34,38 @@ def test_the_runtime_is_built_from_settings_alone_and_sends_jobs_through_the_giv
     runtime = _build(_settings(), lambda *args, **kwargs: sent.append((args, kwargs)))
     runtime.send_job(Job("runs.execute", ("r-1",), queue="runs.fast", countdown=2.0))
     assert sent == [
-        (("runs.execute",), {"args": ("r-1",), "kwargs": {}, "queue": "runs.fast", "countdown": 2.0})
+        (
+            ("runs.execute",),
+            {
+                "args": ("r-1",),
+                "kwargs": {},
+                "queue": "runs.fast",
+                "countdown": 2.0,
+                "ignore_result": True,
+                "declare": [],
+            },
+        )
     ]
     assert runtime.limits.pricer is not None
     assert runtime.pipeline.resolver is runtime.capabilities
     assert runtime.pipeline.names[0] == "resolve"
     assert runtime.pipeline.names[-2:] == ["secrets", "execute"]
+
+
+def test_a_job_sent_before_any_worker_declared_its_queue_waits_in_it(settings: Settings) -> None:
+    # A fresh key prefix: no worker has declared these queues, and the sender declares nothing.
+    fresh = settings.model_copy(update={"redis_key_prefix": f"compose-{uuid.uuid4().hex[:8]}:"})
+    celery = create_celery(fresh)
+    job_sender(celery.send_task)(Job("runs.execute", ("r-1",), queue="runs.fast"))
+    with celery.connection_for_read() as connection:
+        queue = connection.SimpleQueue("runs.fast")
+        try:
+            message = queue.get(timeout=5)
+            message.ack()
+        finally:
+            queue.close()
+    assert message.headers["task"] == "runs.execute"
+    assert message.payload[0] == ["r-1"]
 
 
 async def test_a_space_vocabulary_carries_the_space_capabilities_and_the_allowed_models() -> None:

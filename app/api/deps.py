@@ -3,12 +3,16 @@
 Routes never read `request.app.state`: what the composition root put there reaches them through the
 typed aliases below (`SettingsDep`, `LimitsDep`, `RateLimiterDep`, ...), each checked for its type once
 per request, so a wiring mistake is a clear error and not an `AttributeError` deep inside a service.
+
+Every dependency is an `async def`: FastAPI runs a plain `def` dependency on a worker thread, a thread
+hop per dependency per request for what is an attribute read. The plain `get_*` readers stay for code
+outside a route (middleware, the body check).
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -29,6 +33,7 @@ from app.persistence.transaction import transaction
 from app.security.crypto import Keyring
 from app.services.access import Caller, SpaceAccess
 from app.services.auth import auth_service
+from app.services.databases import ConnectionProbe
 from app.services.dispatch import DispatchLimits
 from app.services.health import ReadinessProbe
 from app.services.secrets import secret_service
@@ -52,11 +57,21 @@ def app_state(request: Request, name: str, kind: type[StateT]) -> StateT:
     return value
 
 
+def on_loop(getter: Callable[[Request], StateT]) -> Callable[[Request], Awaitable[StateT]]:
+    """`getter` as a route dependency that runs on the event loop: FastAPI runs a plain `def`
+    dependency on a worker thread, a hop per request; middleware keeps calling the plain getter."""
+
+    async def dependency(request: Request) -> StateT:
+        return getter(request)
+
+    return dependency
+
+
 def get_settings(request: Request) -> Settings:
     return app_state(request, "settings", Settings)
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+SettingsDep = Annotated[Settings, Depends(on_loop(get_settings))]
 
 
 def get_limits(request: Request) -> DispatchLimits:
@@ -64,14 +79,14 @@ def get_limits(request: Request) -> DispatchLimits:
     return app_state(request, "limits", DispatchLimits)
 
 
-LimitsDep = Annotated[DispatchLimits, Depends(get_limits)]
+LimitsDep = Annotated[DispatchLimits, Depends(on_loop(get_limits))]
 
 
 def get_rate_limiter(request: Request) -> RateLimiter:
     return app_state(request, "rate_limiter", RateLimiter)
 
 
-RateLimiterDep = Annotated[RateLimiter, Depends(get_rate_limiter)]
+RateLimiterDep = Annotated[RateLimiter, Depends(on_loop(get_rate_limiter))]
 
 
 def get_draft_service(request: Request) -> DraftService:
@@ -79,7 +94,7 @@ def get_draft_service(request: Request) -> DraftService:
     return app_state(request, "drafts", DraftService)
 
 
-DraftServiceDep = Annotated[DraftService, Depends(get_draft_service)]
+DraftServiceDep = Annotated[DraftService, Depends(on_loop(get_draft_service))]
 
 
 def get_lockout(request: Request) -> SignInLockout:
@@ -87,14 +102,14 @@ def get_lockout(request: Request) -> SignInLockout:
     return app_state(request, "lockout", SignInLockout)
 
 
-LockoutDep = Annotated[SignInLockout, Depends(get_lockout)]
+LockoutDep = Annotated[SignInLockout, Depends(on_loop(get_lockout))]
 
 
 def get_readiness(request: Request) -> ReadinessProbe:
     return app_state(request, "readiness", ReadinessProbe)
 
 
-ReadinessDep = Annotated[ReadinessProbe, Depends(get_readiness)]
+ReadinessDep = Annotated[ReadinessProbe, Depends(on_loop(get_readiness))]
 
 
 def _send_job(request: Request) -> Sender:
@@ -141,7 +156,7 @@ class PageParams:
     cursor: str | None
 
 
-def get_page_params(
+async def get_page_params(
     settings: SettingsDep,
     limit: Annotated[int | None, Query(ge=1, description="Items per page.")] = None,
     cursor: Annotated[
@@ -198,7 +213,7 @@ def get_runtime(request: Request) -> Runtime:
     return app_state(request, "runtime", Runtime)
 
 
-RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+RuntimeDep = Annotated[Runtime, Depends(on_loop(get_runtime))]
 
 
 async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
@@ -216,4 +231,12 @@ def get_keyring(request: Request) -> Keyring:
     return keyring_for(get_settings(request))
 
 
-KeyringDep = Annotated[Keyring, Depends(get_keyring)]
+KeyringDep = Annotated[Keyring, Depends(on_loop(get_keyring))]
+
+
+async def get_database_probe(request: Request) -> ConnectionProbe:
+    # A runtime-checkable protocol: mypy wants a concrete class here, isinstance accepts it.
+    return app_state(request, "database_probe", ConnectionProbe)  # type: ignore[type-abstract]
+
+
+DatabaseProbeDep = Annotated[ConnectionProbe, Depends(get_database_probe)]

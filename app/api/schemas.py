@@ -292,6 +292,14 @@ class RunStepOut(Out):
     duration_ms: int | None
 
 
+class StepSpendOut(Out):
+    step_id: str
+    calls: int = Field(description="Model calls the step made (an agent's turns count one each).")
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
 class RunDetailOut(RunOut):
     trigger_payload: dict[str, Any]
     definition: dict[str, Any] = Field(description="The definition snapshot this run executes.")
@@ -387,7 +395,12 @@ class DraftCreate(Body):
 
 
 class DraftEdit(Body):
-    definition: dict[str, Any] = Field(description="The whole proposal, replacing the draft's one.")
+    definition: dict[str, Any] = Field(
+        description=(
+            "The whole proposal, replacing the draft's one: any JSON object, kept as it is; every way it "
+            "falls short of a definition is reported in the draft's problems, and it saves only once valid."
+        )
+    )
 
 
 class DraftMessage(Body):

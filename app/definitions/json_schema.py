@@ -332,14 +332,21 @@ def compiled_schema(schema: dict[str, Any]) -> CompiledSchema:
     return _compiled_document(json.dumps(schema, sort_keys=True, default=str))
 
 
-def schema_problems(schema: dict[str, Any], value: Any, *, budget: int = DEFAULT_BUDGET) -> list[str]:
+def schema_problems(
+    schema: dict[str, Any],
+    value: Any,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    compiled: CompiledSchema | None = None,
+) -> list[str]:
     """Up to 20 `"<pointer>: <message>"` lines; empty when the value conforms.
 
     A schema that is itself invalid, or a check that runs out of budget, is one problem line rather
-    than an exception: callers report it like any mismatch.
+    than an exception: callers report it like any mismatch. `compiled`: the schema compiled already
+    (what its owner keeps), which saves looking it up by content.
     """
     try:
-        found = compiled_schema(schema).violations(value, budget=budget)
+        found = (compiled or compiled_schema(schema)).violations(value, budget=budget)
     except ValueError as exc:  # ValidationTooCostly included
         return [f"(schema): {exc}"]
     return [f"{violation.pointer or '(root)'}: {violation.message}" for violation in found]

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
-from app.definitions.json_schema import schema_problems
+from app.definitions.json_schema import CompiledSchema, schema_problems
 from app.definitions.signals import StepError, Suppressed, Suspend
 from app.engine.context import ActionContext
 from app.engine.secret_refs import bind_references, reference_aware_problems
@@ -41,10 +41,28 @@ class ClaimLost(Exception):
     """The run is no longer this worker's (its lease expired and another claim took it)."""
 
 
-class Journal(Protocol):
-    """Where the executor records what happens; every call is durable when it returns."""
+class StopRequested(Exception):
+    """The run must stop before the next attempt begins: "cancelled" or "lease_lost"."""
 
-    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> Any: ...
+    def __init__(self, reason: Literal["cancelled", "lease_lost"]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Journal(Protocol):
+    """Where the executor records what happens.
+
+    Every call is durable when it returns, with one exception: an attempt's end (`finish_step`) may
+    be recorded together with the journal's next write, which comes before anything else the run
+    does (the next attempt's begin, the plan's failure, a stop check, the claim's finish). A crash in
+    between loses the end of an attempt whose effects the run has not yet built on, as a crash just
+    before `finish_step` would.
+    """
+
+    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> Any:
+        """Record a new attempt (durable on return); raises `StopRequested` instead when the run was
+        cancelled or the claim lost, and the attempt must not begin."""
+        ...
 
     async def finish_step(
         self,
@@ -228,10 +246,15 @@ class Executor:
         )
         attempt = resume.failed_attempts.get((phase, index), 0) + 1
         while True:
-            stop = await self._stop_or_timeout(deadline)
-            if stop is not None:
+            if self.now() >= deadline:
+                # A cancel asked for meanwhile still wins over the timeout.
+                stop = await self._stop_or_timeout(deadline)
+                assert stop is not None
                 return _StepResult("stop", outcome=stop)
-            record = await self.journal.begin_step(phase, index, step, attempt)
+            try:
+                record = await self.journal.begin_step(phase, index, step, attempt)
+            except StopRequested as requested:
+                return _StepResult("stop", outcome=Outcome(requested.reason))
             try:
                 result = await self._attempt(step, scope, record, deadline, attempt)
             except _DeadlineReached:
@@ -268,7 +291,7 @@ class Executor:
             if action is None:
                 raise StepError("unknown_action", f"no action {step.action!r}", retryable=False)
             config = bind_references(step.config, await arender_value(step.config, scope))
-            _check_config(action.config_schema, config)
+            _check_config(action, config)
             remaining = (deadline - self.now()).total_seconds()
             limit = min(float(step.timeout_seconds), remaining) if step.timeout_seconds else remaining
             ctx = self.context_factory(step, scope.get("run", {}), limit, attempt)
@@ -354,14 +377,16 @@ class _DeadlineReached(Exception):
     """The run's own timeout ended the step (not the step's timeout)."""
 
 
-def _check_config(schema: dict[str, Any], config: Any) -> None:
-    problems = reference_aware_problems(schema, config)
+def _check_config(action: ActionDefinition, config: Any) -> None:
+    problems = reference_aware_problems(action.config_schema, config, compiled=action.config_check)
     if problems:
         raise StepError("invalid_config", problems[0], retryable=False, details=problems)
 
 
-def _check(schema: dict[str, Any], value: Any, code: str, *, retryable: bool) -> None:
-    problems = schema_problems(schema, value)
+def _check(
+    schema: dict[str, Any], value: Any, code: str, *, retryable: bool, compiled: CompiledSchema | None = None
+) -> None:
+    problems = schema_problems(schema, value, compiled=compiled)
     if problems:
         raise StepError(code, problems[0], retryable=retryable, details=problems)
 
@@ -371,7 +396,9 @@ def _check_output(action: ActionDefinition, config: Any, output: Any) -> None:
         config.get("output_schema") if action.output_contract is DYNAMIC_OUTPUT else action.output_contract
     )
     if isinstance(schema, dict):
-        _check(schema, output, "invalid_output", retryable=True)
+        # A static contract is compiled once on the action; a step's own output_schema by content.
+        compiled = action.output_check if schema is action.output_contract else None
+        _check(schema, output, "invalid_output", retryable=True, compiled=compiled)
     try:
         size = len(json.dumps(output, ensure_ascii=False, allow_nan=False).encode("utf-8"))
     except (TypeError, ValueError) as exc:

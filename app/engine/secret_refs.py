@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from app.definitions.json_schema import Violation, compiled_schema
+from app.definitions.json_schema import CompiledSchema, Violation, compiled_schema
 
 REFERENCE_KEY = "$secret"
 SECRET_NAME = re.compile(r"[a-z0-9_]{1,64}")
@@ -132,14 +132,19 @@ def scrub(value: Any, secrets: list[str]) -> Any:
 
 
 def reference_aware_problems(
-    schema: dict[str, Any], value: Any, *, is_reference: Callable[[Any], bool] = is_bound_reference
+    schema: dict[str, Any],
+    value: Any,
+    *,
+    is_reference: Callable[[Any], bool] = is_bound_reference,
+    compiled: CompiledSchema | None = None,
 ) -> list[str]:
     """Like `schema_problems`, but a reference where the schema admits a string is no problem.
 
     `is_reference` says what counts as one: bound references at run time, literal ones at save time.
+    `compiled`: the schema compiled already (what its owner keeps).
     """
     try:
-        found = compiled_schema(schema).violations(value, limit=MAX_VIOLATIONS)
+        found = (compiled or compiled_schema(schema)).violations(value, limit=MAX_VIOLATIONS)
     except ValueError as exc:  # a schema refused or too costly: one problem, like `schema_problems`
         return [f"(schema): {exc}"]
     problems = [

@@ -7,6 +7,7 @@ self-contained draft 2020-12 schema. Definitions run at import, which makes a ba
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,12 @@ from enum import Enum
 from typing import Any, Literal, get_args
 
 from app.definitions.automation import ACTION_TYPE_PATTERN
-from app.definitions.json_schema import check_schema_document, schema_problems
+from app.definitions.json_schema import (
+    CompiledSchema,
+    check_schema_document,
+    compiled_schema,
+    schema_problems,
+)
 from app.definitions.run_modes import Effect
 from app.registry.base import InvalidEntry
 from app.registry.ports import HandlerContext
@@ -134,6 +140,16 @@ class Capability:
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
+    @functools.cached_property
+    def input_check(self) -> CompiledSchema:
+        """`input_schema` compiled once for this capability: checked on every call, fixed once registered."""
+        return compiled_schema(self.input_schema)
+
+    @functools.cached_property
+    def output_check(self) -> CompiledSchema:
+        """`output_schema` compiled once for this capability."""
+        return compiled_schema(self.output_schema)
+
     def __post_init__(self) -> None:
         check_capability_id(self.id)
         owner = f"capability {self.id!r}"
@@ -191,6 +207,16 @@ class ActionDefinition:
     its call back: later steps that read its fields still render. Must match the output contract."""
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
+
+    @functools.cached_property
+    def config_check(self) -> CompiledSchema:
+        """`config_schema` compiled once for this action: checked on every attempt, fixed once registered."""
+        return compiled_schema(self.config_schema)
+
+    @functools.cached_property
+    def output_check(self) -> CompiledSchema | None:
+        """The static `output_contract` compiled once (None for a dynamic one, which each step declares)."""
+        return compiled_schema(self.output_contract) if isinstance(self.output_contract, dict) else None
 
     def __post_init__(self) -> None:
         _check_type("action", self.type)

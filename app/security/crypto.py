@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 FORMAT_VERSION = 1
 KEY_ID_BYTES = 8
@@ -86,14 +86,19 @@ def derive_key_id(secret: str) -> str:
 
 
 def _hkdf(secret: str, info: bytes, length: int) -> bytes:
+    # The cryptography bindings (about 7 MiB resident) load with the first key derived, not with
+    # this module: a process that never opens a sealed value never loads them.
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=_SALT, info=info).derive(
         secret.encode("utf-8")
     )
 
 
 def _derive(secret: str) -> _Key:
-    if not secret:
-        raise ValueError("an empty secret cannot derive a key")
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     return _Key(key_id=derive_key_id(secret), aead=AESGCM(_hkdf(secret, _DATA_KEY_INFO, 32)))
 
 
@@ -108,14 +113,26 @@ class Keyring:
     """The current key (which seals) and previous keys (which still open what they sealed)."""
 
     def __init__(self, current_secret: str, previous_secrets: Iterable[str] = ()) -> None:
-        self._current = _derive(current_secret)
-        self._keys = {self._current.key_id: self._current}
-        for secret in previous_secrets:
-            key = _derive(secret)
-            self._keys.setdefault(key.key_id, key)
+        self._secrets = (current_secret, *previous_secrets)
+        if not all(self._secrets):
+            raise ValueError("an empty secret cannot derive a key")
 
     def __repr__(self) -> str:
         return f"Keyring(current={self._current.key_id}, keys={len(self._keys)})"
+
+    # Keys are derived on first use: a process builds its keyring when it starts, but may never seal
+    # or open anything (an API process serving webhook fires), and deriving loads the bindings.
+    @cached_property
+    def _current(self) -> _Key:
+        return _derive(self._secrets[0])
+
+    @cached_property
+    def _keys(self) -> dict[str, _Key]:
+        keys = {self._current.key_id: self._current}
+        for secret in self._secrets[1:]:
+            key = _derive(secret)
+            keys.setdefault(key.key_id, key)
+        return keys
 
     @property
     def current_key_id(self) -> str:
@@ -145,7 +162,7 @@ class Keyring:
             return key.aead.decrypt(
                 nonce, ciphertext[HEADER_BYTES + NONCE_BYTES :], header + context.associated_data()
             )
-        except InvalidTag:
+        except _invalid_tag():
             raise DecryptionFailed(
                 "the ciphertext is damaged or belongs to another context (row, space or purpose)"
             ) from None
@@ -153,3 +170,9 @@ class Keyring:
     def reencrypt(self, ciphertext: bytes, context: Context) -> bytes:
         """The same plaintext sealed under the current key (for key rotation)."""
         return self.encrypt(self.decrypt(ciphertext, context), context)
+
+
+def _invalid_tag() -> type[Exception]:
+    from cryptography.exceptions import InvalidTag
+
+    return InvalidTag

@@ -7,6 +7,8 @@ carries its own parameters, so raising the cost later re-hashes old passwords on
 
 from __future__ import annotations
 
+import functools
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
@@ -15,8 +17,16 @@ MAX_PASSWORD_LENGTH = 1024
 """Argon2 takes any length; the cap only keeps a megabyte password from costing a megabyte of hashing."""
 
 _hasher = PasswordHasher()
-# Verified when no user matches, so an unknown email costs the same time as a wrong password.
-_DUMMY_HASH = _hasher.hash("not-a-password-of-anyone")
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified when no user matches, so an unknown email costs the same time as a wrong password.
+
+    Made on first use, not at import: hashing takes a third of a second and 64 MiB for a moment, which
+    every process importing this module (the API's workers among them) would otherwise pay at start.
+    """
+    return _hasher.hash("not-a-password-of-anyone")
 
 
 def password_problem(password: str) -> str | None:
@@ -36,7 +46,7 @@ def hash_password(password: str) -> str:
 def verify_password(stored_hash: str | None, password: str) -> bool:
     """Whether `password` matches; a missing or malformed hash never matches but costs the same."""
     try:
-        return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
+        return _hasher.verify(stored_hash or _dummy_hash(), password) and stored_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

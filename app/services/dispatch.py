@@ -13,8 +13,8 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,9 +30,11 @@ from app.engine.inputs import FireContext, resolve_inputs
 from app.errors import AppError, ErrorDetail, ValidationFailed
 from app.lru import LruCache
 from app.persistence.base import utcnow
-from app.persistence.models import Automation, Run
+from app.persistence.models import Automation, AutomationStatus, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
+from app.persistence.repositories.triggers import TriggerRepository
+from app.persistence.transaction import in_autocommit, leave_autocommit
 from app.registry import actions
 from app.registry.ports import LlmPort
 from app.services.admission import Fire, Pricer, TriggerType, Verdict, admit, first_run_estimate, refusal
@@ -44,6 +46,7 @@ __all__ = [
     "DispatchLimits",
     "FireRequest",
     "FireResult",
+    "FiredAutomation",
     "Pricer",
     "dispatcher",
     "first_run_estimate",
@@ -76,6 +79,29 @@ def pricer(llm: LlmPort) -> Pricer:
             return None
 
     return price
+
+
+class FiredAutomation(Protocol):
+    """What a fire reads of its automation: an `Automation` row, or the same columns selected as plain
+    values by a hot path (`AutomationHead`)."""
+
+    @property
+    def id(self) -> uuid.UUID: ...
+
+    @property
+    def space_id(self) -> uuid.UUID: ...
+
+    @property
+    def status(self) -> AutomationStatus: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def created_by(self) -> uuid.UUID | None: ...
+
+    @property
+    def definition(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -144,7 +170,7 @@ def parsed_definition(
 
 
 def inputs_validator(
-    automation: Automation, definition: AutomationDefinition, version: int | None = None
+    automation: FiredAutomation, definition: AutomationDefinition, version: int | None = None
 ) -> CompiledSchema:
     """The inputs schema, compiled once per (automation, version) like the parsed definition."""
     return _VALIDATORS.get_or_build(
@@ -216,42 +242,79 @@ class _NoFacts:
 _NO_FACTS = _NoFacts()
 
 
+def _run_values(
+    automation: FiredAutomation,
+    definition: AutomationDefinition,
+    request: FireRequest,
+    inputs: dict[str, Any],
+    verdict: Verdict,
+    request_hash: str | None = None,
+) -> dict[str, Any]:
+    """The column values of the run a fire creates."""
+    now = utcnow()
+    status = run_states.initial(verdict.status)
+    version, document = request.snapshot or (automation.version, automation.definition)
+    return {
+        "id": uuid.uuid4(),
+        "space_id": automation.space_id,
+        "automation_id": automation.id,
+        "automation_version": version,
+        "definition": document,
+        "status": status,
+        "reason": verdict.reason,
+        "queue": queue_for(definition),
+        "trigger_type": request.trigger_type,
+        "trigger_id": request.trigger_id,
+        "trigger_payload": request.payload,
+        "inputs": inputs,
+        "idempotency_key": request.idempotency_key,
+        "request_hash": request_hash or request.request_hash(),
+        "chain_depth": request.chain_depth,
+        "created_by": request.actor_id,
+        "callback_url": request.callback_url,
+        "mode": request.mode,
+        "llm_mode": request.llm,
+        "replay_of": request.replay_of,
+        "created_at": now,
+        "finished_at": now if status in run_states.TERMINAL else None,
+        "enqueued_at": now if status is RunStatus.pending else None,
+    }
+
+
+async def _admit_in_memory(
+    automation: FiredAutomation,
+    definition: AutomationDefinition,
+    request: FireRequest,
+    problems: list[ErrorDetail],
+    limits: DispatchLimits,
+) -> Verdict | None:
+    """Admission decided without the database, or None when a rule asks for a count of runs."""
+    try:
+        return await admit(
+            Fire(
+                automation_id=automation.id,
+                definition=definition,
+                facts=_NO_FACTS,
+                max_concurrent_runs=limits.max_concurrent_runs,
+                pricer=limits.pricer,
+                refuse_reason=request.refuse_reason,
+                input_problems=problems,
+                mode=request.mode,
+            )
+        )
+    except _NeedsDatabase:
+        return None
+
+
 def _new_run(
-    automation: Automation,
+    automation: FiredAutomation,
     definition: AutomationDefinition,
     request: FireRequest,
     inputs: dict[str, Any],
     verdict: Verdict,
     request_hash: str | None = None,
 ) -> Run:
-    now = utcnow()
-    status = run_states.initial(verdict.status)
-    version, document = request.snapshot or (automation.version, automation.definition)
-    return Run(
-        id=uuid.uuid4(),
-        space_id=automation.space_id,
-        automation_id=automation.id,
-        automation_version=version,
-        definition=document,
-        status=status,
-        reason=verdict.reason,
-        queue=queue_for(definition),
-        trigger_type=request.trigger_type,
-        trigger_id=request.trigger_id,
-        trigger_payload=request.payload,
-        inputs=inputs,
-        idempotency_key=request.idempotency_key,
-        request_hash=request_hash or request.request_hash(),
-        chain_depth=request.chain_depth,
-        created_by=request.actor_id,
-        callback_url=request.callback_url,
-        mode=request.mode,
-        llm_mode=request.llm,
-        replay_of=request.replay_of,
-        created_at=now,
-        finished_at=now if status in run_states.TERMINAL else None,
-        enqueued_at=now if status is RunStatus.pending else None,
-    )
+    return Run(**_run_values(automation, definition, request, inputs, verdict, request_hash))
 
 
 async def _after_create(session: AsyncSession, run: Run) -> None:
@@ -265,12 +328,25 @@ async def _after_create(session: AsyncSession, run: Run) -> None:
 
 class Dispatcher:
     async def fire(
-        self, session: AsyncSession, automation: Automation, request: FireRequest, limits: DispatchLimits
+        self,
+        session: AsyncSession,
+        automation: FiredAutomation,
+        request: FireRequest,
+        limits: DispatchLimits,
+        *,
+        note_fired_at: datetime | None = None,
     ) -> FireResult:
         """Create the run this fire asks for (or return the one its idempotency key already made).
 
         Raises the first fire guard's error (archived; a trigger's fire on a paused automation) before
-        anything is written.
+        anything is written. With `note_fired_at` (a trigger's fire: `request.trigger_id` is set), a
+        new run is written together with its trigger's `last_fired_at` in one statement
+        (`TriggerRepository.insert_run_and_note_fired`); its `Run` is then a plain copy of the row,
+        not an object of the session.
+
+        A session in autocommit (`app.persistence.transaction.autocommit`) writes a trigger's common
+        fire (no idempotency key, parallel runs allowed, admitted without counting anything) in that
+        one statement, its own transaction; any other fire first leaves autocommit for a transaction.
         """
         error = refusal(automation.status, request.trigger_type)
         if error is not None:
@@ -280,6 +356,13 @@ class Dispatcher:
         runs = RunRepository(session)
         # Inputs first: checking them needs no lock, so no other fire waits on it.
         inputs, problems = await self._inputs(definition, automation, request, version)
+        if in_autocommit(session):
+            made = await self._fire_in_one_statement(
+                session, automation, definition, request, inputs, problems, limits, note_fired_at
+            )
+            if made is not None:
+                return made
+            await leave_autocommit(session)
         if request.idempotency_key or definition.execution.concurrency != "allow_parallel":
             # Serialise fires of this automation: the key check and the policy count cannot race.
             await AutomationRepository(session).lock(automation.id)
@@ -309,8 +392,41 @@ class Dispatcher:
                 mode=request.mode,
             )
         )
-        run = _new_run(automation, definition, request, inputs, verdict, request_hash)
-        await runs.create(run)
+        values = _run_values(automation, definition, request, inputs, verdict, request_hash)
+        if note_fired_at is not None and request.trigger_id is not None:
+            await TriggerRepository(session).insert_run_and_note_fired(
+                values, request.trigger_id, note_fired_at
+            )
+            run = Run(**values)
+        else:
+            run = await runs.create(Run(**values))
+        await _after_create(session, run)
+        return FireResult(run, created=True)
+
+    async def _fire_in_one_statement(
+        self,
+        session: AsyncSession,
+        automation: FiredAutomation,
+        definition: AutomationDefinition,
+        request: FireRequest,
+        inputs: dict[str, Any],
+        problems: list[ErrorDetail],
+        limits: DispatchLimits,
+        note_fired_at: datetime | None,
+    ) -> FireResult | None:
+        """The common trigger fire written by one statement, or None when it needs a transaction: a
+        key to check, a policy or cap that counts runs, or a run that is not simply pending (a dropped
+        run also writes its outbox notice)."""
+        if note_fired_at is None or request.trigger_id is None or request.idempotency_key:
+            return None
+        if definition.execution.concurrency != "allow_parallel" or (problems and request.refuse_bad_inputs):
+            return None
+        verdict = await _admit_in_memory(automation, definition, request, problems, limits)
+        if verdict is None or verdict.status is not RunStatus.pending:
+            return None
+        values = _run_values(automation, definition, request, inputs, verdict)
+        await TriggerRepository(session).insert_run_and_note_fired(values, request.trigger_id, note_fired_at)
+        run = Run(**values)
         await _after_create(session, run)
         return FireResult(run, created=True)
 
@@ -343,20 +459,8 @@ class Dispatcher:
             if problems and request.refuse_bad_inputs:
                 one_by_one.append(position)  # `fire` raises the 422 the caller expects
                 continue
-            try:
-                verdict = await admit(
-                    Fire(
-                        automation_id=automation.id,
-                        definition=definition,
-                        facts=_NO_FACTS,
-                        max_concurrent_runs=limits.max_concurrent_runs,
-                        pricer=limits.pricer,
-                        refuse_reason=request.refuse_reason,
-                        input_problems=problems,
-                        mode=request.mode,
-                    )
-                )
-            except _NeedsDatabase:
+            verdict = await _admit_in_memory(automation, definition, request, problems, limits)
+            if verdict is None:
                 one_by_one.append(position)
                 continue
             made.append((position, _new_run(automation, definition, request, inputs, verdict)))
@@ -375,7 +479,11 @@ class Dispatcher:
         return [answer for answer in answers if answer is not None]
 
     async def _inputs(
-        self, definition: AutomationDefinition, automation: Automation, request: FireRequest, version: int
+        self,
+        definition: AutomationDefinition,
+        automation: FiredAutomation,
+        request: FireRequest,
+        version: int,
     ) -> tuple[dict[str, Any], list[ErrorDetail]]:
         schema = definition.inputs.schema_
         fire = FireContext(

@@ -95,8 +95,13 @@ class EventService:
         source_id: str | None,
         *,
         chain_depth: int = 0,
+        heard: bool = True,
     ) -> DomainEvent:
-        """Record an event in the caller's transaction; its dispatch is enqueued for after the commit."""
+        """Record an event in the caller's transaction; its dispatch is enqueued for after the commit.
+
+        `heard` False: the caller found, in this transaction, no enabled event trigger of the space
+        listening for the type. The event is recorded as dispatched to nobody, and no dispatcher wakes.
+        """
         now = utcnow()
         event = DomainEvent(
             id=uuid.uuid4(),
@@ -107,10 +112,12 @@ class EventService:
             chain_depth=chain_depth,
             consumed_by=[],
             created_at=now,
+            dispatched_at=None if heard else now,
             expires_at=now + EVENT_RETENTION,
         )
         await EventRepository(session).create(event)
-        jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
+        if heard:
+            jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
         return event
 
     async def publish_from(

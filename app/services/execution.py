@@ -1,8 +1,10 @@
 """Executing one claim of a run: claim, resume, walk the plan, record every attempt, finish.
 
 The lease, the conditional claim and the attempt counter in the database decide who runs what; the
-broker's delivery guarantees are not relied on. Each record is its own short transaction, made
-durable before the executor moves on.
+broker's delivery guarantees are not relied on. The claim holds one connection in autocommit mode:
+the claim itself and each record is one statement there, durable when it returns (`RunJournal`).
+The finish, whose status change, terminal event and outbox rows must commit together, is one
+transaction of its own.
 """
 
 from __future__ import annotations
@@ -17,17 +19,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app import metrics
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import as_llm_mode, as_run_mode
-from app.definitions.run_states import RunStatus
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.capabilities.governance import Governance
 from app.engine.context import ActionContext, RunLimits
-from app.engine.executor import ClaimLost, Executor, Outcome, Phase, Resume, SystemClock
+from app.engine.executor import Executor, Outcome, Resume, SystemClock
 from app.integrations.llm import load_off_loop
+from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
@@ -35,12 +37,14 @@ from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.dispatch import DispatchLimits, parsed_definition
-from app.services.finishing import finish_claim, for_display
+from app.services.finishing import OUTCOME_TRANSITIONS, finish_claim
 from app.services.governance import governance_service
+from app.services.journal import RunJournal, Writes
 
 logger = logging.getLogger(__name__)
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
-PortsFactory = Callable[[Run], Ports]
+PortsFactory = Callable[[Run, Writes], Ports]
+"""(the claimed run, the claim's one-statement writes) → the ports of its action contexts."""
 
 
 @dataclass(frozen=True)
@@ -62,102 +66,6 @@ class ExecutionDeps:
     actions: ActionResolver
     """Resolved for the run's space at each claim: a plugin the space disabled has no actions there."""
     ports: PortsFactory
-
-
-class RunJournal:
-    """The executor's journal for one claim: step records, cancellation and lease checks."""
-
-    def __init__(
-        self,
-        uow: UnitOfWork,
-        run_id: uuid.UUID,
-        attempt: int,
-        suspended: dict[tuple[str, int, int], uuid.UUID] | None = None,
-    ) -> None:
-        self.uow = uow
-        self.run_id = run_id
-        self.attempt = attempt
-        self.lease_lost = False
-        # (phase, step index, attempt) -> the record of an attempt an earlier claim suspended.
-        self.suspended = dict(suspended or {})
-
-    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> uuid.UUID:
-        async with self.uow() as session:
-            if await RunRepository(session).held(self.run_id, self.attempt) is None:
-                raise ClaimLost()
-            paused_id = self.suspended.pop((phase, index, attempt), None)
-            if paused_id is not None:
-                # The attempt that suspended continues: same record, same attempt, same call ids.
-                paused = await session.get(RunStep, paused_id)
-                assert paused is not None
-                paused.status, paused.finished_at, paused.duration_ms = "running", None, None
-                return paused.id
-            record = RunStep(
-                id=uuid.uuid4(),
-                run_id=self.run_id,
-                phase=phase,
-                step_index=index,
-                step_id=step.step_id,
-                action=step.action,
-                attempt=attempt,
-                status="running",
-                started_at=utcnow(),
-            )
-            await RunStepRepository(session).create(record)
-            return record.id
-
-    async def finish_step(
-        self,
-        record: Any,
-        *,
-        status: str,
-        config: Any = None,
-        output: Any = None,
-        error: dict[str, Any] | None = None,
-        suppressed: list[dict[str, Any]] | None = None,
-    ) -> None:
-        async with self.uow() as session:
-            step = await session.get(RunStep, record)
-            assert step is not None
-            step.status = status
-            step.finished_at = utcnow()
-            step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
-            metrics.step_finished(step.action, status, step.duration_ms / 1000)
-            step.config = for_display(config) if config is not None else None
-            if status == "succeeded":
-                # The executor hands over the output already through `redact` (what it bound for
-                # later steps), so the full copy kept for resume is scrubbed like the display one.
-                step.output = for_display(output)
-                step.output_full = output
-            step.error = redact(error) if error else None
-            step.suppressed = for_display(suppressed) if suppressed else None
-
-    async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
-        async with self.uow() as session:
-            step = await session.get(RunStep, record)
-            assert step is not None
-            step.status = "suspended"
-            step.finished_at = utcnow()
-            step.duration_ms = int((step.finished_at - step.started_at).total_seconds() * 1000)
-            metrics.step_finished(step.action, "suspended", step.duration_ms / 1000)
-            step.config = for_display(config) if config is not None else None
-            step.suspension = redact(suspension)
-
-    async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
-        async with self.uow() as session:
-            run = await RunRepository(session).held(self.run_id, self.attempt)
-            if run is None:
-                raise ClaimLost()
-            run.failed_step_id, run.error = step_id, redact(error)
-
-    async def stop_reason(self) -> str | None:
-        if self.lease_lost:
-            return "lease_lost"
-        async with self.uow() as session:
-            run = await session.get(Run, self.run_id)
-        if run is None or run.attempt != self.attempt or run.status is not RunStatus.running:
-            return "lease_lost"
-        return "cancelled" if run.cancel_requested else None
 
 
 def resume_from(run: Run, records: list[RunStep], definition: AutomationDefinition) -> Resume:
@@ -207,15 +115,17 @@ def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
     }
 
 
-_Claimed = tuple[
-    Run,
-    AutomationDefinition,
-    Resume,
-    datetime,
-    dict[tuple[str, int, int], uuid.UUID],
-    Governance,
-    dict[tuple[str, int], dict[str, Any]],
-]
+@dataclass(frozen=True)
+class _Claimed:
+    run: Run
+    definition: AutomationDefinition
+    resume: Resume
+    deadline: datetime
+    deadline_saved: bool
+    suspended: dict[tuple[str, int, int], tuple[uuid.UUID, datetime]]
+    """(phase, step index, attempt) → (record, started at) of attempts an earlier claim suspended."""
+    governance: Governance
+    paused: dict[tuple[str, int], dict[str, Any]]
 
 
 def _calls_a_model(definition: AutomationDefinition) -> bool:
@@ -229,15 +139,51 @@ class ExecutionService:
         self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
     ) -> str:
         """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours)."""
-        claimed = await self._claim(uow, run_id, settings)
-        if claimed is None:
-            return "not_claimed"
-        run, definition, resume, deadline, suspended, governance, paused = claimed
+        # The unit of work's session only lends its engine and its job scope: the claim's statements go
+        # through one connection of its own, and the finish's wake-ups leave after the finish commits.
+        async with uow() as session:
+            engine = session.bind
+            if not isinstance(engine, AsyncEngine):
+                raise TypeError("a run's unit of work is bound to an engine")
+            async with AutocommitWrites.open(engine) as writes:
+                claimed = await self._claim(writes, run_id, settings)
+                if claimed is None:
+                    return "not_claimed"
+                run = claimed.run
+                journal = RunJournal(
+                    writes.write,
+                    run.id,
+                    run.attempt,
+                    claimed.suspended,
+                    deadline=None if claimed.deadline_saved else claimed.deadline,
+                )
+                outcome = await self._walk(claimed, journal, writes, settings, deps)
+                if outcome.status not in OUTCOME_TRANSITIONS:
+                    # Nothing to finish (the claim was lost): the last attempt's end is still ours to write.
+                    await journal.flush()
+                    return outcome.status
+                # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
+                # lease and the worker are released, and only a decision puts it back to pending. The
+                # last attempt's end is written by the same statement as the run's new status.
+                async with writes.transaction() as finishing:
+                    await finish_claim(
+                        finishing, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended()
+                    )
+        return outcome.status
+
+    async def _walk(
+        self,
+        claimed: _Claimed,
+        journal: RunJournal,
+        writes: AutocommitWrites,
+        settings: ExecutionSettings,
+        deps: ExecutionDeps,
+    ) -> Outcome:
+        run, definition, paused = claimed.run, claimed.definition, claimed.paused
         if _calls_a_model(definition):
             # litellm is imported on first use; its import must not starve this claim's lease renewal.
             await load_off_loop()
-        journal = RunJournal(uow, run.id, run.attempt, suspended)
-        ports = deps.ports(run)
+        ports = deps.ports(run, writes.write)
 
         policy = definition.execution
         limits = RunLimits(budget_cap_usd=policy.budget_cap_usd, max_llm_tokens=policy.max_llm_tokens)
@@ -255,7 +201,7 @@ class ExecutionService:
                 attempt=attempt,
                 mode=as_run_mode(run.mode),
                 llm=as_llm_mode(run.llm_mode),
-                governance=governance,
+                governance=claimed.governance,
                 resumed=paused.pop((step.step_id, attempt), None),
             )
 
@@ -266,29 +212,33 @@ class ExecutionService:
             clock=SystemClock(),
             scrub=redact,
         )
-        async with self._heartbeat(uow, run, settings, journal):
-            outcome = await executor.run(definition, run_variables(run, definition), resume, deadline)
-        await self._finish(uow, run, outcome, settings)
-        return outcome.status
+        async with self._heartbeat(writes, run, settings, journal):
+            return await executor.run(
+                definition, run_variables(run, definition), claimed.resume, claimed.deadline
+            )
 
     async def _claim(
-        self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings
+        self, writes: AutocommitWrites, run_id: uuid.UUID, settings: ExecutionSettings
     ) -> _Claimed | None:
-        async with uow() as session:
-            runs = RunRepository(session)
+        async with writes.write() as session:
             now = utcnow()
-            run = await runs.claim(run_id, settings.worker, settings.lease, now)
-            if run is None:
+            claim = await RunRepository(session).claim_with_context(
+                run_id, settings.worker, settings.lease, now
+            )
+            if claim is None:
                 return None
+            run = claim.run
             waited_since = run.enqueued_at or run.created_at
             metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
             # The snapshot is the document of (automation, version): the fire path's cache entry.
             definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
-            if run.deadline_at is None:
-                run.deadline_at = (run.started_at or now) + timedelta(
-                    seconds=definition.execution.timeout_seconds
-                )
-            records = list(await RunStepRepository(session).for_run(run.id))
+            # Fixed by the first claim's start, so every claim computes the same one; it is written with
+            # the claim's first step rather than by a statement of its own.
+            deadline = run.deadline_at or (run.started_at or now) + timedelta(
+                seconds=definition.execution.timeout_seconds
+            )
+            # A first claim has no step records: only a later one reads what earlier claims did.
+            records = list(await RunStepRepository(session).for_run(run.id)) if run.attempt > 1 else []
             for record in records:
                 if record.status == "running":  # an attempt cut short by a crash
                     record.status, record.finished_at = "failed", now
@@ -297,7 +247,7 @@ class ExecutionService:
                         "message": "the worker stopped during this attempt",
                     }
             suspended = {
-                (record.phase, record.step_index, record.attempt): record.id
+                (record.phase, record.step_index, record.attempt): (record.id, record.started_at)
                 for record in records
                 if record.status == "suspended"
             }
@@ -307,19 +257,30 @@ class ExecutionService:
                 for record in records
                 if record.status == "suspended"
             }
-            governance = await governance_service.for_claim(session, run, definition)
+            governance = await governance_service.for_claim(
+                session, run, definition, (claim.automation_modes, claim.space_modes)
+            )
             resume = resume_from(run, records, definition)
-            return run, definition, resume, run.deadline_at, suspended, governance, paused
+            return _Claimed(
+                run=run,
+                definition=definition,
+                resume=resume,
+                deadline=deadline,
+                deadline_saved=run.deadline_at is not None,
+                suspended=suspended,
+                governance=governance,
+                paused=paused,
+            )
 
     @contextlib.asynccontextmanager
     async def _heartbeat(
-        self, uow: UnitOfWork, run: Run, settings: ExecutionSettings, journal: RunJournal
+        self, writes: AutocommitWrites, run: Run, settings: ExecutionSettings, journal: RunJournal
     ) -> AsyncIterator[None]:
         async def beat() -> None:
             while True:
                 await asyncio.sleep(settings.heartbeat_seconds)
                 try:
-                    async with uow() as session:
+                    async with writes.write() as session:
                         held = await RunRepository(session).renew_lease(
                             run.id, run.attempt, settings.lease, utcnow()
                         )
@@ -337,12 +298,6 @@ class ExecutionService:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-
-    async def _finish(self, uow: UnitOfWork, run: Run, outcome: Outcome, settings: ExecutionSettings) -> None:
-        # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the lease
-        # and the worker are released, and only a decision puts it back to pending.
-        async with uow() as session:
-            await finish_claim(session, run, outcome, settings.limits, utcnow())
 
 
 execution_service = ExecutionService()

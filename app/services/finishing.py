@@ -20,11 +20,12 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
 from app.engine.executor import Outcome
 from app.persistence.models import Run
+from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.repositories.runs import RunRepository
 from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
-from app.services.events import event_service
+from app.services.events import event_service, listening_types
 from app.services.outbox import record_run_finished
 
 DISPLAY_BYTES = 10 * 1024
@@ -56,6 +57,12 @@ class Finish:
     now: datetime
     limits: DispatchLimits
     values: dict[str, Any] = field(default_factory=dict)
+    queued_waiting: bool = True
+    """Whether a queued run existed when the update took (read by the same statement)."""
+    endpoints_listening: bool = True
+    """Whether a webhook endpoint listened for the terminal event then (read by the same statement)."""
+    triggers_listening: bool = True
+    """Whether an event trigger of the space listened for the terminal event then (same statement)."""
 
     @property
     def target(self) -> RunStatus:
@@ -142,7 +149,12 @@ class PublishTerminal(_Rule):
     applies_to = run_states.TERMINAL
 
     async def after(self, session: AsyncSession, finish: Finish, finished: Run) -> None:
-        await publish_terminal(session, finished)
+        await publish_terminal(
+            session,
+            finished,
+            endpoints_listening=finish.endpoints_listening,
+            triggers_listening=finish.triggers_listening,
+        )
 
 
 class PromoteQueued(_Rule):
@@ -152,7 +164,11 @@ class PromoteQueued(_Rule):
     applies_to = run_states.TERMINAL
 
     async def after(self, session: AsyncSession, finish: Finish, finished: Run) -> None:
-        await promoter.promote(session, finish.limits)
+        # Under a global cap the promoter's lock orders it after a fire that is queueing a run right
+        # now (unseen by the finishing statement): it must run. Without one, no queued run seen means
+        # nothing to promote; a run queued meanwhile is promoted by the next finish or beat's tick.
+        if finish.queued_waiting or finish.limits.max_concurrent_runs > 0:
+            await promoter.promote(session, finish.limits)
 
 
 FINISH_POLICY: tuple[FinishRule, ...] = (
@@ -181,16 +197,33 @@ async def finish_claim(
     limits: DispatchLimits,
     now: datetime,
     policy: Sequence[FinishRule] = FINISH_POLICY,
+    *,
+    step_end: StepEnd | None = None,
 ) -> Run | None:
-    """Record how this claim ended; None when there is nothing to record or the claim was lost."""
+    """Record how this claim ended; None when there is nothing to record or the claim was lost.
+
+    `step_end`, the claim's last attempt end still to write, goes in the same statement (written even
+    when the claim was lost).
+    """
     transition = OUTCOME_TRANSITIONS.get(outcome.status)
     if transition is None:
         return None
     finish = Finish(run, outcome, transition, now, limits)
     values = finish_values(finish, policy)
-    finished = await RunRepository(session).finish(run.id, run.attempt, transition, values)
-    if finished is None:
+    update = await RunRepository(session).finish_with_context(
+        run.id,
+        run.attempt,
+        transition,
+        values,
+        step_end=step_end,
+        event_types=listening_types(f"automation.run.{transition.target}"),
+    )
+    if update is None:
         return None
+    finished = update.run
+    finish.queued_waiting = update.queued_waiting
+    finish.endpoints_listening = update.endpoints_listening
+    finish.triggers_listening = update.triggers_listening
     if finished.status in run_states.TERMINAL:
         started = finished.started_at
         ended = finished.finished_at or now
@@ -203,14 +236,19 @@ async def finish_claim(
     return finished
 
 
-async def publish_terminal(session: AsyncSession, run: Run) -> None:
+async def publish_terminal(
+    session: AsyncSession, run: Run, *, endpoints_listening: bool = True, triggers_listening: bool = True
+) -> None:
     """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes.
 
     A dry or verify run announces nothing: no event to chain on, no completion webhook, no callback.
+    What the statement that finished the run found saves work here: `endpoints_listening` False skips
+    the endpoint lookup (the run's own callback is owed either way); `triggers_listening` False records
+    the event as dispatched to nobody instead of waking a dispatcher to find that out.
     """
     if run.mode != "live":
         return
-    await record_run_finished(session, run)
+    await record_run_finished(session, run, endpoints_listening=endpoints_listening)
     await event_service.publish(
         session,
         run.space_id,
@@ -224,4 +262,5 @@ async def publish_terminal(session: AsyncSession, run: Run) -> None:
         },
         str(run.automation_id),
         chain_depth=run.chain_depth,
+        heard=triggers_listening,
     )

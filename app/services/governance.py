@@ -114,11 +114,20 @@ class GovernanceService:
         await session.flush()
 
     async def for_claim(
-        self, session: AsyncSession, run: Run, definition: AutomationDefinition
+        self,
+        session: AsyncSession,
+        run: Run,
+        definition: AutomationDefinition,
+        modes: tuple[dict[str, str], dict[str, str]] | None = None,
     ) -> Governance:
         """What the pipeline's rules need for one claim: modes now, grants and write policy from the
-        run's snapshot, and the decisions of calls that paused on an earlier claim."""
-        automation_modes, space_modes = await AutomationRepository(session).action_modes(run.automation_id)
+        run's snapshot, and the decisions of calls that paused on an earlier claim.
+
+        `modes` (the automation's, the space's) when the claim already read them with the run.
+        """
+        if modes is None:
+            modes = await AutomationRepository(session).action_modes(run.automation_id)
+        automation_modes, space_modes = modes
         decisions: dict[str, CallDecision] = {}
         if run.attempt > 1:  # a first claim has no paused calls to look up
             for row in await InvocationRepository(session).decided_for_run(run.id):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -13,6 +14,15 @@ from app.persistence.base import utcnow
 from app.persistence.models import LlmUsage, Run
 from app.persistence.repositories.ledger import LedgerRepository
 from app.registry.ports import LlmReply
+
+
+@dataclass(frozen=True)
+class StepSpend:
+    step_id: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
 
 
 def start_of_day(moment: datetime) -> datetime:
@@ -66,6 +76,14 @@ class LedgerService:
     async def run_totals(self, session: AsyncSession, run_id: uuid.UUID) -> tuple[float, int]:
         cost, tokens = await LedgerRepository(session).run_totals(run_id)
         return float(cost), tokens
+
+    async def run_by_step(self, session: AsyncSession, run_id: uuid.UUID) -> list[StepSpend]:
+        """What each step of the run spent on models, in the order the steps first called one."""
+        rows = await LedgerRepository(session).run_by_step(run_id)
+        return [
+            StepSpend(step_id, calls, inputs, outputs, float(cost))
+            for step_id, calls, inputs, outputs, cost in rows
+        ]
 
     async def spent_today(self, session: AsyncSession, automation_id: uuid.UUID, now: datetime) -> float:
         return float(await LedgerRepository(session).spent_since(automation_id, start_of_day(now)))

@@ -106,14 +106,18 @@ async def _owe(
     return delivery
 
 
-async def record_run_finished(session: AsyncSession, run: Run) -> int:
+async def record_run_finished(session: AsyncSession, run: Run, *, endpoints_listening: bool = True) -> int:
     """Owe `automation.run.<status>` to every endpoint of the run's space that listens; answer how many.
 
     Call it in the transaction that makes the run terminal, so the notice exists exactly when the
-    new status does.
+    new status does. `endpoints_listening` False: the caller's own statement found none listening.
     """
     payload = run_event(run, utcnow())
-    endpoints = await WebhookEndpointRepository(session).listening(run.space_id, payload["type"])
+    endpoints = (
+        await WebhookEndpointRepository(session).listening(run.space_id, payload["type"])
+        if endpoints_listening
+        else []
+    )
     owed = 0
     for endpoint in endpoints:
         if _wants(endpoint, run.automation_id):

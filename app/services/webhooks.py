@@ -76,9 +76,8 @@ class WebhookService:
         if not token:
             raise Unauthorized("A webhook trigger's bearer token is required.")
         found = None
-        triggers = TriggerRepository(session)
         if is_well_formed(token, WEBHOOK_TOKEN_PREFIX):
-            found = await triggers.webhook_with_automation(hash_token(token))
+            found = await TriggerRepository(session).webhook_target(hash_token(token))
         if (
             found is None
             or found[0].secret_hash is None
@@ -122,10 +121,8 @@ class WebhookService:
             last_fired_at=_iso(row.last_fired_at),
             callback_url=callback_url,
         )
-        result = await dispatcher.fire(session, automation, request, limits)
-        if result.created:
-            await triggers.note_fired(row.id, utcnow())
-        return result
+        # A new run and its trigger's `last_fired_at` are written in one statement.
+        return await dispatcher.fire(session, automation, request, limits, note_fired_at=utcnow())
 
 
 webhook_service = WebhookService()

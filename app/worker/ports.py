@@ -21,6 +21,7 @@ from app.services.artifact_writer import RunArtifacts
 from app.services.events import event_service
 from app.services.execution import PortsFactory
 from app.services.invocations import invocation_service
+from app.services.journal import Writes
 from app.services.kv import KvTarget, kv_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
@@ -28,14 +29,15 @@ from app.worker.runtime import WorkerRuntime
 
 
 class RunNotifications:
-    """Notifications written in their own transaction: the side effect is durable when the call returns."""
+    """Notifications written by one statement of their own: the side effect is durable when the call
+    returns."""
 
-    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
-        self.worker = worker
+    def __init__(self, writes: Writes, run: Run) -> None:
+        self.writes = writes
         self.run = run
 
     async def send(self, *, level: str, title: str, body: str) -> str:
-        async with self.worker.unit_of_work() as session:
+        async with self.writes() as session:
             notification = await notification_service.create(
                 session, space_id=self.run.space_id, run_id=self.run.id, level=level, title=title, body=body
             )
@@ -127,14 +129,16 @@ class RunKv:
 
 
 class RunInvocations:
-    """The run's invocation rows, each write its own short transaction (durable when the call returns)."""
+    """The run's invocation rows, each write durable when the call returns: a finished call's row is one
+    statement of its own; approvals, which write several rows, are short transactions."""
 
-    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
+    def __init__(self, worker: WorkerRuntime, writes: Writes, run: Run) -> None:
         self.worker = worker
+        self.writes = writes
         self.run = run
 
     async def record(self, record: InvocationRecord) -> None:
-        async with self.worker.unit_of_work() as session:
+        async with self.writes() as session:
             await invocation_service.record(session, self.run, record)
         metrics.count_invocation(record.mode)
 
@@ -145,7 +149,7 @@ class RunInvocations:
                 return await invocation_service.request_approval(session, self.run, record)
         except StepError:
             # Refused past the pending caps: keep the denied row the service wrote, then refuse the call.
-            async with self.worker.unit_of_work() as session:
+            async with self.writes() as session:
                 await invocation_service.record(session, self.run, record)
             raise
 
@@ -189,16 +193,16 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
     calls = RunCallLimiter(worker.limiter, worker.core.settings.run_call_rate_limit)
 
-    def make(run: Run) -> Ports:
+    def make(run: Run, writes: Writes) -> Ports:
         http = GuardedHttp(worker.core.egress_allow)
         return Ports(
             http=http,
-            notifications=RunNotifications(worker, run),
+            notifications=RunNotifications(writes, run),
             llm=worker.core.llm,
             ledger=RunLedger(worker, run),
             slack=slack,
             mail=mail,
-            invocations=RunInvocations(worker, run),
+            invocations=RunInvocations(worker, writes, run),
             call_limiter=calls,
             artifacts=RunArtifacts(
                 worker.unit_of_work,

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.composition import Runtime, build_runtime
 from app.config import get_settings
 from app.integrations.rate_limit import RateLimiter
-from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
 from app.persistence.user_databases import QueryRunner
 from app.security.egress import EgressAllowList
@@ -54,6 +54,14 @@ def _send_task(*args: Any, **kwargs: Any) -> Any:
     return current_app.send_task(*args, **kwargs)
 
 
+def create_worker_engine(database_url: str) -> AsyncEngine:
+    """A worker process's engine. A checkout pings only a connection idle for a while (a busy worker
+    would otherwise pay three round trips per checkout) and drops one the driver saw closed."""
+    return create_engine(
+        database_url, pool_size=2, application_name="automations-worker", ping_after_idle=IDLE_PING_SECONDS
+    )
+
+
 def runtime() -> WorkerRuntime:
     """This process's runtime; a forked child never reuses its parent's loop or connections."""
     global _runtime
@@ -61,9 +69,7 @@ def runtime() -> WorkerRuntime:
         settings = get_settings()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        engine = create_engine(
-            settings.resolved_database_url(), pool_size=2, application_name="automations-worker"
-        )
+        engine = create_worker_engine(settings.resolved_database_url())
         sessionmaker = create_sessionmaker(engine)
         _runtime = WorkerRuntime(
             pid=os.getpid(),

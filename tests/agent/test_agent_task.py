@@ -88,6 +88,9 @@ class TestToolLoop:
         assert len(ledger) == 3
         assert ledger[-1].cost_usd == _cost(30, 7)
         assert Decimal(str(done["cost_usd"])) == sum((row.cost_usd for row in ledger), Decimal(0))
+        (spend,) = done["llm_spend"]
+        assert (spend["step_id"], spend["calls"]) == ("think", 3), "an agent's turns add up in its step"
+        assert Decimal(str(spend["cost_usd"])) == Decimal(str(done["cost_usd"]))
 
     async def test_a_tool_outside_the_allowlist_is_refused_and_never_runs(
         self, factory: Factory, llm: FakeLlm, loopback: Loopback, stack
@@ -258,4 +261,13 @@ class TestModelsAndCompletion:
             3,
             _cost(12, 3),
         )
+        assert done["llm_spend"] == [
+            {
+                "step_id": "hello",
+                "calls": 1,
+                "input_tokens": 12,
+                "output_tokens": 3,
+                "cost_usd": float(_cost(12, 3)),
+            }
+        ]
         assert llm.requests[0]["messages"][0] == {"role": "system", "content": "Be brief."}

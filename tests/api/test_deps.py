@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import ast
+import inspect
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from starlette.requests import Request
 
 from app.api.deps import app_state, get_limits, get_settings
 from app.config import ConfigurationError, Settings
+from app.main import create_app
 from app.services.dispatch import DispatchLimits
 
 ROUTES = Path(__file__).resolve().parents[2] / "app" / "api" / "routes"
@@ -45,3 +51,39 @@ def test_missing_or_mistyped_state_is_a_configuration_error() -> None:
         get_limits(_request(app))
     with pytest.raises(ConfigurationError, match="Settings named 'settings'"):
         app_state(_request(app), "settings", Settings)
+
+
+def _dependency_calls(dependant: Dependant) -> list[Any]:
+    calls = []
+    for sub in dependant.dependencies:
+        calls.append(sub.call)
+        calls.extend(_dependency_calls(sub))
+    return calls
+
+
+def _api_routes(routes: Sequence[Any]) -> Iterator[APIRoute]:
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        else:
+            # Included routers nest their routes (under `original_router` in recent FastAPI releases).
+            inner = getattr(route, "original_router", route)
+            yield from _api_routes(getattr(inner, "routes", []))
+
+
+def _on_the_loop(call: Any) -> bool:
+    target = call if inspect.isfunction(call) or inspect.ismethod(call) else type(call).__call__
+    return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
+
+
+def test_every_dependency_runs_on_the_event_loop(settings: Settings) -> None:
+    # FastAPI runs a plain `def` dependency on a worker thread: a thread hop per request for each one.
+    app = create_app(settings)
+    on_a_thread = {
+        getattr(call, "__qualname__", repr(call))
+        for route in _api_routes(app.routes)
+        for call in _dependency_calls(route.dependant)
+        if not _on_the_loop(call)
+    }
+    assert len(list(_api_routes(app.routes))) > 50
+    assert on_a_thread == set()

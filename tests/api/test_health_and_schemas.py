@@ -70,3 +70,16 @@ class TestSchemas:
         assert (await client.get("/docs")).status_code == 200
         spec = (await client.get("/openapi.json")).json()
         assert "/api/v1/spaces/{space_id}/automations" in spec["paths"]
+
+    async def test_saved_definitions_are_typed_and_a_drafts_edit_stays_open(
+        self, client: AsyncClient
+    ) -> None:
+        schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+        for body in ("AutomationCreate", "AutomationUpdate"):
+            assert (
+                schemas[body]["properties"]["definition"]["$ref"]
+                == "#/components/schemas/AutomationDefinition"
+            )
+        # A draft keeps any object and reports its problems, so its edit must not promise the schema.
+        assert schemas["DraftEdit"]["properties"]["definition"]["type"] == "object"
+        assert "$ref" not in schemas["DraftEdit"]["properties"]["definition"]

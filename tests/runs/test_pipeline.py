@@ -49,6 +49,7 @@ class TestHappyPath:
         assert run["queue"] == "runs.fast"
         done = await wait_for(owner, run["id"])
         assert done["status"] == "succeeded", done
+        assert done["llm_spend"] == [], "no step called a model"
         assert [(s["step_id"], s["status"]) for s in done["steps"]] == [
             ("shape", "succeeded"),
             ("never", "skipped"),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from app.security.crypto import (
@@ -136,3 +139,24 @@ class TestKeyIds:
         assert KEY_A not in repr(keyring)
         assert KEY_B not in repr(keyring)
         assert derive_key_id(KEY_B) in repr(keyring)
+
+
+class TestLazyKeys:
+    def test_an_empty_secret_is_refused_when_the_keyring_is_built(self) -> None:
+        with pytest.raises(ValueError, match="empty secret"):
+            Keyring("")
+        with pytest.raises(ValueError, match="empty secret"):
+            Keyring(KEY_A, [""])
+
+    def test_building_a_keyring_loads_no_cryptography_bindings_until_a_key_is_used(self) -> None:
+        # A fresh interpreter: this one loaded the bindings in the tests above.
+        probe = (
+            "import sys\n"
+            "from app.security.crypto import Context, Keyring\n"
+            f"keyring = Keyring({KEY_A!r})\n"
+            "print('cryptography.hazmat.bindings._rust' in sys.modules)\n"
+            "keyring.encrypt(b'x', Context.of('test'))\n"
+            "print('cryptography.hazmat.bindings._rust' in sys.modules)\n"
+        )
+        answer = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+        assert answer.stdout.split() == ["False", "True"]

@@ -22,6 +22,7 @@ from app.persistence.transaction import transaction
 from app.registry.ports import LlmReply, Ports
 from app.security.egress import EgressAllowList
 from app.services.execution import ExecutionDeps, ExecutionSettings, execution_service
+from app.services.journal import Writes
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
 
@@ -57,7 +58,7 @@ def deps(app: Any, *, suspend: bool) -> ExecutionDeps:
         pipeline = pipeline.with_rule(NamedRule("require_decision", require_decision), before="model_allowed")
     not_reached = NotReached()
 
-    def ports(run: Run) -> Ports:
+    def ports(run: Run, writes: Writes) -> Ports:
         return Ports(
             http=GuardedHttp(EgressAllowList.parse("127.0.0.1/32")),
             notifications=not_reached,

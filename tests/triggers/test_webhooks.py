@@ -8,12 +8,21 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from fastapi import FastAPI
 from httpx import ASGITransport, AsyncClient
+from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
+from app.definitions.run_states import RunStatus
 from app.main import create_app
-from app.persistence.models import AutomationTrigger
+from app.persistence.base import utcnow
+from app.persistence.models import Automation, AutomationTrigger, Run
+from app.persistence.repositories.automations import AutomationRepository
+from app.persistence.transaction import autocommit, transaction
+from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
 from tests.support.factories import Caller, Factory
+from tests.support.fake_llm import TEST_MODEL
 from tests.support.runs import wait_for
 
 MAPPED = {
@@ -228,6 +237,181 @@ async def _last_fired_at(factory: Factory, trigger_id: str) -> datetime | None:
         trigger = await session.get(AutomationTrigger, uuid.UUID(trigger_id))
         assert trigger is not None
         return trigger.last_fired_at
+
+
+class TestTheRunRow:
+    async def test_a_fired_run_snapshots_the_current_version_and_starts_with_fresh_counters(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        edited = {**MAPPED, "description": "second version"}
+        saved = await owner.request(
+            "PUT",
+            owner.space_path(f"/automations/{automation_id}"),
+            json={"definition": edited, "version": 1},
+        )
+        assert saved.status_code == 200, saved.text
+        response = await _fire(owner.client, automation_id, token)
+        assert response.status_code == 202, response.text
+        async with factory.app.state.sessionmaker() as session:
+            run = await session.get(Run, uuid.UUID(response.json()["run_id"]))
+            automation = await session.get(Automation, uuid.UUID(automation_id))
+        assert run is not None
+        assert automation is not None
+        assert (run.automation_version, run.definition) == (2, automation.definition)
+        assert run.definition["description"] == "second version"
+        assert (run.status, run.trigger_type, run.trigger_id) == ("pending", "webhook", uuid.UUID(trigger_id))
+        assert (run.attempt, run.cost_usd, run.llm_tokens, run.cancel_requested) == (0, 0, 0, False)
+        assert run.enqueued_at is not None
+        assert run.enqueued_at == run.created_at
+        assert run.trigger_payload == BODY
+        assert response.headers["Location"] == f"/api/v1/spaces/{run.space_id}/runs/{run.id}"
+
+    async def test_a_fire_admission_drops_is_answered_recorded_and_stamps_the_trigger(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        priced = {
+            **MAPPED,
+            "plan": [
+                {
+                    "step_id": "ask",
+                    "action": "llm_complete",
+                    "config": {
+                        "model": TEST_MODEL,
+                        "max_tokens": 1000,
+                        "messages": [{"role": "user", "content": "{{ inputs.repository }}"}],
+                    },
+                }
+            ],
+            "execution": {"budget_cap_usd": 0.0001},
+        }
+        created = await owner.request("POST", owner.space_path("/automations"), json={"definition": priced})
+        assert created.status_code == 201, created.text
+        automation_id, (trigger,) = created.json()["id"], created.json()["triggers"]
+        await owner.request("POST", owner.space_path(f"/automations/{automation_id}/activate"))
+        response = await _fire(owner.client, automation_id, trigger["token"])
+        assert response.status_code == 202, response.text
+        assert response.json()["status"] == "dropped"
+        run = (await owner.request("GET", owner.space_path(f"/runs/{response.json()['run_id']}"))).json()
+        assert run["status"] == "dropped"
+        assert run["reason"].startswith("budget_exceeded")
+        assert await _last_fired_at(factory, trigger["id"]) is not None
+
+
+class _RoundTrips:
+    """Statements sent, and BEGIN/COMMIT/ROLLBACK the driver sends (none on an autocommit connection)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine.sync_engine
+        self.count = 0
+
+    def _one(self, *_: Any, **__: Any) -> None:
+        self.count += 1
+
+    def _transaction(self, connection: Any, *_: Any) -> None:
+        if connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+            self.count += 1
+
+    def __enter__(self) -> _RoundTrips:
+        event.listen(self.engine, "before_cursor_execute", self._one)
+        for name in ("begin", "commit", "rollback"):
+            event.listen(self.engine, name, self._transaction)
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._one)
+        for name in ("begin", "commit", "rollback"):
+            event.remove(self.engine, name, self._transaction)
+
+
+async def _pooled_connections_are_transactional(engine: AsyncEngine) -> bool:
+    """Whether every connection the pool holds runs two statements in one transaction again."""
+    connections = [await engine.connect() for _ in range(engine.sync_engine.pool.checkedin())]
+    try:
+        for connection in connections:
+            first = (await connection.execute(text("SELECT pg_current_xact_id()::text"))).scalar_one()
+            second = (await connection.execute(text("SELECT pg_current_xact_id()::text"))).scalar_one()
+            if first != second:
+                return False
+        return True
+    finally:
+        for connection in connections:
+            await connection.close()
+
+
+class TestRoundTrips:
+    async def test_a_common_fire_is_one_lookup_and_one_insert(self, factory: Factory, app: FastAPI) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, token = await _webhook_automation(owner)
+        with _RoundTrips(app.state.engine) as counted:
+            response = await _fire(owner.client, automation_id, token)
+        assert response.status_code == 202, response.text
+        assert counted.count == 2
+        assert await _run_count(owner, automation_id) == 1
+        assert await _last_fired_at(factory, trigger_id) is not None
+        # Each connection went back to the pool at its usual isolation level.
+        assert await _pooled_connections_are_transactional(app.state.engine)
+
+    async def test_a_fire_with_a_key_runs_in_a_transaction(self, factory: Factory, app: FastAPI) -> None:
+        owner = await factory.owner()
+        automation_id, _, token = await _webhook_automation(owner)
+        key = {"Idempotency-Key": f"delivery-{uuid.uuid4()}"}
+        with _RoundTrips(app.state.engine) as counted:
+            response = await _fire(owner.client, automation_id, token, headers=key)
+        assert response.status_code == 202, response.text
+        # The lookup, then BEGIN, the lock, the key's reads, the insert, COMMIT: more than the two.
+        assert counted.count > 2
+        again = await _fire(owner.client, automation_id, token, headers=key)
+        assert again.status_code == 200
+        assert again.json()["run_id"] == response.json()["run_id"]
+        assert await _run_count(owner, automation_id) == 1
+
+
+async def _fire_in_autocommit(
+    app: FastAPI, automation_id: str, trigger_id: str, limits: DispatchLimits
+) -> Run:
+    """A trigger's fire through the dispatcher on a session in autocommit, as the webhook route has it;
+    its wake-up goes nowhere, so the run stays as the fire left it."""
+    async with transaction(app.state.sessionmaker, lambda job: None) as session:
+        await autocommit(session)
+        automation = await AutomationRepository(session).get_by_id(uuid.UUID(automation_id))
+        assert automation is not None
+        request = FireRequest(
+            trigger_type="webhook",
+            trigger_id=uuid.UUID(trigger_id),
+            inputs={"repository": "acme/api", "status": "passed"},
+        )
+        result = await dispatcher.fire(session, automation, request, limits, note_fired_at=utcnow())
+    return result.run
+
+
+class TestFiresThatNeedATransaction:
+    async def test_a_serial_policy_still_counts_the_runs_in_flight(
+        self, factory: Factory, app: FastAPI
+    ) -> None:
+        owner = await factory.owner()
+        serial = json.loads(json.dumps(MAPPED))
+        serial["execution"] = {"concurrency": "drop_if_running"}
+        created = (
+            await owner.request("POST", owner.space_path("/automations"), json={"definition": serial})
+        ).json()
+        await owner.request("POST", owner.space_path(f"/automations/{created['id']}/activate"))
+        trigger_id = created["triggers"][0]["id"]
+        first = await _fire_in_autocommit(app, created["id"], trigger_id, DispatchLimits())
+        second = await _fire_in_autocommit(app, created["id"], trigger_id, DispatchLimits())
+        assert first.status is RunStatus.pending
+        assert second.status is RunStatus.dropped
+
+    async def test_the_global_cap_still_counts_the_slots_taken(self, factory: Factory, app: FastAPI) -> None:
+        owner = await factory.owner()
+        automation_id, trigger_id, _ = await _webhook_automation(owner)
+        capped = DispatchLimits(max_concurrent_runs=1)
+        first = await _fire_in_autocommit(app, automation_id, trigger_id, capped)
+        second = await _fire_in_autocommit(app, automation_id, trigger_id, capped)
+        assert first.status is RunStatus.pending
+        assert second.status is RunStatus.queued
 
 
 class TestIdempotency:

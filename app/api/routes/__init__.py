@@ -27,6 +27,9 @@ from app.api.routes import (
 )
 
 api_router = APIRouter(prefix="/api/v1")
+# First: the webhook fire is the hottest route, and routes are matched in the order they are included.
+# Nothing else lives under /api/v1/automations, so going first shadows no route.
+api_router.include_router(webhooks.router)
 api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
 api_router.include_router(run_events.router)
@@ -39,7 +42,6 @@ api_router.include_router(preview.router)
 api_router.include_router(approvals.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
-api_router.include_router(webhooks.router)
 api_router.include_router(tokens.router)
 api_router.include_router(schemas.router)
 api_router.include_router(catalog.router)

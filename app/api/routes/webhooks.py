@@ -16,6 +16,7 @@ from app.api.schemas import FireOut
 from app.config import Settings
 from app.errors import AppError
 from app.integrations.rate_limit import RateLimiter
+from app.persistence.transaction import autocommit
 from app.services.dispatch import DispatchLimits, FireResult
 from app.services.webhook_endpoints import UrlPolicy
 from app.services.webhooks import webhook_service
@@ -80,6 +81,9 @@ async def _fire(
 ) -> FireResult:
     raw = await request.body()
     body = await request.json() if raw else {}
+    # The common fire is one lookup and one INSERT, each its own transaction: no BEGIN and COMMIT
+    # round trips. The dispatcher opens a transaction for a fire that needs one (a key, a policy, a cap).
+    await autocommit(session)
     return await webhook_service.fire(
         session,
         automation_id,

@@ -26,7 +26,8 @@ def resolve_rule(resolver: CapabilityResolver) -> Rule:
 
 async def validate_arguments(call: CapabilityCall, proceed: Proceed) -> Any:
     """Arguments must match the input schema; a secret reference stands for a string."""
-    problems = reference_aware_problems(call.resolved().input_schema, call.args)
+    capability = call.resolved()
+    problems = reference_aware_problems(capability.input_schema, call.args, compiled=capability.input_check)
     if problems:
         raise StepError(
             "invalid_arguments", f"{call.capability_id}: invalid arguments", retryable=False, details=problems
@@ -37,7 +38,8 @@ async def validate_arguments(call: CapabilityCall, proceed: Proceed) -> Any:
 async def validate_output(call: CapabilityCall, proceed: Proceed) -> Any:
     """The result must match the output schema (checked after secrets were scrubbed from it)."""
     result = await proceed()
-    problems = schema_problems(call.resolved().output_schema, result)
+    capability = call.resolved()
+    problems = schema_problems(capability.output_schema, result, compiled=capability.output_check)
     if problems:
         raise StepError(
             "invalid_capability_output", f"{call.capability_id} returned an invalid result", details=problems

@@ -2,6 +2,8 @@
 
 User templates are parsed, compiled and rendered in separate sandbox processes with CPU, memory,
 size and time limits (see `pool.py` and `child.py`); this package's functions are the only way in.
+A config field that is one plain reference (`{{ a.b }}`) only reads keys of JSON data, so it is
+answered in the caller's process (`references.py`) with the sandbox's answer.
 Contexts are JSON data. The user documentation of the language is `docs/templates.md`.
 """
 

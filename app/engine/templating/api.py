@@ -1,11 +1,13 @@
 """The public functions of the template engine (re-exported by the package).
 
 Each call checks sizes, skips strings that hold no template syntax, and otherwise makes exactly one
-round trip to a sandbox process, whatever the number of templates involved. `arender_value` and
-`aevaluate_predicate` are the same calls for code on an event loop: the round trip waits off the
-loop. Contexts are JSON data:
-the caller passes plain dicts, lists, strings, numbers, booleans and null (datetimes and UUIDs are
-converted to ISO strings on the way); anything else is refused with `TemplateRuntimeError`.
+round trip to a sandbox process, whatever the number of templates involved; a config whose templated
+fields are all plain references (`{{ fetch.items }}`), or a `when` that is one, is answered without
+one (`references.py`).
+`arender_value` and `aevaluate_predicate` are the same calls for code on an event loop: the round
+trip waits off the loop. Contexts are JSON data: the caller passes plain dicts, lists, strings,
+numbers, booleans and null (datetimes and UUIDs are converted to ISO strings on the way); anything
+else is refused with `TemplateRuntimeError`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from app.engine.templating.errors import (
 from app.engine.templating.limits import check_source, check_text, is_literal
 from app.engine.templating.pool import default_pool
 from app.engine.templating.protocol import encode_request
+from app.engine.templating.references import resolve_predicate, resolve_references
 
 # Keys of the `run` namespace; `failed_step_id` and `error` are present only in on_failure steps.
 RUN_FIELDS: tuple[str, ...] = (
@@ -70,6 +73,22 @@ async def _arequest(
     return _results(await default_pool().aexchange(payload, len(sources)), sources, pointers)
 
 
+def _values(sources: list[str], context: Mapping[str, Any], pointers: list[str]) -> list[Any]:
+    if not sources:
+        return []
+    resolved = resolve_references(sources, context)
+    return resolved if resolved is not None else _request("value", sources, context, pointers=pointers)
+
+
+async def _avalues(sources: list[str], context: Mapping[str, Any], pointers: list[str]) -> list[Any]:
+    if not sources:
+        return []
+    resolved = resolve_references(sources, context)
+    if resolved is not None:
+        return resolved
+    return await _arequest("value", sources, context, pointers=pointers)
+
+
 def _results(reply: Any, sources: list[str], pointers: list[str] | None) -> list[Any]:
     if not isinstance(reply, dict):
         raise TemplateError("the template sandbox sent an invalid reply")
@@ -105,6 +124,9 @@ def evaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
     Empty strings, lists and objects, zero, false and null are false; everything else is true.
     """
     check_source(expression)
+    resolved = resolve_predicate(expression, context)
+    if resolved is not None:
+        return resolved
     (result,) = _request("predicate", [expression], context, predicate=True)
     return bool(result)
 
@@ -112,6 +134,9 @@ def evaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
 async def aevaluate_predicate(expression: str, context: Mapping[str, Any]) -> bool:
     """`evaluate_predicate` for code on an event loop: the sandbox round trip does not block it."""
     check_source(expression)
+    resolved = resolve_predicate(expression, context)
+    if resolved is not None:
+        return resolved
     (result,) = await _arequest("predicate", [expression], context, predicate=True)
     return bool(result)
 
@@ -162,7 +187,7 @@ def render_value(value: Any, context: Mapping[str, Any]) -> Any:
     pointers: list[str] = []
     try:
         _collect(value, "", sources, pointers)
-        results = _request("value", sources, context, pointers=pointers) if sources else []
+        results = _values(sources, context, pointers)
         return _rebuild(value, "", dict(zip(pointers, results, strict=True)))
     except RecursionError:
         raise TemplateLimitError("the value to render is nested too deeply", code=TOO_COMPLEX) from None
@@ -174,7 +199,7 @@ async def arender_value(value: Any, context: Mapping[str, Any]) -> Any:
     pointers: list[str] = []
     try:
         _collect(value, "", sources, pointers)
-        results = await _arequest("value", sources, context, pointers=pointers) if sources else []
+        results = await _avalues(sources, context, pointers)
         return _rebuild(value, "", dict(zip(pointers, results, strict=True)))
     except RecursionError:
         raise TemplateLimitError("the value to render is nested too deeply", code=TOO_COMPLEX) from None

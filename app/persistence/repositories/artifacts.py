@@ -74,10 +74,14 @@ class DatabaseRepository(RepositoryBase[SpaceDatabase]):
             self.space_statement(space_id).where(SpaceDatabase.tool_prefix == prefix)
         )
 
-    async def taken(self, space_id: uuid.UUID, name: str, prefix: str) -> SpaceDatabase | None:
+    async def taken(
+        self, space_id: uuid.UUID, name: str, prefix: str, *, excluding: uuid.UUID | None = None
+    ) -> SpaceDatabase | None:
         statement = self.space_statement(space_id).where(
             (SpaceDatabase.name == name) | (SpaceDatabase.tool_prefix == prefix)
         )
+        if excluding is not None:
+            statement = statement.where(SpaceDatabase.id != excluding)
         return (await self.session.scalars(statement.limit(1))).first()
 
     async def all_in_space(self, space_id: uuid.UUID) -> Sequence[SpaceDatabase]:

@@ -27,6 +27,23 @@ class LedgerRepository(RepositoryBase[LlmUsage]):
         row = (await self.session.execute(select(Run.cost_usd, Run.llm_tokens).where(Run.id == run_id))).one()
         return Decimal(row[0]), int(row[1])
 
+    async def run_by_step(self, run_id: uuid.UUID) -> list[tuple[str, int, int, int, Decimal]]:
+        """The run's model calls summed per step: (step_id, calls, input tokens, output tokens, cost)."""
+        statement = (
+            select(
+                LlmUsage.step_id,
+                func.count(),
+                func.sum(LlmUsage.input_tokens),
+                func.sum(LlmUsage.output_tokens),
+                func.sum(LlmUsage.cost_usd),
+            )
+            .where(LlmUsage.run_id == run_id)
+            .group_by(LlmUsage.step_id)
+            .order_by(func.min(LlmUsage.created_at))
+        )
+        rows = (await self.session.execute(statement)).all()
+        return [(str(r[0] or ""), int(r[1]), int(r[2]), int(r[3]), Decimal(r[4])) for r in rows]
+
     async def spent_since(self, automation_id: uuid.UUID, since: datetime) -> Decimal:
         statement = select(func.coalesce(func.sum(LlmUsage.cost_usd), 0)).where(
             LlmUsage.automation_id == automation_id, LlmUsage.created_at >= since

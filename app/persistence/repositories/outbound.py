@@ -6,10 +6,24 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app.persistence.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.repositories.base import RepositoryBase
+
+
+def listening(
+    space_id: uuid.UUID | ColumnElement[uuid.UUID] | InstrumentedAttribute[uuid.UUID], event_type: str
+) -> ColumnElement[bool]:
+    """Enabled endpoints subscribed to the event type (exactly or by `prefix.*`): the space's own and
+    the operator-wide one. `space_id` may be a column, to ask inside a statement about another row."""
+    family = event_type.rpartition(".")[0] + ".*"
+    return and_(
+        or_(WebhookEndpoint.space_id == space_id, WebhookEndpoint.space_id.is_(None)),
+        WebhookEndpoint.enabled.is_(True),
+        or_(WebhookEndpoint.events.contains([event_type]), WebhookEndpoint.events.contains([family])),
+    )
 
 
 class WebhookEndpointRepository(RepositoryBase[WebhookEndpoint]):
@@ -31,13 +45,7 @@ class WebhookEndpointRepository(RepositoryBase[WebhookEndpoint]):
     async def listening(self, space_id: uuid.UUID, event_type: str) -> list[WebhookEndpoint]:
         """Enabled endpoints subscribed to the event type (exactly or by `prefix.*`): the space's own and
         the operator-wide one."""
-        family = event_type.rpartition(".")[0] + ".*"
-        statement = select(WebhookEndpoint).where(
-            or_(WebhookEndpoint.space_id == space_id, WebhookEndpoint.space_id.is_(None)),
-            WebhookEndpoint.enabled.is_(True),
-            or_(WebhookEndpoint.events.contains([event_type]), WebhookEndpoint.events.contains([family])),
-        )
-        return await self.get_all(statement)
+        return await self.get_all(select(WebhookEndpoint).where(listening(space_id, event_type)))
 
     async def delete(self, endpoint: WebhookEndpoint) -> None:
         await self.session.delete(endpoint)

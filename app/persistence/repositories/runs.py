@@ -4,21 +4,25 @@ updates whose `WHERE status IN (…)` sets come from the run-state table (`app.d
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, Table, and_, bindparam, exists, func, or_, select, update
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
-from app.persistence.models import Run, RunStep
+from app.persistence.models import Automation, AutomationTrigger, Run, RunStep, Space
 from app.persistence.repositories.base import RepositoryBase
+from app.persistence.repositories.outbound import listening
+from app.persistence.repositories.run_journal import StepEnd, end_statement
 
 # What else a claim requires of each status it may take a run from: a pending run's backoff is over;
 # a running run's lease has expired. A status the table adds without a condition here fails at import.
-_CLAIMABLE_WHEN: dict[RunStatus, Callable[[datetime], ColumnElement[bool]]] = {
+_CLAIMABLE_WHEN: dict[RunStatus, Callable[[Any], ColumnElement[bool]]] = {
     RunStatus.pending: lambda now: or_(Run.retry_at.is_(None), Run.retry_at <= now),
     RunStatus.running: lambda now: Run.lease_expires_at < now,
 }
@@ -27,6 +31,92 @@ if set(_CLAIMABLE_WHEN) != run_states.CLAIM.sources:
 CHANGED_SINCE_HORIZON = timedelta(days=1)
 # Serialises fires against the global cap (taken only when a cap is set): an arbitrary constant key.
 GLOBAL_CAP_LOCK_KEY = 7_340_021
+
+
+@dataclass(frozen=True)
+class ClaimedRun:
+    """A claimed run and the action modes read with it."""
+
+    run: Run
+    automation_modes: dict[str, str]
+    space_modes: dict[str, str]
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """A run moved on from its claim, and what its consequences need to know, read with the update."""
+
+    run: Run
+    queued_waiting: bool
+    """A queued run existed: a promotion may be due."""
+    endpoints_listening: bool
+    """A webhook endpoint listens for the run's terminal event."""
+    triggers_listening: bool
+    """An enabled event trigger of the run's space listens for its terminal event."""
+
+
+RUNS: Table = Run.__table__  # type: ignore[assignment]
+_QUEUED = RUNS.alias("queued")
+
+
+@functools.cache
+def _claim_with_modes() -> Any:
+    """The claim's conditional update, returning the run and the action modes (bound: run_id, worker,
+    lease_until, now); built once."""
+    now = bindparam("now", type_=RUNS.c.started_at.type)
+    claimable = [and_(Run.status == source, condition(now)) for source, condition in _CLAIMABLE_WHEN.items()]
+    return (
+        update(Run)
+        .where(Run.id == bindparam("claim_run_id"), or_(*claimable))
+        .values(
+            status=run_states.CLAIM.target,
+            claimed_by=bindparam("worker"),
+            lease_expires_at=bindparam("lease_until", type_=RUNS.c.lease_expires_at.type),
+            attempt=Run.attempt + 1,
+            retry_at=None,
+            started_at=func.coalesce(Run.started_at, now),
+        )
+        .returning(
+            Run,
+            select(Automation.action_modes).where(Automation.id == Run.automation_id).scalar_subquery(),
+            select(Space.action_modes).where(Space.id == Run.space_id).scalar_subquery(),
+        )
+    )
+
+
+@functools.cache
+def _finish_with_context(
+    target: RunStatus, columns: tuple[str, ...], with_end: bool, event_types: tuple[str, ...]
+) -> Any:
+    """A claim's finishing update for one shape (target status, columns written, a step end or not),
+    returning the run, whether a run waits queued, whether an endpoint listens for the terminal event
+    and whether an event trigger listens for one of `event_types`; built once."""
+    statement = (
+        update(Run)
+        .where(
+            Run.id == bindparam("held_run_id"),
+            Run.attempt == bindparam("held_attempt"),
+            Run.status == RunStatus.running,
+        )
+        .values(
+            status=target,
+            claimed_by=None,
+            lease_expires_at=None,
+            **{name: bindparam(f"set_{name}", type_=RUNS.c[name].type) for name in columns},
+        )
+        .returning(
+            Run,
+            exists().where(_QUEUED.c.status == RunStatus.queued),
+            exists().where(listening(Run.space_id, f"automation.run.{target}")),
+            exists().where(
+                AutomationTrigger.space_id == Run.space_id,
+                AutomationTrigger.type == "event",
+                AutomationTrigger.enabled.is_(True),
+                AutomationTrigger.event_type.in_(event_types),
+            ),
+        )
+    )
+    return statement.add_cte(end_statement().cte("step_end")) if with_end else statement
 
 
 class RunRepository(RepositoryBase[Run]):
@@ -120,26 +210,26 @@ class RunRepository(RepositoryBase[Run]):
         return (await self.session.scalars(statement)).all()
 
     async def claim(self, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime) -> Run | None:
-        """Take a pending run (or one whose lease expired) for `worker`; None if someone else has it."""
-        claimable = [
-            and_(Run.status == source, condition(now)) for source, condition in _CLAIMABLE_WHEN.items()
-        ]
-        statement = (
-            update(Run)
-            .where(Run.id == run_id, or_(*claimable))
-            .values(
-                status=run_states.CLAIM.target,
-                claimed_by=worker,
-                lease_expires_at=now + lease,
-                attempt=Run.attempt + 1,
-                retry_at=None,
-                started_at=func.coalesce(Run.started_at, now),
+        """`claim_with_context`, the run alone."""
+        claimed = await self.claim_with_context(run_id, worker, lease, now)
+        return claimed.run if claimed is not None else None
+
+    async def claim_with_context(
+        self, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime
+    ) -> ClaimedRun | None:
+        """Take a pending run (or one whose lease expired) for `worker`; None if someone else has it.
+
+        The same statement answers what the executor needs besides the row: the automation's and its
+        space's action modes (one round trip instead of two)."""
+        params = {"claim_run_id": run_id, "worker": worker, "lease_until": now + lease, "now": now}
+        row = (
+            await self.session.execute(
+                _claim_with_modes(), params, execution_options={"populate_existing": True}
             )
-            .returning(Run)
-        )
-        return (
-            await self.session.scalars(statement, execution_options={"populate_existing": True})
         ).one_or_none()
+        if row is None:
+            return None
+        return ClaimedRun(row[0], dict(row[1] or {}), dict(row[2] or {}))
 
     async def renew_lease(self, run_id: uuid.UUID, attempt: int, lease: timedelta, now: datetime) -> bool:
         result = await self.session.execute(
@@ -149,12 +239,6 @@ class RunRepository(RepositoryBase[Run]):
             .returning(Run.id)
         )
         return result.one_or_none() is not None
-
-    async def held(self, run_id: uuid.UUID, attempt: int) -> Run | None:
-        """The run if this claim (attempt) still holds it."""
-        return await self.get_one_or_none(
-            select(Run).where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
-        )
 
     async def finish(
         self, run_id: uuid.UUID, attempt: int, transition: Transition, values: dict[str, Any]
@@ -175,6 +259,45 @@ class RunRepository(RepositoryBase[Run]):
         return (
             await self.session.scalars(statement, execution_options={"populate_existing": True})
         ).one_or_none()
+
+    async def finish_with_context(
+        self,
+        run_id: uuid.UUID,
+        attempt: int,
+        transition: Transition,
+        values: dict[str, Any],
+        *,
+        step_end: StepEnd | None = None,
+        event_types: Sequence[str] = (),
+    ) -> FinishedRun | None:
+        """`finish`, in the same statement recording the claim's last step end (`step_end`, written
+        whether or not the claim still holds the run) and answering what the consequences need to
+        know: whether any run waits queued, whether a webhook endpoint listens for the terminal event,
+        and whether an event trigger of the space listens for it (`event_types`: the trigger types that
+        hear it)."""
+        if RunStatus.running not in transition.sources:
+            raise run_states.TransitionRefused(RunStatus.running, transition.target, transition)
+        statement = _finish_with_context(
+            transition.target, tuple(sorted(values)), step_end is not None, tuple(event_types)
+        )
+        params = {
+            "held_run_id": run_id,
+            "held_attempt": attempt,
+            **{f"set_{name}": value for name, value in values.items()},
+        }
+        if step_end is not None:
+            params.update(step_end.params())
+        row = (
+            await self.session.execute(statement, params, execution_options={"populate_existing": True})
+        ).one_or_none()
+        if row is None:
+            return None
+        return FinishedRun(
+            row[0],
+            queued_waiting=bool(row[1]),
+            endpoints_listening=bool(row[2]),
+            triggers_listening=bool(row[3]),
+        )
 
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
         statement = (

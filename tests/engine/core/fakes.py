@@ -15,6 +15,7 @@ from app.definitions.automation import Step
 from app.definitions.run_modes import LlmMode, RunMode
 from app.engine.capabilities import CapabilityPipeline, NamedRule, NoSecrets, SecretResolver, default_rules
 from app.engine.context import ActionContext, RunLimits
+from app.engine.executor import StopRequested
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
 from app.registry.ports import HttpAnswer, KvEntry, LlmReply, LlmToolCall, Ports
 
@@ -60,6 +61,8 @@ class FakeJournal:
         self.stop = stop
 
     async def begin_step(self, phase: str, index: int, step: Step, attempt: int) -> Record:
+        if self.stop_after is not None and len(self.records) >= self.stop_after:
+            raise StopRequested("cancelled" if self.stop == "cancelled" else "lease_lost")
         record = Record(phase, index, step.step_id, attempt)
         self.records.append(record)
         return record

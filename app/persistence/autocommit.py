@@ -1,0 +1,88 @@
+"""One-statement writes on one held connection: each statement is its own transaction.
+
+A run's claim makes many small records, and each of them is a single statement (a conditional update,
+an insert, or several joined in one statement through data-modifying CTEs). PostgreSQL commits such a
+statement on its own, so sending it in autocommit mode makes it durable when it returns without the
+BEGIN and COMMIT round trips of an explicit transaction. Anything that needs two statements to be
+atomic, or that queues a wake-up, belongs in a transaction instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+
+from app import jobs
+
+AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}
+
+
+class JobInAutocommitWrite(RuntimeError):
+    """A one-statement write queued a wake-up: it needs a unit of work that sends it after commit."""
+
+
+class AutocommitWrites:
+    """One connection held for a claim: statements that commit one by one, then one transaction.
+
+    Writes take turns (an asyncpg connection runs one statement at a time, and an agent may call tools
+    concurrently). A failed statement is rolled back and the next write goes on. The claim's finish,
+    whose statements must commit together, is a transaction on the same connection (`transaction`), so
+    the claim checks out (and pings) one connection only.
+    """
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+        self.session = AsyncSession(bind=connection, expire_on_commit=False, autoflush=False)
+        self._turn = asyncio.Lock()
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, engine: AsyncEngine) -> AsyncIterator[AutocommitWrites]:
+        """Check out a connection in autocommit mode for the block; it goes back to the pool after."""
+        async with engine.connect() as connection:
+            await connection.execution_options(**AUTOCOMMIT)
+            writes = cls(connection)
+            try:
+                yield writes
+            finally:
+                await writes.session.close()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """The session for one durable statement: flushed when the block ends, committed by the server."""
+        async with self._turn:
+            try:
+                with jobs.job_scope() as queued:
+                    yield self.session
+                    await self.session.flush()
+                    if queued:
+                        raise JobInAutocommitWrite(f"{queued[0].name} queued in a one-statement write")
+            except BaseException:
+                await self.session.rollback()
+                raise
+            finally:
+                # Nothing here is read back from the identity map; keep it from growing over a long claim.
+                self.session.expunge_all()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A transaction on the same connection, committed when the block succeeds, else rolled back.
+
+        The jobs it queues go to the caller's job scope, which sends them after this commit; the
+        connection writes nothing in autocommit mode afterwards.
+        """
+        async with self._turn:
+            # Ends the session's bookkeeping of the autocommit statements (nothing is sent), so the
+            # connection may leave autocommit mode: the next statement opens a real transaction.
+            await self.session.commit()
+            await self.connection.execution_options(isolation_level=self.connection.default_isolation_level)
+            try:
+                yield self.session
+                await self.session.commit()
+            except BaseException:
+                await self.session.rollback()
+                jobs.reset()
+                raise
