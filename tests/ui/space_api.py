@@ -9,6 +9,9 @@ import httpx
 
 from tests.ui.conftest import Owner
 
+# The API loads its model client on the first model call: seconds of CPU, many more on a busy machine.
+FIRST_MODEL_ANSWER_MS = 90_000
+
 TERMINAL = {"succeeded", "failed", "cancelled", "timed_out", "dropped"}
 
 

@@ -16,7 +16,7 @@ from tests.support.drafts import envelope, review_reply
 from tests.support.fake_llm import FakeLlm, error
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import space_api, wait_run_status
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -302,7 +302,7 @@ def test_a_change_in_words_is_a_diff_with_flags_that_can_be_discarded_or_applied
         page.fill("#change-request", "post to the alerts hook instead")
         page.click("#propose-change")
         proposal = page.locator("#change-proposal .proposal")
-        proposal.wait_for()
+        proposal.wait_for(timeout=FIRST_MODEL_ANSWER_MS)
         assert proposal.locator(".diff .del", has_text="hooks.example.com/eng").count() == 1
         assert proposal.locator(".diff .add", has_text="hooks.example.com/alerts").count() == 1
         assert "Is the alerts hook the right one?" in proposal.locator(".flags").inner_text()

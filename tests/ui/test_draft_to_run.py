@@ -13,6 +13,7 @@ from tests.support.drafts import envelope, review_reply
 from tests.support.fake_llm import FakeLlm
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS
 
 # Browser and process start-up count against a test's time; two shared cores make them slow.
 pytestmark = pytest.mark.timeout(300)
@@ -70,7 +71,7 @@ def test_describe_review_edit_save_activate_run_live(
     page.click("a:text-is('New automation')")
     page.fill("#request", "When called, post hello to the team hook")
     page.click("#draft-button")
-    page.wait_for_selector(".review-summary:has-text('Posts hello')")
+    page.wait_for_selector(".review-summary:has-text('Posts hello')", timeout=FIRST_MODEL_ANSWER_MS)
     step = page.locator("[data-section='/plan/0']")
     url_field = step.locator("input[name='root[config][url]']")
     url_field.wait_for()

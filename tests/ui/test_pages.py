@@ -18,6 +18,7 @@ from tests.support.drafts import envelope, review_reply
 from tests.support.factories import minimal_definition
 from tests.support.fake_llm import FakeLlm
 from tests.ui.conftest import Owner
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS
 from tests.ui.test_draft_to_run import sign_in
 
 # Browser and process start-up count against a test's time; two shared cores make them slow.
@@ -185,7 +186,7 @@ def test_the_draft_flow_works_with_the_keyboard_alone(page: Any, owner: Owner, f
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "draft-button"
     page.keyboard.press("Enter")
-    page.wait_for_selector(".review-summary:has-text('Does one small thing.')")
+    page.wait_for_selector(".review-summary:has-text('Does one small thing.')", timeout=FIRST_MODEL_ANSWER_MS)
     for _ in range(200):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "save-draft":
