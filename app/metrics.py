@@ -96,7 +96,7 @@ OVERFLOW = "other"
 _M = TypeVar("_M", bound=MetricWrapperBase)
 
 
-class _Series(Generic[_M]):
+class LabelledSeries(Generic[_M]):
     """A labelled metric's children by label values, bound on first use and kept.
 
     A call is one dict lookup; `labels()` would take a lock, check the label names and convert the
@@ -125,15 +125,15 @@ class _Series(Generic[_M]):
         return self._overflow
 
 
-_runs_created = _Series(RUNS_CREATED)
-_runs_finished = _Series(RUNS_FINISHED)
-_run_duration = _Series(RUN_DURATION)
-_step_duration = _Series(STEP_DURATION)
-_queue_depth = _Series(QUEUE_DEPTH)
-_llm_cost = _Series(LLM_COST)
-_llm_tokens = _Series(LLM_TOKENS)
-_webhook_fires = _Series(WEBHOOK_FIRES)
-_invocations = _Series(INVOCATIONS)
+_runs_created = LabelledSeries(RUNS_CREATED)
+_runs_finished = LabelledSeries(RUNS_FINISHED)
+_run_duration = LabelledSeries(RUN_DURATION)
+_step_duration = LabelledSeries(STEP_DURATION)
+_queue_depth = LabelledSeries(QUEUE_DEPTH)
+_llm_cost = LabelledSeries(LLM_COST)
+_llm_tokens = LabelledSeries(LLM_TOKENS)
+_webhook_fires = LabelledSeries(WEBHOOK_FIRES)
+_invocations = LabelledSeries(INVOCATIONS)
 
 _state = {"enabled": True}
 

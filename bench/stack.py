@@ -175,9 +175,9 @@ class BenchStack:
         self._flush_redis(keep_lock=True)
 
     def log_tails(self) -> str:
-        """The last lines of the api's and the worker's logs (for a failure report)."""
+        """The last lines of the logs of the api, the worker and any extra ones (for a failure report)."""
         parts = []
-        for process in (self._api, self._worker):
+        for process in (self._api, self._worker, *self._extra):
             if process is not None:
                 parts.append(f"--- {process.name} log ---\n{process.log_tail()}")
         return "\n".join(parts)

@@ -216,7 +216,7 @@ def _metrics(stack: BenchStack | None, p: Profile) -> list[Row]:
 
     assert stack is not None
     sizes = metrics_overhead.Sizes(
-        clients=p.clients,
+        clients=min(p.clients, 8),
         fire_warmup=p.fire_warmup,
         fire_rounds=p.metrics_fire_rounds,
         fires=p.metrics_fires,
