@@ -32,8 +32,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import redis
-
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE
@@ -160,7 +158,7 @@ def _measure_api(stack: BenchStack, sizes: Sizes) -> Compared:
         for process in started:
             stack.stop_extra_api(process)
         # The fires' wake-ups: no worker consumes the run queue now, and none is to run them.
-        redis.Redis.from_url(stack.redis_url).delete(RUN_QUEUE)
+        stack.redis_client().delete(RUN_QUEUE)
 
 
 # --- worker -------------------------------------------------------------------------------------------
