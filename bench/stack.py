@@ -52,6 +52,9 @@ REDIS_LOCK_SECONDS = 3600
 # the limiter refuses (500 on every fire) when limit x window (µs) passes 2**52, i.e. above ~75 M per 60 s.
 UNLIMITED_WEBHOOK_RATE = 10**7
 START_TIMEOUT_SECONDS = 60.0
+# How long a worker may take to confirm it stopped or resumed consuming (Celery waits 1 s by default, which
+# a loaded machine can miss).
+CONTROL_TIMEOUT_SECONDS = 10.0
 
 
 def log(message: str) -> None:
@@ -298,12 +301,16 @@ class BenchStack:
 
     def pause_queue(self, queue: str, node: str = "") -> None:
         """The worker (`node`, default the main one) stops taking messages from `queue` (they wait)."""
-        reply = self.celery.control.cancel_consumer(queue, destination=[node or self.worker_node], reply=True)
+        reply = self.celery.control.cancel_consumer(
+            queue, destination=[node or self.worker_node], reply=True, timeout=CONTROL_TIMEOUT_SECONDS
+        )
         assert reply, f"the worker did not confirm it stopped consuming {queue}"
 
     def consume(self, queue: str, node: str = "") -> None:
         """The worker (`node`, default the main one) consumes `queue` again."""
-        reply = self.celery.control.add_consumer(queue, destination=[node or self.worker_node], reply=True)
+        reply = self.celery.control.add_consumer(
+            queue, destination=[node or self.worker_node], reply=True, timeout=CONTROL_TIMEOUT_SECONDS
+        )
         assert reply, f"the worker did not confirm it consumes {queue} again"
 
     def resume_queue(self, queue: str, waiting: int, node: str = "") -> float:
