@@ -6,13 +6,20 @@ started by `automations api`, Celery pool children) each one writes its values t
 a scrape sees the whole host. A lone process with no folder keeps them in memory.
 
 Label values are bounded: statuses, trigger types, action names, queue names, model names, HTTP answer
-codes. Never an automation, run or space id.
+codes. Never an automation, run or space id. Each labelled metric also caps how many label sets one process
+records (`MAX_SERIES`); past it, new values are counted under `other`, so a value that should have been
+bounded and was not (a model name a provider made up) cannot grow the scrape without end.
+
+The helpers sit on the hot paths (a webhook fire, every step of every run), so each call is only the write
+itself: children are bound once per label values and kept, instead of `labels()` on every call
+(`bench/metrics_overhead.py` measures what recording costs per fire and per run).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -23,6 +30,7 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+from prometheus_client.metrics import MetricWrapperBase
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _PREFIX = "automations_"
@@ -82,6 +90,51 @@ PENDING_APPROVALS = Gauge(
 )
 
 
+MAX_SERIES = 200
+OVERFLOW = "other"
+
+_M = TypeVar("_M", bound=MetricWrapperBase)
+
+
+class LabelledSeries(Generic[_M]):
+    """A labelled metric's children by label values, bound on first use and kept.
+
+    A call is one dict lookup; `labels()` would take a lock, check the label names and convert the
+    values on every call. At most `MAX_SERIES` label sets are kept; any further one is recorded under
+    `other` (one more series), so neither the scrape nor this cache grows without end.
+    """
+
+    __slots__ = ("_children", "_metric", "_overflow")
+
+    def __init__(self, metric: _M) -> None:
+        self._metric = metric
+        self._children: dict[tuple[str, ...], _M] = {}
+        self._overflow: _M | None = None
+
+    def __call__(self, *values: str) -> _M:
+        child = self._children.get(values)
+        return child if child is not None else self._bind(values)
+
+    def _bind(self, values: tuple[str, ...]) -> _M:
+        if len(self._children) < MAX_SERIES:
+            child: _M = self._metric.labels(*values)
+            self._children[values] = child
+            return child
+        if self._overflow is None:
+            self._overflow = self._metric.labels(*(OVERFLOW for _ in values))
+        return self._overflow
+
+
+_runs_created = LabelledSeries(RUNS_CREATED)
+_runs_finished = LabelledSeries(RUNS_FINISHED)
+_run_duration = LabelledSeries(RUN_DURATION)
+_step_duration = LabelledSeries(STEP_DURATION)
+_queue_depth = LabelledSeries(QUEUE_DEPTH)
+_llm_cost = LabelledSeries(LLM_COST)
+_llm_tokens = LabelledSeries(LLM_TOKENS)
+_webhook_fires = LabelledSeries(WEBHOOK_FIRES)
+_invocations = LabelledSeries(INVOCATIONS)
+
 _state = {"enabled": True}
 
 
@@ -97,7 +150,7 @@ def enabled() -> bool:
 def count_invocation(mode: str) -> None:
     """One capability invocation resolved to `mode` (allow, deny, require_approval, ...): a bounded set."""
     if _state["enabled"]:
-        INVOCATIONS.labels(mode=mode).inc()
+        _invocations(mode).inc()
 
 
 def set_pending_approvals(count: int) -> None:
@@ -108,7 +161,7 @@ def set_pending_approvals(count: int) -> None:
 
 def run_created(trigger: str, status: str) -> None:
     if _state["enabled"]:
-        RUNS_CREATED.labels(trigger=trigger, status=status).inc()
+        _runs_created(trigger, status).inc()
 
 
 def run_started(queue_wait_seconds: float | None) -> None:
@@ -120,31 +173,31 @@ def run_started(queue_wait_seconds: float | None) -> None:
 
 def run_finished(status: str, duration_seconds: float | None) -> None:
     if _state["enabled"]:
-        RUNS_FINISHED.labels(status=status).inc()
+        _runs_finished(status).inc()
         if duration_seconds is not None:
-            RUN_DURATION.labels(status=status).observe(max(0.0, duration_seconds))
+            _run_duration(status).observe(max(0.0, duration_seconds))
 
 
 def step_finished(action: str, outcome: str, seconds: float) -> None:
     if _state["enabled"]:
-        STEP_DURATION.labels(action=action, outcome=outcome).observe(max(0.0, seconds))
+        _step_duration(action, outcome).observe(max(0.0, seconds))
 
 
 def queue_depth(queue: str, depth: int) -> None:
     if _state["enabled"]:
-        QUEUE_DEPTH.labels(queue=queue).set(depth)
+        _queue_depth(queue).set(depth)
 
 
 def llm_usage(model: str, cost: float, tokens_in: int, tokens_out: int) -> None:
     if _state["enabled"]:
-        LLM_COST.labels(model=model).inc(max(0.0, cost))
-        LLM_TOKENS.labels(model=model, direction="input").inc(max(0, tokens_in))
-        LLM_TOKENS.labels(model=model, direction="output").inc(max(0, tokens_out))
+        _llm_cost(model).inc(max(0.0, cost))
+        _llm_tokens(model, "input").inc(max(0, tokens_in))
+        _llm_tokens(model, "output").inc(max(0, tokens_out))
 
 
 def webhook_answered(code: int) -> None:
     if _state["enabled"]:
-        WEBHOOK_FIRES.labels(code=str(code)).inc()
+        _webhook_fires(str(code)).inc()
 
 
 def event_matched(seconds: float) -> None:

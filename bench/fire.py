@@ -114,49 +114,6 @@ def api_processes(pid: int) -> int:
     return max(1, len(children))
 
 
-async def _metrics_cost(
-    urls: dict[str, str], hooks: list[Hook], concurrency: int, warmup: int, rounds: int, per_round: int
-) -> dict[str, list[float]]:
-    """Fires/s of the same webhooks through an api with metrics and one without, rounds alternating."""
-    body = webhook_body(1)
-    rates: dict[str, list[float]] = {name: [] for name in urls}
-    clients = {name: http_client(url, concurrency) for name, url in urls.items()}
-    try:
-        for client in clients.values():
-            await fire_many(client, hooks, warmup, concurrency, body)
-        for _ in range(rounds):
-            for name, client in clients.items():
-                elapsed, _, _ = await fire_many(client, hooks, per_round, concurrency, body)
-                rates[name].append(per_round / elapsed)
-    finally:
-        for client in clients.values():
-            await client.aclose()
-    return rates
-
-
-def _metrics_row(
-    stack: BenchStack, hooks: list[Hook], concurrency: int, warmup: int, rounds: int, per_round: int
-) -> Row:
-    process, url = stack.extra_api("api-no-metrics", {"AUTOMATIONS_METRICS_ENABLED": "false"})
-    try:
-        log(f"fire: metrics on vs off, {rounds} rounds of {per_round} fires each")
-        rates = asyncio.run(
-            _metrics_cost({"on": stack.api_url, "off": url}, hooks, concurrency, warmup, rounds, per_round)
-        )
-    finally:
-        stack.stop_extra_api(process)
-    on, off = median(rates["on"]), median(rates["off"])
-    return Row(
-        "fire throughput, metrics on vs off",
-        f"on {rate(on, 'fires')}; off {rate(off, 'fires')}",
-        f"{rate(off, 'fires')} (the same api with AUTOMATIONS_METRICS_ENABLED=false)",
-        ratio(1 / on, 1 / off),
-        f"{concurrency} clients → {len(hooks)} webhooks; median of {rounds} alternating rounds x {per_round} "
-        "fires; both apis run at once (one idles while the other is measured)",
-        target="≤ 1.05x",
-    )
-
-
 def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round: int) -> list[Row]:
     api = stack.api()
     assert not stack.worker_running, "the fire benchmark measures the intake alone"
@@ -188,6 +145,5 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
                 target="≤ 8x, p99 < 50 ms",
             )
         )
-    rows.append(_metrics_row(stack, separate, concurrency, warmup, rounds, per_round))
     stack.purge_broker()
     return rows

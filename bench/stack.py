@@ -52,6 +52,9 @@ REDIS_LOCK_SECONDS = 3600
 # the limiter refuses (500 on every fire) when limit x window (µs) passes 2**52, i.e. above ~75 M per 60 s.
 UNLIMITED_WEBHOOK_RATE = 10**7
 START_TIMEOUT_SECONDS = 60.0
+# How long a worker may take to confirm it stopped or resumed consuming (Celery waits 1 s by default, which
+# a loaded machine can miss).
+CONTROL_TIMEOUT_SECONDS = 10.0
 
 
 def log(message: str) -> None:
@@ -175,9 +178,9 @@ class BenchStack:
         self._flush_redis(keep_lock=True)
 
     def log_tails(self) -> str:
-        """The last lines of the api's and the worker's logs (for a failure report)."""
+        """The last lines of the logs of the api, the worker and any extra ones (for a failure report)."""
         parts = []
-        for process in (self._api, self._worker):
+        for process in (self._api, self._worker, *self._extra):
             if process is not None:
                 parts.append(f"--- {process.name} log ---\n{process.log_tail()}")
         return "\n".join(parts)
@@ -263,32 +266,56 @@ class BenchStack:
     def worker(self) -> ServiceProcess:
         """One worker with the default settings (every queue, CPU-count prefork pool)."""
         if self._worker is None:
-            node = f"bench-{os.getpid()}@{socket.gethostname()}"
-            log(f"starting the worker {node}")
-            process = ServiceProcess(
-                "worker", ["-m", "bench.worker", "-n", node], self.child_env(), self.home, node
-            )
-            self._worker = process
-            self.worker_node = node
-            deadline = time.monotonic() + START_TIMEOUT_SECONDS
-            while not self.celery.control.ping(destination=[node], timeout=0.5):
-                if not process.alive():
-                    raise RuntimeError(f"the worker exited early:\n{process.log_tail()}")
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the worker did not answer in time:\n{process.log_tail()}")
+            self._worker, self.worker_node = self._start_worker("worker", "bench", {})
         return self._worker
+
+    def extra_worker(self, name: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
+        """Another worker like `worker()` with some settings changed (`env`), and its node name; it
+        consumes the same queues (pause one with `pause_queue`); stopped at the end."""
+        process, node = self._start_worker(name, f"bench-{name}", env)
+        self._extra.append(process)
+        return process, node
+
+    def stop_extra_worker(self, process: ServiceProcess) -> None:
+        process.stop()
+        self._extra.remove(process)
+
+    def _start_worker(self, name: str, prefix: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
+        node = f"{prefix}-{os.getpid()}@{socket.gethostname()}"
+        log(f"starting the {name} {node}")
+        process = ServiceProcess(
+            name, ["-m", "bench.worker", "-n", node], {**self.child_env(), **env}, self.home, node
+        )
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not self.celery.control.ping(destination=[node], timeout=0.5):
+            if not process.alive():
+                raise RuntimeError(f"the {name} exited early:\n{process.log_tail()}")
+            if time.monotonic() > deadline:
+                process.stop()
+                raise RuntimeError(f"the {name} did not answer in time:\n{process.log_tail()}")
+        return process, node
 
     @property
     def worker_running(self) -> bool:
         return self._worker is not None
 
-    def pause_queue(self, queue: str) -> None:
-        """The worker stops taking messages from `queue` (they wait in Redis)."""
-        reply = self.celery.control.cancel_consumer(queue, destination=[self.worker_node], reply=True)
+    def pause_queue(self, queue: str, node: str = "") -> None:
+        """The worker (`node`, default the main one) stops taking messages from `queue` (they wait)."""
+        reply = self.celery.control.cancel_consumer(
+            queue, destination=[node or self.worker_node], reply=True, timeout=CONTROL_TIMEOUT_SECONDS
+        )
         assert reply, f"the worker did not confirm it stopped consuming {queue}"
 
-    def resume_queue(self, queue: str, waiting: int) -> float:
-        """The worker consumes `queue` again; answers when it took the first of the `waiting` messages.
+    def consume(self, queue: str, node: str = "") -> None:
+        """The worker (`node`, default the main one) consumes `queue` again."""
+        reply = self.celery.control.add_consumer(
+            queue, destination=[node or self.worker_node], reply=True, timeout=CONTROL_TIMEOUT_SECONDS
+        )
+        assert reply, f"the worker did not confirm it consumes {queue} again"
+
+    def resume_queue(self, queue: str, waiting: int, node: str = "") -> float:
+        """The worker (`node`, default the main one) consumes `queue` again; answers when it took the first
+        of the `waiting` messages.
 
         A consumer added back starts with the broker's next poll (up to a second later), so a batch is
         timed from its first message leaving the queue, not from this call (`time.time()` clock).
@@ -307,8 +334,7 @@ class BenchStack:
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            reply = self.celery.control.add_consumer(queue, destination=[self.worker_node], reply=True)
-            assert reply, f"the worker did not confirm it consumes {queue} again"
+            self.consume(queue, node)
             watcher.join()
         finally:
             client.close()

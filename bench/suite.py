@@ -52,6 +52,12 @@ class Profile:
     throughput_warmup: int
     throughput_batches: int
     throughput_batch: int
+    metrics_fire_rounds: int
+    metrics_fires: int
+    metrics_run_rounds: int
+    metrics_runs: int
+    metrics_probe_count: int
+    metrics_callgrind: bool
     mcp_warmup: int = 20
     mcp_calls: int = 50
     mcp_repeat: int = 5
@@ -83,6 +89,12 @@ FULL = Profile(
     throughput_warmup=100,
     throughput_batches=4,
     throughput_batch=500,
+    metrics_fire_rounds=12,
+    metrics_fires=400,
+    metrics_run_rounds=10,
+    metrics_runs=120,
+    metrics_probe_count=2000,
+    metrics_callgrind=True,
 )
 
 SMOKE = Profile(
@@ -111,6 +123,12 @@ SMOKE = Profile(
     throughput_warmup=2,
     throughput_batches=2,
     throughput_batch=8,
+    metrics_fire_rounds=2,
+    metrics_fires=12,
+    metrics_run_rounds=2,
+    metrics_runs=4,
+    metrics_probe_count=50,
+    metrics_callgrind=False,
     mcp_warmup=1,
     mcp_calls=3,
     mcp_repeat=2,
@@ -193,6 +211,25 @@ def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     return runs.throughput(stack, p.throughput_warmup, p.throughput_batches, p.throughput_batch, p.clients)
 
 
+def _metrics(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import metrics_overhead
+
+    assert stack is not None
+    sizes = metrics_overhead.Sizes(
+        clients=min(p.clients, 8),
+        fire_warmup=p.fire_warmup,
+        fire_rounds=p.metrics_fire_rounds,
+        fires=p.metrics_fires,
+        run_rounds=p.metrics_run_rounds,
+        runs=p.metrics_runs,
+        probe_count=p.metrics_probe_count,
+        probe_rounds=5 if p.metrics_callgrind else 2,
+        callgrind=p.metrics_callgrind,
+        fresh=p.name == "full",
+    )
+    return metrics_overhead.run(stack, sizes)
+
+
 BENCHMARKS = (
     Benchmark("templates", ("template",), False, _templates, "template render vs in-process Jinja"),
     Benchmark("filters", ("filter",), False, _filters, "a compiled filter vs the same test by hand"),
@@ -203,6 +240,9 @@ BENCHMARKS = (
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
     Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
+    Benchmark(
+        "metrics", ("metrics-overhead",), True, _metrics, "api and worker CPU per op, metrics on vs off"
+    ),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ import httpx
 import psutil
 import pytest
 from httpx import ASGITransport, AsyncClient
+from prometheus_client import CollectorRegistry, Counter
 from prometheus_client.parser import text_string_to_metric_families
 
 from app import metrics
@@ -21,6 +23,7 @@ from app.devstack import free_port
 from app.main import create_app
 from tests.support.factories import Caller, Factory
 from tests.support.processes import ServiceProcess
+from tests.support.runs import definition, start, wait_for
 
 HOOKED = {
     "schema_version": "1.0",
@@ -38,6 +41,21 @@ def _samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
             if sample.name == name:
                 found[tuple(sorted(sample.labels.items()))] = sample.value
     return found
+
+
+def _label_values(text: str) -> set[str]:
+    """Every label value of every `automations_` sample."""
+    return {
+        value
+        for family in text_string_to_metric_families(text)
+        if family.name.startswith("automations_")
+        for sample in family.samples
+        for value in sample.labels.values()
+    }
+
+
+# An id in any form the service writes one: a UUID, with or without dashes, or a long run of hex.
+_ID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{16,}", re.I)
 
 
 def _fires(text: str, code: str) -> float:
@@ -78,6 +96,7 @@ class TestInProcess:
         # Bounded labels: no automation, run or space id ever becomes a label value.
         assert automation_id not in after
         assert owner.space_id not in after
+        assert not [value for value in _label_values(after) if _ID.search(value)]
 
     async def test_metrics_can_be_turned_off(self, settings: Settings) -> None:
         application = create_app(settings.model_copy(update={"metrics_enabled": False}))
@@ -95,6 +114,42 @@ class TestInProcess:
         metrics.set_pending_approvals(4)
         assert metrics.INVOCATIONS.labels(mode="require_approval")._value.get() == before + 1
         assert metrics.PENDING_APPROVALS._value.get() == 4
+
+
+class TestBoundedLabels:
+    def test_label_sets_past_the_cap_are_counted_under_other(self) -> None:
+        counter = Counter("bounded_total", "Label cap.", ["model"], registry=CollectorRegistry())
+        series = metrics.LabelledSeries(counter)
+        extra = 25
+        for n in range(metrics.MAX_SERIES + extra):
+            series(f"model-{n}").inc()
+        series("model-0").inc()  # a value bound before the cap keeps its own series
+        series(f"model-{metrics.MAX_SERIES + 1}").inc()  # one past it stays folded
+        values = {
+            sample.labels["model"]: sample.value
+            for family in counter.collect()
+            for sample in family.samples
+            if sample.name == "bounded_total"
+        }
+        assert len(values) == metrics.MAX_SERIES + 1
+        assert values[metrics.OVERFLOW] == extra + 1
+        assert values["model-0"] == 2
+        assert f"model-{metrics.MAX_SERIES}" not in values
+        assert sum(values.values()) == metrics.MAX_SERIES + extra + 2, "nothing recorded is lost"
+
+    def test_a_series_is_bound_once_and_reused(self) -> None:
+        counter = Counter("reused_total", "Reuse.", ["status"], registry=CollectorRegistry())
+        series = metrics.LabelledSeries(counter)
+        assert series("succeeded") is series("succeeded")
+        assert series("succeeded") is counter.labels(status="succeeded")
+        assert series("failed") is not series("succeeded")
+
+    def test_a_wrong_number_of_label_values_is_refused(self) -> None:
+        series = metrics.LabelledSeries(
+            Counter("arity_total", "Arity.", ["a", "b"], registry=CollectorRegistry())
+        )
+        with pytest.raises(ValueError):
+            series("only-one")
 
 
 def _wait_ready(url: str, process: ServiceProcess, timeout: float = 90) -> None:
@@ -157,3 +212,53 @@ class TestApiWorkers:
         assert result.returncode == 2
         assert "--workers" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+RUN_PLAN = definition(
+    {"step_id": "a", "action": "transform_data", "config": {"output": "first"}},
+    {"step_id": "b", "action": "transform_data", "config": {"output": "second"}},
+)
+
+
+def _delta(after: str, before: str, name: str, labels: tuple[tuple[str, str], ...] = ()) -> float:
+    return _samples(after, name).get(labels, 0.0) - _samples(before, name).get(labels, 0.0)
+
+
+class TestWorkerMetrics:
+    async def test_a_real_run_is_counted_on_the_api_scrape_by_status_and_action(
+        self,
+        factory: Factory,
+        stack: tuple[ServiceProcess, ServiceProcess],
+        service_env: dict[str, str],
+        settings: Settings,
+        tmp_path: Path,
+    ) -> None:
+        owner = await factory.owner()
+        port = free_port()
+        # Same home as the session's worker: the api's /metrics sums the worker's files too.
+        env = {**service_env, "AUTOMATIONS_API_WORKERS": "1"}
+        process = ServiceProcess.cli("api-scrape", ["api", "--port", str(port)], env, tmp_path)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, process)
+            async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+                before = (await client.get("/metrics")).text
+                automation_id, run = await start(owner, RUN_PLAN)
+                finished = await wait_for(owner, run["id"])
+                assert finished["status"] == "succeeded", finished
+                after = (await client.get("/metrics")).text
+        finally:
+            process.stop()
+        assert _delta(after, before, "automations_runs_started_total") == 1
+        assert _delta(after, before, "automations_runs_finished_total", (("status", "succeeded"),)) == 1
+        assert (
+            _delta(after, before, "automations_run_duration_seconds_count", (("status", "succeeded"),)) == 1
+        )
+        assert _delta(after, before, "automations_run_queue_wait_seconds_count") == 1
+        step = (("action", "transform_data"), ("outcome", "succeeded"))
+        assert _delta(after, before, "automations_step_duration_seconds_count", step) == 2
+        # Bounded labels: no id of this run, its automation or its space, nor any other id-like value.
+        values = _label_values(after)
+        assert _ID.search(run["id"]), "the pattern catches the ids the service writes"
+        assert not {run["id"], automation_id, owner.space_id} & values
+        assert not [value for value in values if _ID.search(value)], values
