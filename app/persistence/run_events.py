@@ -9,10 +9,10 @@ when it hears of it, so a lost change only delays one row until the next.
 
 When PostgreSQL drops the listening connection (a restart, a failover, `pg_terminate_backend`) while
 anyone listens, the hub listens again on a new connection, retrying with backoff, and then hands its
-subscribers one change per run of their space created, started or finished since the connection
-last answered: what NOTIFY sent while nobody heard it is not lost. A connection the network dropped
-without a word (no FIN, no RST: a failover, a NAT timeout) is found by a probe every `probe_seconds`
-that gets no answer in time, and is treated the same way.
+subscribers one change per run of their space created or whose status moved (`status_changed_at`)
+since the connection last answered: what NOTIFY sent while nobody heard it is not lost. A connection
+the network dropped without a word (no FIN, no RST: a failover, a NAT timeout) is found by a probe
+every `probe_seconds` that gets no answer in time, and is treated the same way.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ class ApprovalService:
         error = {"code": "approval_expired", "message": f"nobody decided on {approval.capability} in time"}
         run_states.move(run, RunStatus.failed)
         run.error, run.failed_step_id, run.finished_at = error, approval.step_id, now
-        run.reason = "approval expired"
+        run.reason, run.status_changed_at = "approval expired", now
         for step in await RunStepRepository(session).for_run(run.id):
             if step.status == "suspended":
                 step.status, step.error, step.finished_at = "failed", error, now
@@ -204,7 +204,7 @@ class ApprovalService:
         if await InvocationRepository(session).count_pending(run_id=run.id) > 0:
             return
         run_states.move(run, RunStatus.pending)
-        run.retry_at, run.enqueued_at = None, now
+        run.retry_at, run.enqueued_at, run.status_changed_at = None, now, now
         await session.flush()
         jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
 

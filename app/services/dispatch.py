@@ -276,6 +276,7 @@ def _run_values(
         "llm_mode": request.llm,
         "replay_of": request.replay_of,
         "created_at": now,
+        "status_changed_at": now,
         "finished_at": now if status in run_states.TERMINAL else None,
         "enqueued_at": now if status is RunStatus.pending else None,
     }
@@ -543,6 +544,7 @@ class Promoter:
                 continue
             run_states.move(run, RunStatus.pending)
             run.reason, run.enqueued_at = None, utcnow()
+            run.status_changed_at = run.enqueued_at
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
             promoted.append(run)
             busy.add(run.automation_id)

@@ -36,6 +36,7 @@ class RecoveryService:
         for run in released:
             run_states.move(run, RunStatus.pending)
             run.claimed_by, run.lease_expires_at, run.enqueued_at = None, None, now
+            run.status_changed_at = now
             jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
         stranded = await runs.stranded_pending(now, now - requeue_after, BATCH)
         for run in stranded:

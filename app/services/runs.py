@@ -166,6 +166,7 @@ class RunService:
                 await approval_service.expire_for_run(session, run.id)
             run_states.move(run, RunStatus.cancelled)
             run.reason, run.finished_at = "cancelled by request", utcnow()
+            run.status_changed_at = run.finished_at
             run.cancel_requested = True
             await session.flush()
             await publish_terminal(session, run)

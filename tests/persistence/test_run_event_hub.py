@@ -14,9 +14,11 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
+from app.engine.executor import Outcome
 from app.persistence.db import create_engine
 from app.persistence.run_events import RunChange, RunEventHub
-from tests.support.factories import Caller, Factory
+from tests.support.factories import Caller, Factory, minimal_definition
+from tests.support.held_runs import claim, finish, fire, suspended
 from tests.support.tcp_proxy import SilentProxy
 
 pytestmark = pytest.mark.timeout(120)
@@ -117,6 +119,50 @@ async def test_changes_made_while_nobody_listened_are_replayed_after_listening_a
         assert hub.listening
         assert change.status in ("pending", "queued", "running", "succeeded")
         assert all(c.run_id != run_id for c in _drain(theirs)), "replay stays in the run's space"
+
+
+async def _change_to(changes: asyncio.Queue[RunChange], run_id: uuid.UUID, status: str) -> RunChange:
+    while True:
+        change = await _change_of(changes, run_id)
+        if change.status == status:
+            return change
+
+
+async def _age(engine: AsyncEngine, run_id: uuid.UUID) -> None:
+    """Date everything the run has done a minute back, so only what it does next falls in a gap."""
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "UPDATE runs SET created_at = created_at - interval '1 minute',"
+                " started_at = started_at - interval '1 minute',"
+                " status_changed_at = status_changed_at - interval '1 minute' WHERE id = :id"
+            ),
+            {"id": run_id},
+        )
+
+
+async def test_moves_without_another_timestamp_made_while_nobody_listened_are_replayed(
+    app: Any, hub: RunEventHub, engine: AsyncEngine, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    first_automation = await owner.create_automation(minimal_definition(execution={"concurrency": "queue"}))
+    waiting = await claim(app, (await fire(app, first_automation["id"])).id)
+    queued_automation = await owner.create_automation(minimal_definition(execution={"concurrency": "queue"}))
+    ahead = await claim(app, (await fire(app, queued_automation["id"])).id)
+    queued = await fire(app, queued_automation["id"])
+    assert queued.status == "queued"
+    for run_id in (waiting.id, ahead.id, queued.id):
+        await _age(engine, run_id)
+
+    async with hub.subscribe(uuid.UUID(owner.space_id)) as changes:
+        async with hub._lock:
+            await _terminate_listeners(engine)
+            await _until(lambda: not hub.listening)
+            # Started a minute ago, waiting for approval now; queued a minute ago, promoted now.
+            await finish(app, waiting, suspended())
+            await finish(app, ahead, Outcome("succeeded"))
+        assert (await _change_to(changes, waiting.id, "awaiting_approval")).space_id == waiting.space_id
+        assert (await _change_to(changes, queued.id, "pending")).space_id == queued.space_id
 
 
 def _drain(queue: asyncio.Queue[RunChange]) -> list[RunChange]:

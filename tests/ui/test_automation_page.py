@@ -87,9 +87,11 @@ def test_an_action_mode_is_changed_saved_and_shown_as_effective(
     assert "/modes/Not A Key!" in refusal.inner_text()
     again = _api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()
     assert again["action_modes"] == {"http.request": "require_approval"}
+    # Editing the table makes the refusal stale: it goes.
+    page.fill("#mode-new-key", "")
+    refusal.wait_for(state="detached")
 
     # Back to no override: the effective mode is inferred again.
-    page.fill("#mode-new-key", "")
     page.locator("#modes-box tr[data-capability='http.request'] select").select_option("")
     page.click("#save-modes")
     page.locator("#modes-box tr[data-capability='http.request'] td.effective").filter(
@@ -241,17 +243,19 @@ def test_steps_and_triggers_are_added_from_the_catalog_moved_removed_and_saved(
     problem = page.locator("[data-section='/plan/1'] .mark.problem").first
     problem.wait_for()
     assert "'url' is a required property" in problem.inner_text()
+    refused = page.locator("#save-result .error[role='alert']")
+    assert "/definition/plan/1/config" in refused.inner_text()
     assert _api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()["version"] == 1
 
+    # Filling the field it names clears the refusal, beside the field and above the button.
     url = added.locator("input[name='root[config][url]']")
     url.fill("https://hooks.example.com/second")
     url.press("Tab")
+    refused.wait_for(state="detached")
+    assert page.locator(".mark.problem").count() == 0
     page.click("#plan-up-1")
     page.locator("[data-section='/plan/0'] h3", has_text="http_request_2").wait_for()
     assert page.evaluate("document.activeElement.id") == "plan-down-0", "focus follows the moved step"
-    # The note from the refused save moved with its step.
-    page.locator("[data-section='/plan/0'] .mark.problem").first.wait_for()
-    assert page.locator("[data-section='/plan/1'] .mark.problem").count() == 0
 
     page.select_option("#add-trigger-kind", "webhook")
     page.click("#add-trigger")
@@ -282,6 +286,58 @@ def test_steps_and_triggers_are_added_from_the_catalog_moved_removed_and_saved(
     final = _api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()
     assert [s["step_id"] for s in final["definition"]["plan"]] == ["http_request"]
     assert final["triggers"] == []
+
+
+def test_a_refused_save_goes_problem_by_problem_as_the_fields_it_names_are_edited(
+    page: Any, owner: Owner, ui_base: str
+) -> None:
+    automation = _create(ui_base, owner, _posting("https://hooks.example.com/first", "Two problems"))
+    _open(page, owner, automation)
+    for index in (1, 2):
+        page.select_option("#add-step-kind", "http_request")
+        page.click("#add-step")
+        page.locator(f"[data-section='/plan/{index}']").wait_for()
+    page.click("#save-definition")
+    refused = page.locator("#save-result .error[role='alert']")
+    refused.wait_for()
+    assert "/definition/plan/1/config" in refused.inner_text()
+    assert "/definition/plan/2/config" in refused.inner_text()
+
+    # A field no problem names: both stay.
+    name = page.locator("[data-section='/'] input[name='root[name]']")
+    name.fill("Two problems, renamed")
+    name.press("Tab")
+    page.wait_for_function("() => document.getElementById('json-view').value.includes('renamed')")
+    assert page.locator("[data-section='/plan/1'] .mark.problem").count() == 1
+    assert "/definition/plan/1/config" in refused.inner_text()
+
+    # One fixed: its problem goes from the box and its form, the other stays in both.
+    first = page.locator("[data-section='/plan/1'] input[name='root[config][url]']")
+    first.fill("https://hooks.example.com/one")
+    first.press("Tab")
+    page.locator("[data-section='/plan/1'] .mark.problem").wait_for(state="detached")
+    assert "/definition/plan/1/config" not in refused.inner_text()
+    assert "/definition/plan/2/config" in refused.inner_text()
+    assert page.locator("[data-section='/plan/2'] .mark.problem").count() == 1
+    assert not axe_violations(page), axe_violations(page)
+
+    # Moving the step does not edit what the problem names: it follows its step and stays.
+    page.click("#plan-up-2")
+    page.locator("[data-section='/plan/1'] h3", has_text="http_request_2").wait_for()
+    page.locator("[data-section='/plan/1'] .mark.problem").wait_for()
+    assert page.locator("[data-section='/plan/2'] .mark.problem").count() == 0
+    assert "/definition/plan/1/config" in refused.inner_text(), "the box names where the step is now"
+    assert "/definition/plan/2/config" not in refused.inner_text()
+
+    # The JSON view's edits count as well: the last one fixed there, the box is gone.
+    page.click("#tab-json")
+    edited = json.loads(page.input_value("#json-view"))
+    edited["plan"][1].setdefault("config", {})["url"] = "https://hooks.example.com/two"
+    page.fill("#json-view", json.dumps(edited, indent=2))
+    refused.wait_for(state="detached")
+    page.click("#tab-form")
+    assert page.locator(".mark.problem").count() == 0
+    assert _api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()["version"] == 1
 
 
 def test_a_change_in_words_is_a_diff_with_flags_that_can_be_discarded_or_applied(

@@ -1,8 +1,9 @@
 // The definition editor: generated forms (one for the general fields, one per trigger, one per step,
 // each from the published schemas) and a JSON view, kept in sync both ways. Flags and validation
-// problems are shown beside the field their JSON pointer names.
+// problems are shown beside the field their JSON pointer names; a refused save's problems stay until
+// the user edits what they name.
 import { JSONEditor } from "@json-editor/json-editor";
-import { clear, h } from "./dom.js";
+import { clear, errorBox, h } from "./dom.js";
 import { generalSchema, stepSchema, triggerSchema } from "./schema.js";
 
 const OPTIONS = {
@@ -23,12 +24,25 @@ function decode(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+// What a JSON pointer names in `doc`, as comparable text ("" when it names nothing).
+function valueText(doc, pointer) {
+  const segments = pointer && pointer !== "/" ? pointer.split("/").slice(1).map(decode) : [];
+  let node = doc;
+  for (const segment of segments) {
+    if (node === null || typeof node !== "object" || !(segment in node)) return "";
+    node = node[segment];
+  }
+  return JSON.stringify(node);
+}
+
 // `arrange` (optional, see arrange.js) adds controls to add, remove and reorder triggers and steps.
 export function definitionEditor(container, schemas, definition, { onChange = () => {}, readOnly = false, arrange = null } = {}) {
   let value = structuredClone(definition);
   let forms = [];
   let marks = [];
   let silent = false;
+  // The last refused save still shown: its box, its answer, and each problem with the value it saw.
+  let refusal = null;
   const formsBox = h("div", { class: "forms" });
   const jsonError = h("p", { class: "json-error", role: "alert", hidden: true });
   const json = h("textarea", {
@@ -66,8 +80,12 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
           value: () => structuredClone(value),
           update: (next, focusId, moves) => {
             if (moves) marks = marks.flatMap((mark) => moved(mark, moves));
+            if (moves && refusal) {
+              refusal.problems = refusal.problems.flatMap((problem) => moved(problem, moves));
+              showRefusal();
+            }
             setValue(next, { rebuild: true });
-            onChange(structuredClone(value));
+            changed();
             const target = focusId && document.getElementById(focusId);
             if (target) target.focus();
           },
@@ -136,6 +154,9 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
         Object.assign(next, part);
       } else {
         const [, list, index] = form.pointer.split("/");
+        // json-editor leaves an empty object out, and a step or trigger rebuilt without its config
+        // (another one added or moved) would show no config fields at all: keep it, empty.
+        if (part && typeof part === "object" && !("config" in part)) part.config = {};
         next[list][Number(index)] = part;
       }
     }
@@ -147,7 +168,7 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     value = ordered;
     json.value = JSON.stringify(value, null, 2);
     applyMarks();
-    onChange(structuredClone(value));
+    changed();
   }
 
   json.addEventListener("input", () => {
@@ -166,8 +187,56 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       return;
     }
     setValue(parsed, { keepJson: true });
-    onChange(structuredClone(value));
+    changed();
   });
+
+  // Every edit, from the form, the JSON view or the arranging controls.
+  function changed() {
+    settleRefusal();
+    onChange(structuredClone(value));
+  }
+
+  // A refused save shown in `box` and beside its fields. `toPath` turns an answer's pointer into the
+  // definition's. Each problem stays until the value its pointer names changes (its step moving
+  // does not count; its step removed does); an answer that names no field goes at the first edit.
+  function refuse(box, error, toPath = (path) => path || "/") {
+    const problems = (error.details || []).map((detail) => {
+      const path = toPath(detail.path);
+      // What the answer's pointer has before the definition's (`/definition`), to name a moved one.
+      const prefix = detail.path && path !== "/" && detail.path.endsWith(path) ? detail.path.slice(0, -path.length) : null;
+      return { detail, path, prefix, seen: valueText(value, path) };
+    });
+    refusal = { box, error, problems };
+    showRefusal();
+  }
+
+  function settleRefusal() {
+    if (!refusal) return;
+    const standing = refusal.problems.filter((problem) => valueText(value, problem.path) === problem.seen);
+    if (refusal.problems.length && standing.length === refusal.problems.length) return;
+    refusal.problems = standing;
+    if (standing.length) return showRefusal();
+    refusal.box.replaceChildren();
+    refusal = null;
+    marks = marks.filter((mark) => mark.kind !== "problem");
+    applyMarks();
+  }
+
+  function showRefusal() {
+    const { box, error, problems } = refusal;
+    const details = problems.map((p) => (p.prefix === null ? p.detail : { ...p.detail, path: p.prefix + p.path }));
+    box.replaceChildren(errorBox({ code: error.code, message: error.message, details }));
+    marks = [
+      ...marks.filter((mark) => mark.kind !== "problem"),
+      ...problems.map((p) => ({ kind: "problem", path: p.path, message: p.detail.message, severity: "error" })),
+    ];
+    applyMarks();
+  }
+
+  // A new save attempt: the previous refusal is no longer what the box shows.
+  function forgetRefusal() {
+    refusal = null;
+  }
 
   function setValue(next, { keepJson = false, rebuild: force = false } = {}) {
     const rebuild = force || structure(next) !== structure(value) || !forms.length;
@@ -240,5 +309,5 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
   }
 
   setValue(value);
-  return { getValue: () => structuredClone(value), setValue: (v) => setValue(v), setMarks };
+  return { getValue: () => structuredClone(value), setValue: (v) => setValue(v), setMarks, refuse, forgetRefusal };
 }

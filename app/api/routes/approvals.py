@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.deps import PageDep, PageParams, SessionDep, SpaceDep
 from app.api.governance_schemas import (
     ActionModes,
     ActionModesOut,
@@ -29,10 +30,37 @@ router = APIRouter(prefix="/spaces/{space_id}", tags=["approvals"], route_class=
 InvocationStatus = Literal[
     "pending", "approved", "executing", "executed", "denied", "expired", "failed", "suppressed"
 ]
-StatusFilter = Annotated[
-    list[InvocationStatus] | None, Query(alias="status", description="Repeat to combine.")
-]
-CapabilityFilter = Annotated[str | None, Query(min_length=1, max_length=100)]
+
+
+@dataclass(frozen=True)
+class InvocationFilter:
+    """What the invocations list and the approvals inbox narrow to, and which page of it."""
+
+    run_id: uuid.UUID | None
+    statuses: list[str] | None
+    capability: str | None
+    page: PageParams
+
+
+async def get_invocation_filter(
+    page: PageDep,
+    run_id: uuid.UUID | None = None,
+    status_filter: Annotated[
+        list[InvocationStatus] | None, Query(alias="status", description="Repeat to combine.")
+    ] = None,
+    capability: Annotated[str | None, Query(min_length=1, max_length=100)] = None,
+) -> InvocationFilter:
+    # FastAPI refuses malformed values (422) before this runs: a run id that is no UUID, an unknown
+    # status, an empty or overlong capability; `page` answers 400 for a limit above the maximum.
+    return InvocationFilter(
+        run_id=run_id,
+        statuses=list(status_filter) if status_filter else None,
+        capability=capability,
+        page=page,
+    )
+
+
+InvocationFilterDep = Annotated[InvocationFilter, Depends(get_invocation_filter)]
 
 
 def _approval_out(invocation: ActionInvocation) -> ApprovalOut:
@@ -44,21 +72,16 @@ def _approval_out(invocation: ActionInvocation) -> ApprovalOut:
 
 @router.get("/invocations", summary="Every capability call of the space, newest first")
 async def list_invocations(
-    session: SessionDep,
-    access: SpaceDep,
-    page: PageDep,
-    run_id: uuid.UUID | None = None,
-    status_filter: StatusFilter = None,
-    capability: CapabilityFilter = None,
+    session: SessionDep, access: SpaceDep, where: InvocationFilterDep
 ) -> PageOut[InvocationOut]:
     result = await invocation_service.list(
         session,
         access,
-        run_id=run_id,
-        statuses=list(status_filter) if status_filter else None,
-        capability=capability,
-        limit=page.limit,
-        cursor=page.cursor,
+        run_id=where.run_id,
+        statuses=where.statuses,
+        capability=where.capability,
+        limit=where.page.limit,
+        cursor=where.page.cursor,
     )
     return PageOut(
         items=[InvocationOut.model_validate(i) for i in result.items], next_cursor=result.next_cursor
@@ -72,21 +95,16 @@ async def get_invocation(invocation_id: uuid.UUID, session: SessionDep, access: 
 
 @router.get("/approvals", summary="The inbox: calls that need a human (pending by default), newest first")
 async def list_approvals(
-    session: SessionDep,
-    access: SpaceDep,
-    page: PageDep,
-    run_id: uuid.UUID | None = None,
-    status_filter: StatusFilter = None,
-    capability: CapabilityFilter = None,
+    session: SessionDep, access: SpaceDep, where: InvocationFilterDep
 ) -> PageOut[ApprovalOut]:
     result = await approval_service.inbox(
         session,
         access,
-        statuses=list(status_filter) if status_filter else None,
-        run_id=run_id,
-        capability=capability,
-        limit=page.limit,
-        cursor=page.cursor,
+        statuses=where.statuses,
+        run_id=where.run_id,
+        capability=where.capability,
+        limit=where.page.limit,
+        cursor=where.page.cursor,
     )
     return PageOut(items=[_approval_out(i) for i in result.items], next_cursor=result.next_cursor)
 

@@ -2,10 +2,10 @@
 
 Each event is `event: run`, `id: <milliseconds since the epoch>`, `data: {run_id, automation_id,
 status, at}`. A client that reconnects sends the last id it saw as `Last-Event-ID` and first gets one
-event per run of the space created, started or finished since then, so a dropped connection loses no
-terminal state. Comments (`: keep-alive`) every `KEEPALIVE_SECONDS` keep proxies from closing an idle
-stream. Authenticated like every route (a Bearer header, never a token in the URL), so browsers read
-it with `fetch`, not `EventSource`.
+event per run of the space created or whose status moved since then (its current status), so a
+dropped connection loses no change of status. Comments (`: keep-alive`) every `KEEPALIVE_SECONDS`
+keep proxies from closing an idle stream. Authenticated like every route (a Bearer header, never a
+token in the URL), so browsers read it with `fetch`, not `EventSource`.
 """
 
 from __future__ import annotations

@@ -40,6 +40,8 @@ class Run(IdMixin, Base):
         CheckConstraint(_one_of("mode", RUN_MODE_VALUES), name="mode"),
         CheckConstraint(_one_of("llm_mode", LLM_MODE_VALUES), name="llm_mode"),
         Index("ix_runs_space_created", "space_id", "created_at", "id"),
+        # What a live stream replays after a gap: the space's runs whose status moved since then.
+        Index("ix_runs_space_status_changed", "space_id", "status_changed_at"),
         Index("ix_runs_automation_status", "automation_id", "status"),
         # The queue in promotion order, and the rows recovery looks at: both stay small.
         Index("ix_runs_queued", "created_at", postgresql_where=text("status = 'queued'")),
@@ -109,6 +111,10 @@ class Run(IdMixin, Base):
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    status_changed_at: Mapped[datetime] = mapped_column(
+        server_default=func.now(),
+        comment="When the status last moved (creation included); written by every statement that moves it.",
+    )
 
 
 class RunStep(IdMixin, Base):

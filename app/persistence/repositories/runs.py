@@ -28,7 +28,6 @@ _CLAIMABLE_WHEN: dict[RunStatus, Callable[[Any], ColumnElement[bool]]] = {
 }
 if set(_CLAIMABLE_WHEN) != run_states.CLAIM.sources:
     raise RuntimeError("every status a claim may take a run from needs its condition here")
-CHANGED_SINCE_HORIZON = timedelta(days=1)
 # Serialises fires against the global cap (taken only when a cap is set): an arbitrary constant key.
 GLOBAL_CAP_LOCK_KEY = 7_340_021
 
@@ -75,6 +74,7 @@ def _claim_with_modes() -> Any:
             attempt=Run.attempt + 1,
             retry_at=None,
             started_at=func.coalesce(Run.started_at, now),
+            status_changed_at=now,
         )
         .returning(
             Run,
@@ -100,6 +100,7 @@ def _finish_with_context(
         )
         .values(
             status=target,
+            status_changed_at=func.now(),
             claimed_by=None,
             lease_expires_at=None,
             **{name: bindparam(f"set_{name}", type_=RUNS.c[name].type) for name in columns},
@@ -136,18 +137,14 @@ class RunRepository(RepositoryBase[Run]):
         return statement
 
     async def changed_since(self, space_id: uuid.UUID, since: datetime, limit: int) -> list[Run]:
-        """Runs of the space created, started or finished after `since`, newest first.
+        """Runs of the space created or whose status moved after `since`, most recent change first.
 
-        Waiting and promotion carry no timestamp of their own; a run that only changed that way since
-        is missed here and shows with its next change (the runs page also re-reads on reconnect)."""
+        Every status move writes `status_changed_at` (waiting for approval and promotion from the queue
+        included), so this reads the space's `ix_runs_space_status_changed` range and nothing else."""
         statement = (
             self.space_statement(space_id)
-            .where(
-                or_(Run.created_at > since, Run.started_at > since, Run.finished_at > since),
-                # Older runs rarely change; the bound keeps the scan on the space's recent index range.
-                Run.created_at > since - CHANGED_SINCE_HORIZON,
-            )
-            .order_by(Run.created_at.desc())
+            .where(Run.status_changed_at > since)
+            .order_by(Run.status_changed_at.desc(), Run.id)
             .limit(limit)
         )
         return list(await self.get_all(statement))
@@ -253,7 +250,13 @@ class RunRepository(RepositoryBase[Run]):
         statement = (
             update(Run)
             .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
-            .values(status=transition.target, claimed_by=None, lease_expires_at=None, **values)
+            .values(
+                status=transition.target,
+                status_changed_at=func.now(),
+                claimed_by=None,
+                lease_expires_at=None,
+                **values,
+            )
             .returning(Run)
         )
         return (

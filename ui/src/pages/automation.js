@@ -176,6 +176,7 @@ export function automationPage(main, id) {
 
   async function saveDefinition(problems) {
     const mine = editor.getValue();
+    editor.forgetRefusal();
     problems.replaceChildren(loading("Saving…"));
     try {
       const saved = await api("PUT", spacePath(`/automations/${automation.id}`), { definition: mine }, { "If-Match": `"${automation.version}"` });
@@ -184,10 +185,9 @@ export function automationPage(main, id) {
       flash.replaceChildren(h("p", { class: "ok" }, `Saved as version ${saved.version}.`));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) return conflict(problems, mine);
-      // The answer's pointers start at the request body; the editor's start at the definition.
-      if (error instanceof ApiError && error.details.length)
-        editor.setMarks([], error.details.map((d) => ({ ...d, path: (d.path || "").replace(/^\/definition(?=\/|$)/, "") || "/", severity: "error" })));
-      problems.replaceChildren(errorBox(error));
+      // Shown until the user edits what it names. The answer's pointers start at the request body;
+      // the editor's start at the definition.
+      editor.refuse(problems, error, (path) => (path || "").replace(/^\/definition(?=\/|$)/, "") || "/");
     }
   }
 

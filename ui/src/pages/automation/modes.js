@@ -70,6 +70,12 @@ function modeSelect(id, value, label, { inherit = true } = {}) {
 export function modesSection(automation, { onSaved, previewNow }) {
   const box = h("div", { id: "modes-box" }, loading("Loading action modes…"));
   const result = h("div", { "aria-live": "polite", id: "modes-result" });
+  // A refused save stays until the table changes: then it no longer describes what is there.
+  function settleRefusal() {
+    if (result.querySelector(".error")) result.replaceChildren();
+  }
+  box.addEventListener("input", settleRefusal);
+  box.addEventListener("change", settleRefusal);
   let preview = null;
   let previewError = null;
   let spaceModes = {};
@@ -131,7 +137,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
           "td",
           {},
           select,
-          h("button", { type: "button", class: "danger", "aria-label": `Remove the override for ${key}`, onclick: () => { rows.splice(rows.indexOf(row), 1); tr.remove(); document.getElementById("mode-new-key").focus(); } }, "Remove"),
+          h("button", { type: "button", class: "danger", "aria-label": `Remove the override for ${key}`, onclick: () => { rows.splice(rows.indexOf(row), 1); tr.remove(); settleRefusal(); document.getElementById("mode-new-key").focus(); } }, "Remove"),
         ),
       );
       return tr;

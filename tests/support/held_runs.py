@@ -1,0 +1,53 @@
+"""Runs a test moves through the state machine itself, statement by statement: fired, claimed and
+finished with their wake-ups dropped, so no worker competes for them."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from app.engine.executor import Outcome
+from app.persistence.base import utcnow
+from app.persistence.models import Run
+from app.persistence.repositories.automations import AutomationRepository
+from app.persistence.repositories.runs import RunRepository
+from app.persistence.transaction import transaction
+from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.finishing import finish_claim
+
+# Long enough that recovery never takes a run back while the test holds it.
+LEASE = timedelta(hours=1)
+
+
+def drop_wake_ups(job: Any) -> None:
+    """The transactions' post-commit sender: it sends nothing."""
+
+
+async def fire(app: Any, automation_id: str) -> Run:
+    """A manual fire of the automation, committed."""
+    async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
+        row = await AutomationRepository(session).get_by_id(uuid.UUID(automation_id))
+        assert row is not None
+        fired = await dispatcher.fire(session, row, FireRequest(trigger_type="manual"), DispatchLimits())
+    return fired.run
+
+
+async def claim(app: Any, run_id: uuid.UUID) -> Run:
+    """The run claimed by this test."""
+    async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
+        run = await RunRepository(session).claim(run_id, "test-worker", LEASE, utcnow())
+    assert run is not None
+    return run
+
+
+async def finish(app: Any, run: Run, outcome: Outcome) -> Run | None:
+    """The claim ended with `outcome`, as the worker ends it; None if the claim was lost."""
+    async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
+        return await finish_claim(session, run, outcome, DispatchLimits(), utcnow())
+
+
+def suspended() -> Outcome:
+    """A claim that ends waiting for an approval."""
+    suspension = {"reason": "approval_required", "capability": "http.request", "call": {"index": 0}}
+    return Outcome("suspended", suspension=suspension)
