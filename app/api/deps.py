@@ -25,6 +25,7 @@ from app.composition import Runtime
 from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
+from app.integrations.broker import BrokerPublisher
 from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
@@ -123,9 +124,10 @@ def _send_job(request: Request) -> Sender:
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed (then jobs sent) before the response leaves."""
     sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
-    # The broker publish leaves the event loop: other requests of this process go on meanwhile. The
-    # API's sender is its own Celery app's `send_task`, which any thread may call.
-    async with transaction(sessionmaker, _send_job(request), publish_off_loop=True) as session:
+    # The wake-ups go out on the event loop through the process's pooled broker client: no thread
+    # hand-off, and other requests of this process go on while the publish waits.
+    publisher = app_state(request, "publisher", BrokerPublisher)
+    async with transaction(sessionmaker, _send_job(request), send_async=publisher.publish) as session:
         yield session
 
 
