@@ -38,6 +38,20 @@ REPR_MAXLEVELS = 3
 SOCKET_TIMEOUT_SECONDS = 2.0
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _preview(value: tuple[Any, ...] | dict[str, Any]) -> str:
+    """Celery's `saferepr` of the arguments; plain short values (a run id) take `repr`, which is what
+    `saferepr` answers for them, without its per-character walk."""
+    items = value.values() if isinstance(value, dict) else value
+    if all(type(item) in _PLAIN for item in items):
+        text = repr(value)
+        if len(text) <= REPR_MAXSIZE and text.isascii():
+            return text
+    return str(saferepr(value, REPR_MAXSIZE, maxlevels=REPR_MAXLEVELS))
+
+
 def _json(value: Any) -> str:
     # kombu's own encoding of a message: json.dumps with its default separators.
     return json.dumps(value)
@@ -53,7 +67,7 @@ def task_message(job: Job, *, origin: str, reply_to: str, now: datetime | None =
         eta = ((now or datetime.now(UTC)) + timedelta(seconds=job.countdown)).isoformat()
     args = list(job.args)
     body = _json([args, job.kwargs, {"callbacks": None, "errbacks": None, "chain": None, "chord": None}])
-    headers = {
+    headers: dict[str, Any] = {
         "lang": "py",
         "task": job.name,
         "id": task_id,
@@ -66,8 +80,8 @@ def task_message(job: Job, *, origin: str, reply_to: str, now: datetime | None =
         "timelimit": [None, None],
         "root_id": task_id,
         "parent_id": None,
-        "argsrepr": saferepr(tuple(job.args), REPR_MAXSIZE, maxlevels=REPR_MAXLEVELS),
-        "kwargsrepr": saferepr(job.kwargs, REPR_MAXSIZE, maxlevels=REPR_MAXLEVELS),
+        "argsrepr": _preview(tuple(job.args)),
+        "kwargsrepr": _preview(job.kwargs),
         "origin": origin,
         "ignore_result": True,
         "replaced_task_nesting": 0,

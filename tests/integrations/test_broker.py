@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from celery.utils.saferepr import saferepr
 from fastapi import FastAPI
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
@@ -16,7 +17,7 @@ from redis.asyncio import Redis
 from app.composition import job_sender
 from app.config import Settings
 from app.devstack import free_port
-from app.integrations.broker import BrokerPublisher
+from app.integrations.broker import REPR_MAXLEVELS, REPR_MAXSIZE, BrokerPublisher, _preview
 from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.transaction import transaction
@@ -105,6 +106,14 @@ class TestMessage:
             await publisher.aclose()
         assert client.llen(prefix + "a:runs.medium") == 1
         assert client.llen(prefix + "runs.medium") == 0
+
+
+PREVIEWED = [("r",), ("x", 1, None, 2.5), ("é\n",), ("x" * 2000,), ((1, [2]),), {"a": 2, "b": "c"}, {}, ()]
+
+
+@pytest.mark.parametrize("value", PREVIEWED)
+def test_the_argument_preview_is_celerys(value: Any) -> None:
+    assert _preview(value) == saferepr(value, REPR_MAXSIZE, maxlevels=REPR_MAXLEVELS)
 
 
 class TestConnection:
