@@ -90,6 +90,23 @@ def get_rate_limiter(request: Request) -> RateLimiter:
 RateLimiterDep = Annotated[RateLimiter, Depends(on_loop(get_rate_limiter))]
 
 
+@dataclass(frozen=True)
+class FireSetup:
+    """What a webhook fire reads of the application, in one dependency: each dependency FastAPI solves
+    per request costs more than the attribute reads it wraps."""
+
+    settings: Settings
+    limits: DispatchLimits
+    limiter: RateLimiter
+
+
+async def get_fire_setup(request: Request) -> FireSetup:
+    return FireSetup(get_settings(request), get_limits(request), get_rate_limiter(request))
+
+
+FireSetupDep = Annotated[FireSetup, Depends(get_fire_setup)]
+
+
 def get_draft_service(request: Request) -> DraftService:
     """Natural-language drafting with its ports (draft store, model, ledger)."""
     return app_state(request, "drafts", DraftService)

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.api.body import JsonBodyRoute
-from app.api.deps import LimitsDep, RateLimiterDep, SessionDep, SettingsDep
+from app.api.deps import FireSetupDep, SessionDep
 from app.api.schemas import FireOut
 from app.config import Settings
 from app.definitions.run_states import RunStatus
@@ -37,9 +37,7 @@ async def fire(
     automation_id: uuid.UUID,
     request: Request,
     session: SessionDep,
-    settings: SettingsDep,
-    limits: LimitsDep,
-    limiter: RateLimiterDep,
+    setup: FireSetupDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
     callback_url: Annotated[
@@ -52,9 +50,9 @@ async def fire(
             automation_id,
             request,
             session,
-            settings,
-            limits,
-            limiter,
+            setup.settings,
+            setup.limits,
+            setup.limiter,
             credentials,
             idempotency_key,
             callback_url,
