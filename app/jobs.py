@@ -7,9 +7,8 @@ job about a row that was never committed.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ class Job:
 
 
 Sender = Callable[[Job], None]
+AsyncSender = Callable[[Job], Awaitable[None]]
+"""A sender for an event loop: it awaits the broker instead of blocking on it."""
 
 logger = logging.getLogger(__name__)
 
@@ -89,13 +90,24 @@ def flush(send: Sender) -> int:
     return sent
 
 
-async def flush_off_loop(send: Sender) -> int:
-    """`flush` on a worker thread: a broker publish is blocking network I/O, and on the event loop it
-    would hold up every other request of the process while it waits. Still after the commit."""
-    if not _buffer.get():
+async def flush_async(send: AsyncSender) -> int:
+    """`flush` through an awaitable sender (an event loop's broker client): the same order, the same
+    rule that a job which cannot be sent is logged, not raised. Still after the commit."""
+    jobs = _buffer.get()
+    if not jobs:
         return 0
-    # to_thread copies this context, so the thread sees (and empties) this scope's buffer.
-    return await asyncio.to_thread(flush, send)
+    sent = 0
+    while jobs:
+        job = jobs.pop(0)
+        try:
+            await send(job)
+        except Exception as exc:
+            logger.warning(
+                "job %s not sent (%s); recovery will wake it up again", job.name, type(exc).__name__
+            )
+            continue
+        sent += 1
+    return sent
 
 
 def reset() -> None:

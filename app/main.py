@@ -19,6 +19,7 @@ from app.api.throttle import AuthFailureThrottle
 from app.api.ui import SecurityHeaders, ui_fallback
 from app.composition import build_runtime
 from app.config import Settings, get_settings
+from app.integrations.broker import BrokerPublisher
 from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.nl.runtime import build_draft_service
@@ -47,7 +48,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         redis_url = settings.resolved_redis_url()
         sessionmaker = create_sessionmaker(engine)
-        runtime = build_runtime(settings, create_celery(settings).send_task, sessionmaker)
+        celery = create_celery(settings)
+        runtime = build_runtime(settings, celery.send_task, sessionmaker)
         redis = Redis.from_url(redis_url)
 
         app.state.runtime = runtime
@@ -70,6 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             window_seconds=settings.signin_lockout_seconds,
         )
         app.state.send_job = runtime.send_job
+        # Requests' wake-ups go out on the event loop over pooled broker connections, as the messages
+        # Celery's `send_task` would write (`send_job` stays for code outside a request).
+        publisher = BrokerPublisher.from_url(
+            redis_url, key_prefix=settings.redis_key_prefix, reply_to=celery.thread_oid
+        )
+        app.state.publisher = publisher
         app.state.limits = runtime.limits
         app.state.drafts, drafts_redis = build_draft_service(
             settings,
@@ -84,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.run_events.close()
             await drafts_redis.aclose()
             await redis.aclose()
+            await publisher.aclose()
             await limiter_redis.aclose()
             await engine.dispose()
 

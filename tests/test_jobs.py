@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
 from sqlalchemy import select
 
@@ -110,39 +107,47 @@ class TestTransaction:
             assert (await check.scalars(select(Space).where(Space.name == "never committed"))).all() == []
 
 
-class TestPublishOffTheLoop:
-    async def test_jobs_leave_from_another_thread_after_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
+class TestPublishOnTheLoop:
+    async def test_an_awaitable_sender_takes_the_jobs_after_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
         sessionmaker = create_sessionmaker(engine)
-        seen: list[tuple[str, bool, int]] = []
-        loop_thread = threading.get_ident()
+        seen: list[tuple[str, bool]] = []
 
-        def send(job: jobs.Job) -> None:
-            committed = asyncio.run_coroutine_threadsafe(_committed(sessionmaker), loop).result(timeout=10)
-            seen.append((job.name, committed, threading.get_ident()))
+        def not_used(job: jobs.Job) -> None:
+            raise AssertionError(f"the blocking sender got {job.name}")
 
-        loop = asyncio.get_running_loop()
-        async with transaction(sessionmaker, send, publish_off_loop=True) as session:
-            session.add(Space(name="published off the loop"))
+        async def send(job: jobs.Job) -> None:
+            seen.append((job.name, await _committed(sessionmaker)))
+
+        async with transaction(sessionmaker, not_used, send_async=send) as session:
+            session.add(Space(name="published on the loop"))
             jobs.enqueue("runs.execute", "a")
-        ((name, committed, thread),) = seen
-        assert name == "runs.execute"
-        assert committed, "the row was committed before its wake-up left"
-        assert thread != loop_thread, "the publish did not run on the event loop's thread"
+            jobs.enqueue("events.dispatch", "b")
+            assert seen == [], "nothing is sent before commit"
+        assert seen == [("runs.execute", True), ("events.dispatch", True)]
 
-    async def test_a_failing_broker_off_the_loop_still_keeps_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
+    async def test_a_failing_awaitable_sender_still_keeps_the_commit(self, engine, clean_db) -> None:  # type: ignore[no-untyped-def]
         sessionmaker = create_sessionmaker(engine)
+        attempted: list[str] = []
 
-        def broker_down(job: jobs.Job) -> None:
+        async def broker_down(job: jobs.Job) -> None:
+            attempted.append(job.name)
             raise ConnectionError("broker unreachable")
 
-        async with transaction(sessionmaker, broker_down, publish_off_loop=True) as session:
-            session.add(Space(name="kept off the loop"))
+        async with transaction(sessionmaker, broker_down_sync, send_async=broker_down) as session:
+            session.add(Space(name="published on the loop, broker down"))
             jobs.enqueue("runs.execute", "a")
+            jobs.enqueue("events.dispatch", "b")
+        assert attempted == ["runs.execute", "events.dispatch"], "one failure does not drop the others"
         async with sessionmaker() as check:
-            assert (await check.scalars(select(Space).where(Space.name == "kept off the loop"))).one()
+            kept = select(Space).where(Space.name.like("published on the loop, %"))
+            assert (await check.scalars(kept)).one()
+
+
+def broker_down_sync(job: jobs.Job) -> None:
+    raise AssertionError(f"the blocking sender got {job.name}")
 
 
 async def _committed(sessionmaker) -> bool:  # type: ignore[no-untyped-def]
     async with sessionmaker() as check:
-        found = (await check.scalars(select(Space).where(Space.name == "published off the loop"))).all()
+        found = (await check.scalars(select(Space).where(Space.name == "published on the loop"))).all()
         return bool(found)

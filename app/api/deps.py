@@ -25,6 +25,7 @@ from app.composition import Runtime
 from app.config import ConfigurationError, Settings
 from app.engine.validation import Vocabulary
 from app.errors import BadRequest, ErrorDetail, PreconditionRequired
+from app.integrations.broker import BrokerPublisher
 from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
@@ -89,6 +90,23 @@ def get_rate_limiter(request: Request) -> RateLimiter:
 RateLimiterDep = Annotated[RateLimiter, Depends(on_loop(get_rate_limiter))]
 
 
+@dataclass(frozen=True)
+class FireSetup:
+    """What a webhook fire reads of the application, in one dependency: each dependency FastAPI solves
+    per request costs more than the attribute reads it wraps."""
+
+    settings: Settings
+    limits: DispatchLimits
+    limiter: RateLimiter
+
+
+async def get_fire_setup(request: Request) -> FireSetup:
+    return FireSetup(get_settings(request), get_limits(request), get_rate_limiter(request))
+
+
+FireSetupDep = Annotated[FireSetup, Depends(get_fire_setup)]
+
+
 def get_draft_service(request: Request) -> DraftService:
     """Natural-language drafting with its ports (draft store, model, ledger)."""
     return app_state(request, "drafts", DraftService)
@@ -123,9 +141,10 @@ def _send_job(request: Request) -> Sender:
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed (then jobs sent) before the response leaves."""
     sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
-    # The broker publish leaves the event loop: other requests of this process go on meanwhile. The
-    # API's sender is its own Celery app's `send_task`, which any thread may call.
-    async with transaction(sessionmaker, _send_job(request), publish_off_loop=True) as session:
+    # The wake-ups go out on the event loop through the process's pooled broker client: no thread
+    # hand-off, and other requests of this process go on while the publish waits.
+    publisher = app_state(request, "publisher", BrokerPublisher)
+    async with transaction(sessionmaker, _send_job(request), send_async=publisher.publish) as session:
         yield session
 
 

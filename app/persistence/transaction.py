@@ -13,12 +13,15 @@ from app.persistence.autocommit import AUTOCOMMIT
 
 @asynccontextmanager
 async def transaction(
-    sessionmaker: async_sessionmaker[AsyncSession], send: jobs.Sender, *, publish_off_loop: bool = False
+    sessionmaker: async_sessionmaker[AsyncSession],
+    send: jobs.Sender,
+    *,
+    send_async: jobs.AsyncSender | None = None,
 ) -> AsyncIterator[AsyncSession]:
     """Open a session; commit when the block succeeds and only then send its jobs; else roll back.
 
-    `publish_off_loop` sends the jobs from a thread (`jobs.flush_off_loop`), for an event loop that
-    serves other requests meanwhile (the API); `send` must then work from any thread.
+    `send_async`, when given, takes the place of `send`: an awaitable sender (an event loop's own broker
+    client, `app.integrations.broker`), for a loop that serves other requests while the publish waits.
     """
     with jobs.job_scope():
         async with sessionmaker() as session:
@@ -29,8 +32,8 @@ async def transaction(
                 await session.rollback()
                 jobs.reset()
                 raise
-        if publish_off_loop:
-            await jobs.flush_off_loop(send)
+        if send_async is not None:
+            await jobs.flush_async(send_async)
         else:
             jobs.flush(send)
 

@@ -131,7 +131,9 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
         Plain columns, not ORM objects: a fire only reads them, and building (and tracking) two
         mapped objects per request is most of what the lookup would cost.
         """
-        row = (await self.session.execute(_WEBHOOK_TARGET, {"secret_hash": secret_hash})).first()
+        # Core statements on the session's connection: the ORM's execution layer has nothing to add.
+        connection = await self.session.connection()
+        row = (await connection.execute(_WEBHOOK_TARGET, {"secret_hash": secret_hash})).first()
         if row is None:
             return None
         return WebhookTrigger(*row[:_TRIGGER_WIDTH]), AutomationHead(*row[_TRIGGER_WIDTH:])
@@ -152,7 +154,8 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
         does, in one statement: one round trip where a flush and an UPDATE would take two."""
         parameters = {f"run_{name}": value for name, value in run.items()}
         parameters.update(stamp_trigger_id=trigger_id, stamp_at=at)
-        await self.session.execute(_run_and_stamp(tuple(run)), parameters)
+        connection = await self.session.connection()
+        await connection.execute(_run_and_stamp(tuple(run)), parameters)
 
     async def due_schedule_batch(self, now: datetime, limit: int) -> Sequence[DueSchedule]:
         """Up to `limit` due schedule triggers, oldest slot first, locked until the transaction ends.
