@@ -13,8 +13,20 @@ import sys
 
 from tests.support.processes import ROOT
 
-# Loaded only by the calls that use them: outbound deliveries, LLM calls, MCP sessions.
-LAZY_MODULES = ("httpx", "httpcore", "httpx2", "h2", "litellm", "openai", "mcp", "rich", "pygments")
+# Loaded only by the calls that use them: outbound deliveries, LLM calls, MCP sessions, template checks.
+LAZY_MODULES = (
+    "httpx",
+    "httpcore",
+    "httpx2",
+    "h2",
+    "jinja2",
+    "argon2",
+    "litellm",
+    "openai",
+    "mcp",
+    "rich",
+    "pygments",
+)
 
 PROBE = """
 import asyncio, json, sys
