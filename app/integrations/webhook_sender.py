@@ -14,12 +14,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from standardwebhooks.webhooks import Webhook
 
-from app.security.egress import EgressAllowList, EgressError, display_url, egress_client
+from app.security.egress import EgressAllowList, EgressError, display_url
+
+if TYPE_CHECKING:
+    import httpx
 
 # Enough of a receiver's answer to show an error; the rest is not read.
 MAX_ANSWER_BYTES = 64 * 1024
@@ -78,6 +80,11 @@ async def send(
     timeout_seconds: float,
 ) -> SendResult:
     """POST one delivery; never raises for the receiver's or the network's failures."""
+    # Here, not at import: the API only makes and checks secrets, and never loads the HTTP client.
+    import httpx
+
+    from app.security.egress import egress_client
+
     headers = {
         "content-type": "application/json",
         "user-agent": USER_AGENT,

@@ -10,7 +10,6 @@ from typing import Any
 
 from app.definitions.export import definition_json_schema
 from app.engine.filters import FILTER_SCHEMA
-from app.engine.templating import ALLOWED_FILTERS, ALLOWED_TESTS
 from app.engine.validation import Problem, Vocabulary
 from app.nl.context import SpaceNames
 from app.nl.drafts import CostEstimate, Flag
@@ -104,6 +103,8 @@ class GeneratorContext:
     models: tuple[str, ...]
 
     def message(self) -> dict[str, Any]:
+        from app.engine.templating import ALLOWED_FILTERS, ALLOWED_TESTS
+
         context = {
             "catalog": catalog(
                 capabilities=self.vocabulary.capabilities,

@@ -6,6 +6,7 @@ Everything else a task needs comes from `build_runtime`, the composition the API
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import socket
 from collections.abc import Coroutine
@@ -24,6 +25,13 @@ from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionm
 from app.persistence.transaction import transaction
 from app.persistence.user_databases import QueryRunner
 from app.security.egress import EgressAllowList
+
+# Runs send HTTP, speak MCP and check templates. The API loads these clients on first use; the worker
+# loads them here, in the main process before the pool forks, so pool processes share one copy and a
+# run does not pay the import.
+importlib.import_module("app.security.egress.client")
+importlib.import_module("app.security.egress.httpx2_bridge")
+importlib.import_module("app.engine.templating.filters")
 
 T = TypeVar("T")
 

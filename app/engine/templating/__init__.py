@@ -7,6 +7,8 @@ answered in the caller's process (`references.py`) with the sandbox's answer.
 Contexts are JSON data. The user documentation of the language is `docs/templates.md`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from app.engine.templating.api import (
     RUN_FIELDS,
     aevaluate_predicate,
@@ -26,7 +28,9 @@ from app.engine.templating.errors import (
     TemplateSyntaxError,
     TemplateUndefinedError,
 )
-from app.engine.templating.filters import ALLOWED_FILTERS, ALLOWED_TESTS
+
+if TYPE_CHECKING:
+    from app.engine.templating.filters import ALLOWED_FILTERS, ALLOWED_TESTS
 
 __all__ = [
     "ALLOWED_FILTERS",
@@ -47,3 +51,13 @@ __all__ = [
     "render_template",
     "render_value",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The filter tables are Jinja objects: Jinja loads only where templates are checked or rendered
+    # (the sandbox processes, the authoring prompts), never in a process that just validates shapes.
+    if name in {"ALLOWED_FILTERS", "ALLOWED_TESTS"}:
+        from app.engine.templating import filters
+
+        return getattr(filters, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

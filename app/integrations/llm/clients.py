@@ -23,7 +23,7 @@ from typing import Any
 from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
 from app.integrations.llm.models import ModelSettings, known_info
-from app.security.egress import EgressAllowList, egress_client
+from app.security.egress import EgressAllowList
 
 OPENAI_SDK_PROVIDERS = frozenset({"openai"})
 # Each checked (tests/integrations/test_llm.py) to send through the client it is handed.
@@ -93,6 +93,8 @@ async def guarded_call_kwargs(
     timeout_seconds: float,
 ) -> AsyncIterator[dict[str, Any]]:
     """The `client` (and `api_base`/`api_key`) arguments for one `acompletion` call, closed afterwards."""
+    from app.security.egress import egress_client
+
     api_key = settings.api_key(model)
     async with egress_client(allow=allow, timeout=timeout_seconds) as http:
         if provider in OPENAI_SDK_PROVIDERS:

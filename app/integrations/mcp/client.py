@@ -25,7 +25,6 @@ from app.integrations.mcp.errors import (
     classify,
 )
 from app.security.egress import EgressAllowList, Resolver
-from app.security.egress.httpx2_bridge import egress_client_httpx2
 
 if TYPE_CHECKING:
     import httpx2
@@ -165,6 +164,8 @@ async def connect(
     from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.client.streamable_http import streamable_http_client
+
+    from app.security.egress.httpx2_bridge import egress_client_httpx2
 
     # The SDK turns an HTTP 401 into a generic JSON-RPC error; the statuses seen tell it apart.
     statuses: list[int] = []

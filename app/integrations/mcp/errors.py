@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import httpx2
 from pydantic import ValidationError
 
 from app.security.egress import EgressDenied, EgressError
@@ -87,7 +86,9 @@ def leaves(exc: BaseException) -> Iterator[BaseException]:
 
 def classify(exc: BaseException) -> McpError:
     """The most telling error inside `exc`: authorization, then egress, then HTTP status, then transport."""
-    # Only a session raises these, and a session has imported the SDK already (see `client.connect`).
+    # Only a session raises these, and a session has imported the SDK and its HTTP client already (see
+    # `client.connect`); the API process, which only names these errors, never loads them.
+    import httpx2
     from mcp.client.auth import OAuthFlowError, OAuthTokenError
     from mcp.shared.exceptions import MCPError
 

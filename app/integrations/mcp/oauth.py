@@ -25,7 +25,6 @@ from app.integrations.mcp.client import HttpEndpoint, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError, classify
 from app.integrations.mcp.oauth_state import AuthorizationStarted, OAuthState, StoredOAuth
 from app.security.egress import EgressAllowList, Resolver
-from app.security.egress.httpx2_bridge import egress_client_httpx2
 
 __all__ = [
     "AuthorizationStarted",
@@ -89,6 +88,7 @@ async def complete_authorization(
     from mcp.client.auth.utils import validate_authorization_response_iss
 
     from app.integrations.mcp.oauth_provider import ConnectionOAuth
+    from app.security.egress.httpx2_bridge import egress_client_httpx2
 
     verifier = store.state.pending_verifier
     if verifier is None:
