@@ -16,14 +16,21 @@ TERMINAL = {"succeeded", "failed", "cancelled", "timed_out", "dropped"}
 
 
 def space_api(
-    ui_base: str, owner: Owner, method: str, path: str, *, check: bool = True, **kwargs: Any
+    ui_base: str,
+    owner: Owner,
+    method: str,
+    path: str,
+    *,
+    check: bool = True,
+    timeout: float = 30,
+    **kwargs: Any,
 ) -> httpx.Response:
     """`method` on the owner's space's `path`; with `check`, an error status fails the test."""
     response = httpx.request(
         method,
         f"{ui_base}/api/v1/spaces/{owner.space_id}{path}",
         headers={"Authorization": f"Bearer {owner.token}"},
-        timeout=30,
+        timeout=timeout,
         **kwargs,
     )
     if check:
