@@ -157,7 +157,10 @@ class ExecutionService:
                     claimed.suspended,
                     deadline=None if claimed.deadline_saved else claimed.deadline,
                 )
-                outcome = await self._walk(claimed, journal, writes, settings, deps)
+                # The lease is renewed from before the first step's preparations: loading the model
+                # client alone can take longer than a short lease.
+                async with self._heartbeat(writes, run, settings, journal):
+                    outcome = await self._walk(claimed, journal, writes, settings, deps)
                 if outcome.status not in OUTCOME_TRANSITIONS:
                     # Nothing to finish (the claim was lost): the last attempt's end is still ours to write.
                     await journal.flush()
@@ -181,7 +184,7 @@ class ExecutionService:
     ) -> Outcome:
         run, definition, paused = claimed.run, claimed.definition, claimed.paused
         if _calls_a_model(definition):
-            # litellm is imported on first use; its import must not starve this claim's lease renewal.
+            # litellm is imported on first use, on a thread, while the lease renewal goes on.
             await load_off_loop()
         ports = deps.ports(run, writes.write)
 
@@ -212,10 +215,9 @@ class ExecutionService:
             clock=SystemClock(),
             scrub=redact,
         )
-        async with self._heartbeat(writes, run, settings, journal):
-            return await executor.run(
-                definition, run_variables(run, definition), claimed.resume, claimed.deadline
-            )
+        return await executor.run(
+            definition, run_variables(run, definition), claimed.resume, claimed.deadline
+        )
 
     async def _claim(
         self, writes: AutocommitWrites, run_id: uuid.UUID, settings: ExecutionSettings
