@@ -6,7 +6,6 @@ claim's attempt; a call asked about in between is withdrawn when the claim ends.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,6 +22,7 @@ from app.services.approvals import approval_service
 from app.services.invocations import invocation_service
 from app.services.journal import RunJournal
 from tests.support.factories import Factory
+from tests.support.runs import stored_run
 
 PLAN: dict[str, Any] = {
     "schema_version": "1.0",
@@ -36,22 +36,7 @@ async def claimed(app: Any, factory: Factory) -> AsyncIterator[tuple[Run, Autoco
     """A run held by claim 1, and the claim's one-statement writes."""
     owner = await factory.owner()
     automation = await owner.create_automation(PLAN)
-    run = Run(
-        id=uuid.uuid4(),
-        space_id=uuid.UUID(owner.space_id),
-        automation_id=uuid.UUID(automation["id"]),
-        automation_version=1,
-        definition=automation["definition"],
-        status="running",
-        attempt=1,
-        claimed_by="claim-1",
-        queue="runs.fast",
-        trigger_type="manual",
-        trigger_payload={},
-        inputs={},
-    )
-    async with app.state.sessionmaker() as session, session.begin():
-        session.add(run)
+    run = await stored_run(app, owner, automation, "running", attempt=1, claimed_by="claim-1")
     async with AutocommitWrites.open(app.state.engine) as writes:
         yield run, writes
 
