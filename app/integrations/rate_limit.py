@@ -79,7 +79,7 @@ class RateLimiter:
 
     Build the client with short socket timeouts, e.g.
     `Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)`: each check is also bounded by
-    `timeout_seconds` with `asyncio.wait_for`, but a client without timeouts can still hold a connection
+    `timeout_seconds` with `asyncio.timeout`, but a client without timeouts can still hold a connection
     slot on a dead server. Create one limiter per process and share it: it holds the registered script
     and the state that keeps the "Redis unavailable" warning to one per `WARNING_INTERVAL_SECONDS`.
     """
@@ -99,9 +99,9 @@ class RateLimiter:
         """
         window_us = _window_microseconds(limit, window_seconds)
         try:
-            reply = await asyncio.wait_for(
-                self._script(keys=[KEY_PREFIX + key], args=[limit, window_us]), self._timeout_seconds
-            )
+            # A deadline on this task, not `wait_for`: that would start a task for every check.
+            async with asyncio.timeout(self._timeout_seconds):
+                reply = await self._script(keys=[KEY_PREFIX + key], args=[limit, window_us])
         except (RedisError, OSError, TimeoutError) as exc:
             # Webhook intake must not stop because Redis did: let the request through, say so rarely.
             self._note_unavailable(exc)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -56,6 +57,8 @@ SENSITIVE_SUFFIXES = ("_token", "_secret", "_password", "_key")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/-]{8,}=*)")
 _BASIC = re.compile(r"(?i)(\bbasic\s+)([A-Za-z0-9+/]{4,}={0,2})")
+# What both credential patterns need (same case folding): text without it skips their two passes.
+_CREDENTIAL_HINT = re.compile(r"(?i)b(?:earer|asic)\s")
 
 
 def is_sensitive_key(key: str, extra_keys: Iterable[str] = ()) -> bool:
@@ -63,6 +66,8 @@ def is_sensitive_key(key: str, extra_keys: Iterable[str] = ()) -> bool:
     return _is_sensitive(key, frozenset(_normal_key(extra) for extra in extra_keys))
 
 
+# Records repeat the same few keys; the camelCase pass is the costly part of redacting one.
+@functools.lru_cache(maxsize=4096)
 def _normal_key(key: str) -> str:
     return _CAMEL_BOUNDARY.sub("_", key).lower().replace("-", "_")
 
@@ -124,6 +129,8 @@ class _Scrubber:
         )
 
     def __call__(self, text: str) -> str:
+        if not self._secrets and _CREDENTIAL_HINT.search(text) is None:
+            return text
         result = _BASIC.sub(_basic_credential, _BEARER.sub(rf"\1{REDACTED}", self._hide_secrets(text)))
         # Marker text next to original text can, in contrived cases, spell a secret again; hide it all then.
         if any(secret in result for secret in self._secrets):

@@ -41,7 +41,7 @@ def truncate_json(value: Any, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """
     if max_bytes < MIN_MAX_BYTES:
         raise ValueError(f"max_bytes must be at least {MIN_MAX_BYTES}")
-    if _fits(value, max_bytes):
+    if _surely_fits(value, max_bytes) or _fits(value, max_bytes):
         return value
     low, high = _SHORTEST_STRING_CAP, max_bytes
     best = _Pruner(max_bytes, low).run(value)
@@ -74,6 +74,48 @@ def _key_text(key: Any) -> str:
         return key
     _scalar_size(key)  # refuses the types json.dumps refuses
     return json.dumps(key)
+
+
+# A character's compact JSON in UTF-8 takes at most 6 bytes (`\u001f`); a surrogate pair, 4 per half.
+_MAX_CHAR_BYTES = 6
+# Ints up to this size have a bound below; larger ones (and their str() limit) are left to `_fits`.
+_BOUNDED_INT_BITS = 4096
+
+
+def _surely_fits(value: Any, budget: int) -> bool:
+    """True when an upper bound of the compact JSON size of `value` is within `budget`, found without
+    encoding anything (a record is usually far below its budget); False means only "not surely"."""
+    bound = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            bound += _MAX_CHAR_BYTES * len(item) + 2
+        elif isinstance(item, dict | list | tuple):
+            if depth >= MAX_DEPTH:
+                return False
+            bound += 1 + max(len(item), 1)
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        return False
+                    bound += _MAX_CHAR_BYTES * len(key) + 3
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)
+        elif item is None or isinstance(item, bool):
+            bound += 5
+        elif isinstance(item, int):
+            if item.bit_length() > _BOUNDED_INT_BITS:
+                return False
+            bound += item.bit_length() // 3 + 3  # decimal digits ≤ bits / 3.32, and a sign
+        elif isinstance(item, float):
+            bound += 24  # repr of any float, "NaN" and "-Infinity" included
+        else:
+            return False  # `_fits` refuses what JSON cannot represent
+        if bound > budget:
+            return False
+    return True
 
 
 def _fits(value: Any, budget: int) -> bool:

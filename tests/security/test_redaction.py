@@ -77,6 +77,9 @@ def test_overlapping_and_adjacent_secrets_become_one_marker() -> None:
         ("the Basic plan is fine", "the Basic plan is fine"),
         ("Basic information", "Basic information"),
         ("a bearer of news", "a bearer of news"),
+        ("BEARER\tabcdefgh12345678", f"BEARER\t{REDACTED}"),
+        ("x=basic\n\ndXNlcjpwYXNzd29yZA==", f"x=basic\n\n{REDACTED}"),
+        ("ba\u017fic dXNlcjpwYXNzd29yZA==", f"ba\u017fic {REDACTED}"),
     ],
 )
 def test_bearer_and_basic_credentials_inside_text(text: str, expected: str) -> None:

@@ -2,7 +2,9 @@
 without the sandbox.
 
 Following a dotted path of object keys through JSON data runs no user code, so such a field needs
-neither Jinja nor a sandbox process. The answer is the sandbox's own (a lone reference's value as
+neither Jinja nor a sandbox process. Neither does integer arithmetic with one literal
+(`{{ shaped.n * 2 }}`, `{{ inputs.page + 1 }}`): when the reference holds an int, `+`, `-` and `*`
+are Python's own, with the sandbox's size checks. The answer is the sandbox's own (a lone reference's value as
 JSON data, or text with each reference's text in its place, within the same output limits) or
 nothing: anything else (another expression, a tag, a missing key, a value that is not JSON data or
 whose text is JSON, a reserved name, an output over a limit) goes to the sandbox, which gives every
@@ -28,12 +30,18 @@ from app.engine.templating.limits import (
 )
 
 # `name.name...`: no private (`_`) names, no item access.
-_PATH = r"([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)"
+_NAMES = r"[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*"
+_PATH = rf"({_NAMES})"
+# A decimal literal as Jinja's lexer reads it (no `_`, no leading zero), small enough to stay an int.
+_INT = r"(?:0|[1-9][0-9]{0,17})"
 # `{{ name.name... }}`: no whitespace control.
 _PLACEHOLDER = rf"\{{\{{[ \t\n]*{_PATH}[ \t\n]*\}}\}}"
+# In a config field, a reference may also meet one integer literal: `{{ name.name * 2 }}`.
+_FIELD = rf"\{{\{{[ \t\n]*({_NAMES}(?:[ \t\n]*[-+*][ \t\n]*{_INT})?)[ \t\n]*\}}\}}"
+_ARITHMETIC = re.compile(rf"({_NAMES})[ \t\n]*([-+*])[ \t\n]*({_INT})")
 # A field that is one placeholder, ASCII whitespace around: it takes the value with its type.
-_REFERENCE = re.compile(rf"[ \t\n]*{_PLACEHOLDER}[ \t\n]*")
-_PLACEHOLDERS = re.compile(_PLACEHOLDER)
+_REFERENCE = re.compile(rf"[ \t\n]*{_FIELD}[ \t\n]*")
+_PLACEHOLDERS = re.compile(_FIELD)
 # A `when` that is one reference, in braces or bare.
 _CONDITION = re.compile(rf"[ \t\n]*(?:{_PLACEHOLDER}|{_PATH})[ \t\n]*")
 # Names Jinja reads as constants or operators, or provides itself, rather than looking them up.
@@ -117,6 +125,24 @@ def _lookup(reference: str, context: Mapping[str, Any]) -> Any:
     return value
 
 
+def _value(expression: str, context: Mapping[str, Any]) -> Any:
+    """A placeholder's value: a reference's, or an int reference's `+`, `-` or `*` with a literal."""
+    match = _ARITHMETIC.fullmatch(expression)
+    if match is None:
+        return _lookup(expression, context)
+    left = _lookup(match.group(1), context)
+    # Only a true int: a bool, float or string has other rules in Jinja (and errors stay the sandbox's).
+    if type(left) is not int:
+        raise _NotPlain
+    operator, right = match.group(2), int(match.group(3))
+    if operator == "*":
+        # The sandbox refuses a product by the operands' sizes, before computing it.
+        if left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            raise _NotPlain
+        return left * right
+    return left + right if operator == "+" else left - right
+
+
 def _as_text(value: Any) -> str:
     """A value's text inside a template, for the values whose text is not JSON (`to_text`)."""
     if isinstance(value, str):
@@ -143,7 +169,7 @@ def _render_text(source: str, context: Mapping[str, Any]) -> tuple[str, int]:
     parts: list[str] = []
     for index, piece in enumerate(pieces):
         if index % 2:
-            parts.append(_as_text(_lookup(piece, context)))
+            parts.append(_as_text(_value(piece, context)))
             continue
         # A brace touching a placeholder would change how Jinja reads it: leave that to Jinja.
         touching = (index < last and piece.endswith("{")) or (index > 0 and piece.startswith("}"))
@@ -162,7 +188,7 @@ def _resolve(source: str, context: Mapping[str, Any]) -> tuple[Any, int]:
     if match is None:
         return _render_text(source, context)
     sizes = _Sizes()
-    return _export(_lookup(match.group(1), context), sizes), sizes.size
+    return _export(_value(match.group(1), context), sizes), sizes.size
 
 
 def resolve_references(sources: Sequence[str], context: Mapping[str, Any]) -> list[Any] | None:

@@ -47,6 +47,9 @@ class TestAnsweredWithoutTheSandbox:
             "{{ inputs.limit }} of {{ run.automation_name }} ({{ inputs.notify }}, [{{ inputs.note }}])",
             "} {{ trigger.payload.user.name }} {",
             "  {{ inputs.channel }} and text\n\n",
+            "{{ inputs.limit + 1 }}",
+            "{{inputs.limit*2}}",
+            "Page {{ inputs.limit - 5 }} of {{ run.attempt * 100 }}",
         ],
     )
     def test_a_plain_reference_gives_the_sandbox_answer(self, source: str, context: dict[str, Any]) -> None:
@@ -79,7 +82,15 @@ class TestLeftToTheSandbox:
     @pytest.mark.parametrize(
         "source",
         [
-            "{{ inputs.limit + 1 }}",
+            "{{ inputs.limit / 2 }}",
+            "{{ inputs.limit * -2 }}",
+            "{{ inputs.limit * 2.5 }}",
+            "{{ inputs.limit * 02 }}",
+            "{{ inputs.limit + 1 + 1 }}",
+            "{{ 2 * inputs.limit }}",
+            "{{ inputs.notify + 1 }}",
+            "{{ inputs.channel * 2 }}",
+            "{{ x.ratio * 2 }}",
             "Hi {{ inputs.channel|upper }}",
             "Tags: {{ inputs.tags }}",
             "Object: {{ trigger.payload }}",
@@ -111,9 +122,9 @@ class TestLeftToTheSandbox:
     def test_one_field_the_references_cannot_answer_sends_the_whole_config(
         self, context: dict[str, Any]
     ) -> None:
-        assert resolve_references(["{{ inputs.channel }}", "{{ inputs.limit * 2 }}"], context) is None
-        config = {"channel": "{{ inputs.channel }}", "double": "{{ inputs.limit * 2 }}"}
-        assert render_value(config, context) == {"channel": "#news", "double": 6}
+        assert resolve_references(["{{ inputs.channel }}", "{{ inputs.limit // 2 }}"], context) is None
+        config = {"channel": "{{ inputs.channel }}", "half": "{{ inputs.limit // 2 }}"}
+        assert render_value(config, context) == {"channel": "#news", "half": 1}
 
     @pytest.mark.parametrize(
         "value", [object(), {1, 2}, float("nan"), "nul \x00", "lone \ud800", {1: "int key"}, 2**5000]
@@ -162,7 +173,10 @@ def _any_text() -> st.SearchStrategy[str]:
 
 
 _references = st.sampled_from(
-    ["inputs.a", "inputs.b", "inputs.c", "inputs.missing", "inputs", "a", "true", "inputs.a.b"]
+    [
+        *["inputs.a", "inputs.b", "inputs.c", "inputs.missing", "inputs", "a", "true", "inputs.a.b"],
+        *["inputs.a * 2", "inputs.b+1", "a - 7", "inputs.c * 0", "inputs.a * 999999999999999999"],
+    ]
 )
 _templates = st.lists(
     st.one_of(_any_text(), _references.map(lambda path: "{{ " + path + " }}")), min_size=1, max_size=5
@@ -172,6 +186,8 @@ _values = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(),
+    # Around the sandbox's integer size limit, where arithmetic meets its checks.
+    st.integers(min_value=2**4030, max_value=2**4100),
     st.floats(allow_nan=False, allow_infinity=False),
     _any_text(),
     st.lists(st.integers()),
