@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -138,13 +139,22 @@ def _send_job(request: Request) -> Sender:
     return sender
 
 
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's transaction: committed (then jobs sent) before the response leaves."""
+def request_transaction(request: Request) -> AbstractAsyncContextManager[AsyncSession]:
+    """The request's transaction: committed (then jobs sent) on leaving the block.
+
+    The webhook fire opens it in its endpoint: solving a generator dependency (an exit stack and a
+    shielded exit per request) costs a fire more than the rest of its framework work together.
+    """
     sessionmaker: async_sessionmaker[AsyncSession] = app_state(request, "sessionmaker", async_sessionmaker)
     # The wake-ups go out on the event loop through the process's pooled broker client: no thread
     # hand-off, and other requests of this process go on while the publish waits.
     publisher = app_state(request, "publisher", BrokerPublisher)
-    async with transaction(sessionmaker, _send_job(request), send_async=publisher.publish) as session:
+    return transaction(sessionmaker, _send_job(request), send_async=publisher.publish)
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """The request's transaction: committed (then jobs sent) before the response leaves."""
+    async with request_transaction(request) as session:
         yield session
 
 

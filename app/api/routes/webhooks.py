@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.api.body import JsonBodyRoute
-from app.api.deps import FireSetupDep, SessionDep
+from app.api.deps import FireSetupDep, request_transaction
 from app.api.schemas import FireOut
 from app.config import Settings
 from app.definitions.run_states import RunStatus
@@ -36,7 +36,6 @@ _trigger_bearer = HTTPBearer(auto_error=False, description="The webhook trigger'
 async def fire(
     automation_id: uuid.UUID,
     request: Request,
-    session: SessionDep,
     setup: FireSetupDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
@@ -46,17 +45,19 @@ async def fire(
     ] = None,
 ) -> Response:
     try:
-        result = await _fire(
-            automation_id,
-            request,
-            session,
-            setup.settings,
-            setup.limits,
-            setup.limiter,
-            credentials,
-            idempotency_key,
-            callback_url,
-        )
+        # Committed, and the wake-up sent, before the answer is built.
+        async with request_transaction(request) as session:
+            result = await _fire(
+                automation_id,
+                request,
+                session,
+                setup.settings,
+                setup.limits,
+                setup.limiter,
+                credentials,
+                idempotency_key,
+                callback_url,
+            )
     except AppError as exc:
         metrics.webhook_answered(exc.status_code)
         raise
