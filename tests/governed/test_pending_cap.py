@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from app.persistence.transaction import transaction
 from app.registry.ports import InvocationRecord
 from app.services.invocations import MAX_PENDING_PER_RUN, MAX_PENDING_PER_SPACE
 from app.worker.ports import RunInvocations
+from tests.support.approvals import pending_call
 from tests.support.factories import Factory
 from tests.support.runs import definition, stored_run
 
@@ -34,19 +36,7 @@ class Worker:
 
 
 def record(index: int) -> InvocationRecord:
-    return InvocationRecord(
-        call_key=f"run/step/1/{index}",
-        step_id="step",
-        capability="crm.note",
-        tier="native",
-        risk="write",
-        destructive=False,
-        chosen_by="agent",
-        mode="require_approval",
-        mode_source="inferred_default",
-        params={"n": index},
-        status="pending",
-    )
+    return pending_call(f"run/step/1/{index}", params={"n": index})
 
 
 async def running(app: Any, owner: Any) -> Run:
@@ -89,17 +79,7 @@ async def waiting_calls(app: Any, run: Run, count: int) -> None:
             "space_id": run.space_id,
             "automation_id": run.automation_id,
             "run_id": run.id,
-            "step_id": "step",
-            "call_key": f"{run.id}/step/1/{index}",
-            "capability": "crm.note",
-            "tier": "native",
-            "risk": "write",
-            "destructive": False,
-            "chosen_by": "agent",
-            "mode": "require_approval",
-            "mode_source": "inferred_default",
-            "params": {"n": index},
-            "status": "pending",
+            **asdict(pending_call(f"{run.id}/step/1/{index}", params={"n": index})),
         }
         for index in range(count)
     ]

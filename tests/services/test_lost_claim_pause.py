@@ -21,6 +21,7 @@ from app.registry.ports import InvocationRecord
 from app.services.approvals import approval_service
 from app.services.invocations import invocation_service
 from app.services.journal import RunJournal
+from tests.support.approvals import pending_call
 from tests.support.factories import Factory
 from tests.support.runs import stored_run
 
@@ -42,19 +43,7 @@ async def claimed(app: Any, factory: Factory) -> AsyncIterator[tuple[Run, Autoco
 
 
 def _call(run: Run) -> InvocationRecord:
-    return InvocationRecord(
-        call_key=CallId(str(run.id), "call", 1, 0).key,
-        step_id="call",
-        capability="http.request",
-        tier="builtin",
-        risk="write",
-        destructive=False,
-        chosen_by="definition",
-        mode="require_approval",
-        mode_source="automation",
-        params={"method": "POST"},
-        status="pending",
-    )
+    return pending_call(CallId(str(run.id), "call", 1, 0).key, step_id="call", capability="http.request")
 
 
 async def _take_over(app: Any, run: Run) -> None:

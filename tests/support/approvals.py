@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.registry.ports import InvocationRecord
 from tests.support.factories import Caller
 
 
@@ -29,3 +30,21 @@ async def decide(caller: Caller, approval_id: str, verb: str, body: dict[str, An
     return await caller.request(
         "POST", caller.space_path(f"/approvals/{approval_id}/{verb}"), json=body or {}
     )
+
+
+def pending_call(call_key: str, **columns: Any) -> InvocationRecord:
+    """A call that asks for approval, as the governed pipeline hands it to the invocation log."""
+    values: dict[str, Any] = {
+        "step_id": "step",
+        "capability": "crm.note",
+        "tier": "native",
+        "risk": "write",
+        "destructive": False,
+        "chosen_by": "agent",
+        "mode": "require_approval",
+        "mode_source": "inferred_default",
+        "params": {},
+        "status": "pending",
+    }
+    values.update(columns)
+    return InvocationRecord(call_key=call_key, **values)
