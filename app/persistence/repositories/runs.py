@@ -11,7 +11,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Table, and_, bindparam, exists, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
@@ -131,7 +143,9 @@ def _finish_with_context(
                 AutomationTrigger.space_id == RUNS.c.space_id,
                 AutomationTrigger.type == "event",
                 AutomationTrigger.enabled.is_(True),
-                AutomationTrigger.event_type.in_(event_types),
+                # One bound value each rather than an expanding IN: the statement is built per tuple
+                # anyway, and an expanding parameter is rewritten into the SQL on every execution.
+                AutomationTrigger.event_type.in_([literal(name) for name in event_types]),
             ),
         )
     )
