@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.api.schemas import Body, Out
+from app.api.schemas import Body, ListOut, Out
 from app.services.artifacts import MAX_LINK_SECONDS
 
 
@@ -28,8 +28,8 @@ class ArtifactOut(Out):
     created_at: datetime
 
 
-class ArtifactListOut(Out):
-    items: list[ArtifactOut]
+class ArtifactListOut(ListOut[ArtifactOut]):
+    """Every artifact of the run in one answer: artifacts are not paged."""
 
 
 class LinkCreate(Body):

@@ -28,8 +28,13 @@ class Out(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
 
-class PageOut(BaseModel, Generic[T]):
+class ListOut(BaseModel, Generic[T]):
+    """The shape every listing answers with: its items, in order."""
+
     items: list[T]
+
+
+class PageOut(ListOut[T], Generic[T]):
     next_cursor: str | None = Field(
         description="Pass as `cursor` to get the next page; null on the last page."
     )
@@ -448,8 +453,8 @@ class DraftOut(BaseModel):
     expires_at: datetime
 
 
-class DraftListOut(BaseModel):
-    items: list[DraftOut]
+class DraftListOut(ListOut[DraftOut]):
+    """Every draft of the space in one answer: drafts are not paged."""
 
 
 class DraftExampleOut(BaseModel):

@@ -37,8 +37,12 @@ INLINE_RETRY_SECONDS = 5.0
 WAIT_SLICE_SECONDS = 0.25
 
 
-class ClaimLost(Exception):
-    """The run is no longer this worker's (its lease expired and another claim took it)."""
+class ClaimLost(BaseException):
+    """The run is no longer this worker's (its lease expired and another claim took it).
+
+    Like `Suspend`, it derives from `BaseException`: raised under a handler (an approval request the
+    lost claim may no longer make), it must end the attempt, not become a tool error or a retry.
+    """
 
 
 class StopRequested(Exception):
@@ -78,7 +82,8 @@ class Journal(Protocol):
         ...
 
     async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
-        """The attempt paused at a call (`Suspend`): durable, so a later claim resumes this attempt."""
+        """The attempt paused at a call (`Suspend`): durable, so a later claim resumes this attempt;
+        raises `ClaimLost` instead when the claim no longer holds the run."""
         ...
 
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None: ...

@@ -147,6 +147,24 @@ class ApprovalService:
         await session.flush()
         return len(pending)
 
+    async def withdraw(self, session: AsyncSession, run_id: uuid.UUID, call_key: str) -> int:
+        """A call whose claim lost the run before pausing on it: nothing waits for its decision.
+
+        It expires at once (`approval_withdrawn`); if the claim that took the run over still needs the
+        call, it asks again under its own attempt.
+        """
+        pending = await InvocationRepository(session).pending_for_run(run_id, call_key=call_key)
+        now = utcnow()
+        for approval in pending:
+            self._expire(approval, now)
+            approval.error = {
+                "code": "approval_withdrawn",
+                "message": "the run was taken over by another claim before it paused on this call",
+            }
+            await record_approval_event(session, approval, "approval.decided")
+        await session.flush()
+        return len(pending)
+
     def _expire(self, approval: ActionInvocation, now: datetime) -> None:
         approval.status, approval.denied_reason, approval.completed_at = "expired", "expired", now
         approval.error = {"code": "approval_expired", "message": "nobody decided in time"}

@@ -36,6 +36,7 @@ from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
+from app.services.approvals import approval_service
 from app.services.dispatch import DispatchLimits, parsed_definition
 from app.services.finishing import OUTCOME_TRANSITIONS, finish_claim
 from app.services.governance import governance_service
@@ -162,8 +163,11 @@ class ExecutionService:
                 async with self._heartbeat(writes, run, settings, journal):
                     outcome = await self._walk(claimed, journal, writes, settings, deps)
                 if outcome.status not in OUTCOME_TRANSITIONS:
-                    # Nothing to finish (the claim was lost): the last attempt's end is still ours to write.
+                    # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
+                    # and an approval asked for just before the loss is withdrawn (in the unit of work).
                     await journal.flush()
+                    if journal.unheeded_call is not None:
+                        await approval_service.withdraw(session, run.id, journal.unheeded_call)
                     return outcome.status
                 # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
                 # lease and the worker are released, and only a decision puts it back to pending. The

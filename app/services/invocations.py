@@ -14,11 +14,13 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.signals import StepError
+from app.engine.executor import ClaimLost
 from app.errors import NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import ActionInvocation, Run, Space
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.invocations import InvocationRepository
+from app.persistence.repositories.runs import RunRepository
 from app.registry.ports import InvocationRecord
 from app.services.access import Permissions, SpaceAccess
 from app.services.governance import ApprovalSettings
@@ -62,7 +64,13 @@ class InvocationService:
         await InvocationRepository(session).insert(_row(run, record))
 
     async def request_approval(self, session: AsyncSession, run: Run, record: InvocationRecord) -> str:
-        """A pending call with its expiry, a notification and `approval.requested`; refused past the caps."""
+        """A pending call with its expiry, a notification and `approval.requested`; refused past the caps.
+
+        Only the claim that holds the run may ask (`run.attempt` is the claim's): a claim that lost its
+        lease gets `ClaimLost`, and nobody is asked to decide a call no claim will wait for.
+        """
+        if not await RunRepository(session).holds(run.id, run.attempt):
+            raise ClaimLost()
         repository = InvocationRepository(session)
         space = await session.get(Space, run.space_id)
         settings = ApprovalSettings.of(space) if space is not None else ApprovalSettings()

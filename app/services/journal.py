@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import metrics
 from app.definitions.automation import Step
 from app.definitions.run_states import RunStatus
+from app.definitions.signals import CallId
 from app.engine.executor import ClaimLost, Phase, StopRequested
 from app.persistence.base import utcnow
 from app.persistence.repositories.run_journal import RunJournalRepository, StepEnd
@@ -45,6 +46,8 @@ class RunJournal:
         self.run_id = run_id
         self.attempt = attempt
         self.lease_lost = False
+        # The key of a call this claim asked a human about and then lost the run before pausing on.
+        self.unheeded_call: str | None = None
         # (phase, step index, attempt) -> (record, started at) of an attempt an earlier claim suspended.
         self.suspended = dict(suspended or {})
         # The run's deadline while the database does not hold it yet: written with the first begin.
@@ -131,15 +134,24 @@ class RunJournal:
         self._ended = end
 
     async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
+        """Record the pause, the resume point of a later claim, only while this claim holds the run.
+
+        A lost claim's pause is not written (the claim that took the run over decides how the step goes
+        on); the call it asked a human about is left in `unheeded_call` for the claim's end to withdraw.
+        """
         end = self._end(record, "suspended")
         end.values["config"] = for_display(config) if config is not None else None
+        end.values["suspension"] = redact(suspension)
         previous = self.take_ended()
         async with self.writes() as session:
             steps = RunJournalRepository(session)
             if previous is not None:
                 await steps.end(previous)
-            end.values["suspension"] = redact(suspension)
-            await steps.end(end)
+            held = await steps.suspend(end, run_id=self.run_id, attempt=self.attempt)
+        if not held:
+            call = suspension.get("call")
+            self.unheeded_call = CallId(**call).key if isinstance(call, dict) else None
+            raise ClaimLost()
 
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
         async with self.writes() as session:

@@ -18,7 +18,7 @@ from app.registry.ports import InvocationRecord
 from app.services.invocations import MAX_PENDING_PER_RUN, MAX_PENDING_PER_SPACE
 from app.worker.ports import RunInvocations
 from tests.support.factories import Factory
-from tests.support.runs import definition
+from tests.support.runs import definition, stored_run
 
 
 class Worker:
@@ -54,22 +54,7 @@ async def running(app: Any, owner: Any) -> Run:
     automation = await owner.create_automation(
         definition({"step_id": "a", "action": "transform_data", "config": {"output": 1}})
     )
-    run = Run(
-        id=uuid.uuid4(),
-        space_id=uuid.UUID(owner.space_id),
-        automation_id=uuid.UUID(automation["id"]),
-        automation_version=1,
-        definition=automation["definition"],
-        status="running",
-        queue="runs.fast",
-        trigger_type="manual",
-        trigger_payload={},
-        inputs={},
-        attempt=1,
-    )
-    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
-        session.add(run)
-    return run
+    return await stored_run(app, owner, automation, "running", attempt=1)
 
 
 def port_for(app: Any, run: Run) -> RunInvocations:

@@ -4,6 +4,7 @@ space, and a credential that never lands anywhere."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from typing import Any
 
@@ -12,10 +13,10 @@ from sqlalchemy import text
 
 from tests.mcp.conftest import connect, connection
 from tests.support.factories import Caller, Factory
-from tests.support.fake_llm import TEST_MODEL, FakeLlm, json_reply, tool_call
+from tests.support.fake_llm import TEST_MODEL, FakeLlm, Reply, ToolCall, json_reply, tool_call
 from tests.support.mcp_server import McpTestServer, tool
 from tests.support.processes import ServiceProcess
-from tests.support.runs import attempts, definition, start, wait_for
+from tests.support.runs import attempts, definition, get_run, start, wait_for
 
 SECRET_VALUE = "mcp-bearer-" + uuid.uuid4().hex
 
@@ -174,6 +175,13 @@ async def test_another_space_cannot_see_or_call_the_tool(
     assert ("echo", {"text": "x"}) not in mcp_server.calls
 
 
+def _add_then_answer(body: dict[str, Any]) -> Reply | ToolCall:
+    """The model asks for the MCP tool until the conversation holds its result, then answers."""
+    if any(message["role"] == "tool" for message in body["messages"]):
+        return json_reply({"answer": 42})
+    return tool_call("crm__add", {"a": 20, "b": 22})
+
+
 async def test_agent_task_uses_an_mcp_tool(
     factory: Factory, mcp_server: McpTestServer, fake_llm: FakeLlm, stack, harvest
 ) -> None:  # type: ignore[no-untyped-def]
@@ -181,10 +189,9 @@ async def test_agent_task_uses_an_mcp_tool(
     owner = await factory.owner()
     created = await connect(owner, mcp_server.url)
     await harvest(created["id"])
-    fake_llm.script(
-        tool_call("crm__add", {"a": 20, "b": 22}),
-        json_reply({"answer": 42}),
-    )
+    # Answered by the conversation, not in order: the test's short lease can be lost under load, and the
+    # claim that takes the run over asks the model again from the start of the step.
+    fake_llm.answer_by(_add_then_answer)
     step = {
         "step_id": "think",
         "action": "agent_task",
@@ -197,10 +204,20 @@ async def test_agent_task_uses_an_mcp_tool(
         "output_as": "thought",
     }
     done = await run_steps(owner, step)
+    # A claim that lost the run still ends its attempt: wait for that, so no late model call of this
+    # test reaches the next test's script.
+    deadline = time.monotonic() + 60
+    while any(attempt["status"] == "running" for attempt in done["steps"]):
+        assert time.monotonic() < deadline, done["steps"]
+        await asyncio.sleep(0.2)
+        done = await get_run(owner, done["id"])
+    answered = [m["content"] for r in fake_llm.requests for m in r["messages"] if m["role"] == "tool"]
     fake_llm.reset()
     assert done["status"] == "succeeded", done
     assert done["output"]["thought"] == {"answer": 42}
     assert ("add", {"a": 20, "b": 22}) in mcp_server.calls
+    assert answered, "the tool's result went back to the model"
+    assert all("42" in content for content in answered), answered
 
 
 async def test_a_stdio_server_declared_by_the_operator(factory: Factory, stack) -> None:  # type: ignore[no-untyped-def]

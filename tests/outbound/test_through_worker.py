@@ -6,11 +6,10 @@ import asyncio
 import time
 from typing import Any
 
-import psutil
-
 from app.config import Settings
 from tests.support.factories import Caller, Factory, minimal_definition
 from tests.support.outbound import endpoint
+from tests.support.processes import worker_down
 from tests.support.receivers import Receivers
 from tests.support.runs import fire, start, wait_for
 from tests.support.servers import flush_prefix
@@ -137,20 +136,11 @@ class TestLostWakeUps:
         owner = await factory.owner()
         await endpoint(owner, receivers, "ok/flushed", events=["automation.run.cancelled"])
         automation = await owner.create_automation(minimal_definition())
-        processes = [
-            psutil.Process(worker.process.pid),
-            *psutil.Process(worker.process.pid).children(recursive=True),
-        ]
-        for process in processes:
-            process.suspend()
-        try:
+        with worker_down(worker, settings.resolved_redis_url()):
             run = await fire(owner, automation["id"])
             cancelled = await owner.request("POST", owner.space_path(f"/runs/{run['id']}/cancel"))
             assert cancelled.status_code in (200, 202), cancelled.text
             assert flush_prefix(settings.resolved_redis_url(), settings.redis_key_prefix) > 0
-        finally:
-            for process in processes:
-                process.resume()
         (shown,) = await settled(owner, 1, run_id=run["id"])
         assert shown["status"] == "succeeded"
         (got,) = receivers.wait_for("flushed", 1)

@@ -16,7 +16,7 @@ from app.main import create_app
 from app.worker.celery_app import RUN_QUEUES, create_celery
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
-from tests.support.processes import start_worker
+from tests.support.processes import start_worker, worker_down
 from tests.support.runs import attempts, definition, fire, http_step, start, wait_for
 from tests.support.servers import (
     Servers,
@@ -72,13 +72,7 @@ class TestCrashes:
         worker, _beat = stack
         owner = await factory.owner()
         name = _name("flushed")
-        processes = [
-            psutil.Process(worker.process.pid),
-            *psutil.Process(worker.process.pid).children(recursive=True),
-        ]
-        for process in processes:
-            process.suspend()
-        try:
+        with worker_down(worker, settings.resolved_redis_url()):
             automation_id, first = await start(
                 owner, definition(http_step("call", f"{loopback.url}/count/{name}"))
             )
@@ -86,9 +80,6 @@ class TestCrashes:
             assert (
                 flush_prefix(settings.resolved_redis_url(), settings.redis_key_prefix) > 0
             )  # every wake-up is gone
-        finally:
-            for process in processes:
-                process.resume()
         for run in (first, *others):
             assert (await wait_for(owner, run["id"], timeout=60))["status"] == "succeeded"
         assert loopback.hits[name] == 3

@@ -30,6 +30,7 @@ from app.services.journal import RunJournal
 from app.worker.ports import ports_for
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Factory
+from tests.support.runs import stored_run
 
 THREE_STEPS: dict[str, Any] = {
     "schema_version": "1.0",
@@ -73,28 +74,6 @@ async def runtime(app: Any) -> WorkerRuntime:
         redis=app.state.redis,
         limiter=RateLimiter(app.state.redis),
     )
-
-
-async def _pending_run(
-    runtime: WorkerRuntime, owner: Any, automation: dict[str, Any], n: int = 1
-) -> uuid.UUID:
-    run_id = uuid.uuid4()
-    async with runtime.unit_of_work() as session:
-        session.add(
-            Run(
-                id=run_id,
-                space_id=uuid.UUID(owner.space_id),
-                automation_id=uuid.UUID(automation["id"]),
-                automation_version=1,
-                definition=automation["definition"],
-                status="pending",
-                queue="runs.fast",
-                trigger_type="manual",
-                trigger_payload={},
-                inputs={"n": n},
-            )
-        )
-    return run_id
 
 
 @contextmanager
@@ -174,8 +153,9 @@ class TestOneClaim:
         owner = await factory.owner()
         automation = await owner.create_automation(THREE_STEPS)
         # The first run warms the caches that are per process (parsed definition, compiled templates).
-        assert await _execute(runtime, await _pending_run(runtime, owner, automation)) == "succeeded"
-        run_id = await _pending_run(runtime, owner, automation, n=21)
+        warm_up = await stored_run(app, owner, automation, inputs={"n": 1})
+        assert await _execute(runtime, warm_up.id) == "succeeded"
+        run_id = (await stored_run(app, owner, automation, inputs={"n": 21})).id
 
         with counted(app) as sent, checked_out(app, excluding_plugin_reads=True) as checkouts:
             assert await _execute(runtime, run_id) == "succeeded"
@@ -223,7 +203,7 @@ class TestOneClaim:
         }
         await owner.create_automation(listener)
         automation = await owner.create_automation(THREE_STEPS)
-        run_id = await _pending_run(runtime, owner, automation)
+        run_id = (await stored_run(app, owner, automation, inputs={"n": 1})).id
 
         assert await _execute(runtime, run_id) == "succeeded"
 
@@ -246,7 +226,7 @@ class TestOneClaim:
             ],
         }
         automation = await owner.create_automation(document)
-        run_id = await _pending_run(runtime, owner, automation)
+        run_id = (await stored_run(app, owner, automation, inputs={"n": 1})).id
 
         assert await _execute(runtime, run_id) == "failed"
 
@@ -264,16 +244,12 @@ class TestJournal:
     """The journal alone, on a run claimed by hand: the stop check is part of beginning an attempt."""
 
     @pytest.fixture
-    async def claimed(self, app: Any, factory: Factory, runtime: WorkerRuntime) -> AsyncIterator[Any]:
+    async def claimed(self, app: Any, factory: Factory) -> AsyncIterator[Any]:
         owner = await factory.owner()
         automation = await owner.create_automation(THREE_STEPS)
-        run_id = await _pending_run(runtime, owner, automation)
-        async with runtime.unit_of_work() as session:
-            await session.execute(
-                update(Run).where(Run.id == run_id).values(status="running", attempt=1, claimed_by="x")
-            )
+        run = await stored_run(app, owner, automation, "running", inputs={"n": 1}, attempt=1, claimed_by="x")
         async with AutocommitWrites.open(app.state.engine) as writes:
-            yield run_id, writes
+            yield run.id, writes
 
     def _step(self) -> Step:
         return Step.model_validate({"step_id": "shape", "action": "transform_data", "config": {"output": 1}})

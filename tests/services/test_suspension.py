@@ -25,6 +25,7 @@ from app.services.execution import ExecutionDeps, ExecutionSettings, execution_s
 from app.services.journal import Writes
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
+from tests.support.runs import stored_run
 
 
 @pytest.fixture(scope="module")
@@ -91,22 +92,7 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
     def uow() -> Any:
         return transaction(app.state.sessionmaker, app.state.send_job)
 
-    run_id = uuid.uuid4()
-    async with uow() as session:
-        session.add(
-            Run(
-                id=run_id,
-                space_id=uuid.UUID(owner.space_id),
-                automation_id=uuid.UUID(automation["id"]),
-                automation_version=1,
-                definition=automation["definition"],
-                status="pending",
-                queue="runs.fast",
-                trigger_type="manual",
-                trigger_payload={},
-                inputs={},
-            )
-        )
+    run_id = (await stored_run(app, owner, automation)).id
     settings = ExecutionSettings(worker="in-process", lease=timedelta(seconds=30))
 
     assert await execution_service.execute(uow, run_id, settings, deps(app, suspend=True)) == "suspended"

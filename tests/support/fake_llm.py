@@ -7,8 +7,10 @@
     fake.stop()
 
 Each `POST /v1/chat/completions` (or `/chat/completions`) takes the next scripted answer; an empty
-script answers 500 with a message saying so. The server runs on a thread of the test process and is
-reached over TCP, so a Celery worker in another process talks to it like to a real provider.
+script answers 500 with a message saying so. `answer_by` replaces the script with a function of the
+request, for a test whose model calls may be asked again (a run claimed anew after a lost lease).
+The server runs on a thread of the test process and is reached over TCP, so a Celery worker in another
+process talks to it like to a real provider.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -108,6 +111,7 @@ class FakeLlm:
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []
         self._script: deque[Answer] = deque()
+        self._answer_by: Callable[[dict[str, Any]], Answer | ToolCall] | None = None
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._ids = itertools.count(1)
@@ -152,10 +156,18 @@ class FakeLlm:
                 self._script.append(tool_calls(answer) if isinstance(answer, ToolCall) else answer)
         return self
 
+    def answer_by(self, answer: Callable[[dict[str, Any]], Answer | ToolCall]) -> FakeLlm:
+        """Answer each request with `answer(body)` instead of the script: the same conversation gets the
+        same answer however often it is asked, as a deterministic model would give it."""
+        with self._lock:
+            self._answer_by = answer
+        return self
+
     def reset(self) -> None:
-        """Forget the script and every recorded request."""
+        """Forget the script, the answering function and every recorded request."""
         with self._lock:
             self._script.clear()
+            self._answer_by = None
             self.requests.clear()
             self.headers.clear()
             self.paths.clear()
@@ -171,6 +183,9 @@ class FakeLlm:
             self.paths.append(path)
             self.headers.append(headers)
             self.requests.append(body)
+            if self._answer_by is not None:
+                answer = self._answer_by(body)
+                return tool_calls(answer) if isinstance(answer, ToolCall) else answer
             if self._script:
                 return self._script.popleft()
             served = len(self.requests) - 1

@@ -10,7 +10,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import psutil
+import redis
 
 from app.config import Settings
 from app.worker.celery_app import create_celery
@@ -88,3 +93,32 @@ def _wait_for_worker(settings: Settings, worker: ServiceProcess, node: str) -> N
         if celery.control.ping(destination=[node], timeout=0.5):
             return
     raise RuntimeError("worker did not start in 60 s")
+
+
+@contextlib.contextmanager
+def worker_down(worker: ServiceProcess, redis_url: str) -> Iterator[None]:
+    """The worker and its pool children stopped, and its broker connections closed by the server; all
+    resumed on exit, when the worker reconnects.
+
+    Stopping alone is not enough to keep a wake-up from it: Redis still hands the next message to a
+    stopped worker's pending BRPOP, off the queue and into a socket nobody reads yet.
+    """
+    parent = psutil.Process(worker.pid)
+    processes = [parent, *parent.children(recursive=True)]
+    redis_port = urlsplit(redis_url).port or 6379
+    for process in processes:
+        process.suspend()
+    try:
+        connections = parent.net_connections("tcp")
+        ports = {c.laddr.port for c in connections if c.raddr and c.raddr.port == redis_port}
+        client = redis.Redis.from_url(redis_url)
+        try:
+            for entry in client.client_list():
+                if int(entry["addr"].rsplit(":", 1)[1]) in ports:
+                    client.client_kill_filter(_id=entry["id"])
+        finally:
+            client.close()
+        yield
+    finally:
+        for process in processes:
+            process.resume()

@@ -1,12 +1,16 @@
-"""Helpers for run tests: automations built around a loopback server, and waiting for a run's end."""
+"""Helpers for run tests: automations built around a loopback server, runs stored directly, and waiting
+for a run's end."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from typing import Any
 
 from app.definitions import run_states
+from app.persistence.models import Run
+from app.persistence.transaction import transaction
 from tests.support.factories import Caller
 
 TERMINAL = {status.value for status in run_states.TERMINAL}
@@ -20,6 +24,29 @@ def definition(*steps: dict[str, Any], **changes: Any) -> dict[str, Any]:
     document: dict[str, Any] = {"schema_version": "1.0", "name": "Pipeline test", "plan": list(steps)}
     document.update(changes)
     return document
+
+
+async def stored_run(
+    app: Any, owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
+) -> Run:
+    """A manual run of `automation` (as the API answered it) in the owner's space, stored directly in
+    `status` with `columns` set, committed; no wake-up is sent, so nothing else claims it."""
+    values: dict[str, Any] = {
+        "id": uuid.uuid4(),
+        "space_id": uuid.UUID(owner.space_id),
+        "automation_id": uuid.UUID(automation["id"]),
+        "automation_version": 1,
+        "definition": automation["definition"],
+        "status": status,
+        "queue": "runs.fast",
+        "trigger_type": "manual",
+        "trigger_payload": {},
+        "inputs": {},
+    }
+    run = Run(**(values | columns))
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        session.add(run)
+    return run
 
 
 async def start(

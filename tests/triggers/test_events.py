@@ -7,7 +7,6 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import psutil
 from sqlalchemy import func, select, update
 
 from app.config import Settings
@@ -16,8 +15,9 @@ from app.persistence.models import DomainEvent, EventTriggerGeneration, Run
 from app.persistence.transaction import transaction
 from app.services.events import event_service
 from tests.support.factories import Caller, Factory
+from tests.support.processes import worker_down
 from tests.support.runs import wait_for
-from tests.support.servers import flush_prefix
+from tests.support.servers import flush_prefix, queued_task_ids
 
 
 def _listener(
@@ -180,20 +180,12 @@ class TestNothingLost:
         worker, _ = stack
         owner = await factory.owner()
         listener = await _active(owner, _listener("drive.file_added", name=f"late-{uuid.uuid4().hex[:4]}"))
-        processes = [
-            psutil.Process(worker.process.pid),
-            *psutil.Process(worker.process.pid).children(recursive=True),
-        ]
-        for process in processes:
-            process.suspend()
-        try:
+        redis_url = settings.resolved_redis_url()
+        with worker_down(worker, redis_url):
             published = await _publish(owner, "drive.file_added", {"n": 1})
-            assert (
-                flush_prefix(settings.resolved_redis_url(), settings.redis_key_prefix) > 0
-            )  # dispatch lost too
-        finally:
-            for process in processes:
-                process.resume()
+            # The dispatch's wake-up is queued, and then lost with everything else of this session's broker.
+            assert published["id"] in queued_task_ids(redis_url, settings.redis_key_prefix, "system")
+            flush_prefix(redis_url, settings.redis_key_prefix)
         event = await _event(owner, published["id"], timeout=60)
         assert len(event["consumed_by"]) == 1
         (run,) = await _runs_of(app, listener)

@@ -50,3 +50,27 @@ def wait_run_status(
         assert run["status"] not in TERMINAL - {wanted}, run
         assert time.monotonic() < deadline, f"run stayed {run['status']}"
         time.sleep(0.3)
+
+
+def automation_needing_approval(
+    ui_base: str, owner: Owner, name: str, url: str, execution: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Create an automation whose one step POSTs to `url` and waits for a human to approve the call."""
+    definition: dict[str, Any] = {
+        "schema_version": "1.0",
+        "name": name,
+        "plan": [{"step_id": "call", "action": "http_request", "config": {"method": "POST", "url": url}}],
+    }
+    if execution is not None:
+        definition["execution"] = execution
+    automation: dict[str, Any] = space_api(
+        ui_base, owner, "POST", "/automations", json={"definition": definition}
+    ).json()
+    space_api(
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{automation['id']}/action-modes",
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    return automation

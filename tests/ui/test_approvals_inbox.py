@@ -11,7 +11,7 @@ import pytest
 from tests.support.browser import axe_violations, shot
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import space_api, wait_run_status
+from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -21,25 +21,7 @@ def test_a_waiting_run_is_approved_in_the_inbox_and_finishes(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback
 ) -> None:
     hits = f"inbox-{uuid.uuid4().hex[:6]}"
-    definition = {
-        "schema_version": "1.0",
-        "name": "Needs a yes",
-        "plan": [
-            {
-                "step_id": "call",
-                "action": "http_request",
-                "config": {"method": "POST", "url": f"{loopback.url}/count/{hits}"},
-            }
-        ],
-    }
-    automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
-    space_api(
-        ui_base,
-        owner,
-        "PUT",
-        f"/automations/{automation['id']}/action-modes",
-        json={"modes": {"http.request": "require_approval"}},
-    )
+    automation = automation_needing_approval(ui_base, owner, "Needs a yes", f"{loopback.url}/count/{hits}")
     run = space_api(
         ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
     ).json()

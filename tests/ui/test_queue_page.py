@@ -11,7 +11,7 @@ import pytest
 from tests.support.browser import axe_violations, shot
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import space_api, wait_run_status
+from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -20,26 +20,13 @@ pytestmark = pytest.mark.timeout(300)
 def test_queued_runs_show_in_order_with_their_depth_and_are_cancelled_from_the_page(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback
 ) -> None:
-    definition = {
-        "schema_version": "1.0",
-        "name": "One at a time",
-        "execution": {"concurrency": "queue"},
-        "plan": [
-            {
-                "step_id": "call",
-                "action": "http_request",
-                "config": {"method": "POST", "url": f"{loopback.url}/count/queue-{uuid.uuid4().hex[:6]}"},
-            }
-        ],
-    }
-    automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
     # The first run waits for a human, so the next ones stay queued behind it for as long as the test needs.
-    space_api(
+    automation = automation_needing_approval(
         ui_base,
         owner,
-        "PUT",
-        f"/automations/{automation['id']}/action-modes",
-        json={"modes": {"http.request": "require_approval"}},
+        "One at a time",
+        f"{loopback.url}/count/queue-{uuid.uuid4().hex[:6]}",
+        execution={"concurrency": "queue"},
     )
     fire = f"/automations/{automation['id']}/runs"
     first = space_api(ui_base, owner, "POST", fire, json={"inputs": {}}).json()

@@ -79,12 +79,17 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
             statement = statement.where(ActionInvocation.space_id == space_id)
         return int((await self.session.execute(statement)).scalar_one())
 
-    async def pending_for_run(self, run_id: uuid.UUID) -> Sequence[ActionInvocation]:
+    async def pending_for_run(
+        self, run_id: uuid.UUID, *, call_key: str | None = None
+    ) -> Sequence[ActionInvocation]:
+        """The run's pending calls (only the one of `call_key` when given), locked for a decision."""
         statement = (
             select(ActionInvocation)
             .where(ActionInvocation.run_id == run_id, ActionInvocation.status == "pending")
             .with_for_update()
         )
+        if call_key is not None:
+            statement = statement.where(ActionInvocation.call_key == call_key)
         return await self.get_all(statement)
 
     async def transition(

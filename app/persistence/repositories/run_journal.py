@@ -131,6 +131,17 @@ def end_statement() -> Any:
 
 
 @functools.cache
+def suspend_statement() -> Any:
+    """A paused attempt's end, written only while the claim holds the run; answers the record's id then.
+
+    The run's row is share-locked for the statement: a claim taking the run over either waits for this
+    end (and then resumes the paused attempt) or has already moved the attempt on (nothing is written).
+    """
+    held = select(Run.id).where(_held_where()).with_for_update(read=True).cte("held")
+    return _end_update().where(select(held.c.id).exists()).returning(RUN_STEPS.c.id)
+
+
+@functools.cache
 def fail_plan_statement(*, with_end: bool) -> Any:
     """The plan's failure on the run, if the claim holds it; answers the run's id then."""
     statement = (
@@ -189,6 +200,12 @@ class RunJournalRepository:
     async def end(self, end: StepEnd) -> None:
         """Record how a step attempt ended."""
         await self.session.execute(end_statement(), end.params())
+
+    async def suspend(self, end: StepEnd, *, run_id: uuid.UUID, attempt: int) -> bool:
+        """Record a paused attempt's end if claim `attempt` still holds the run; False when it is lost."""
+        params = end.params()
+        params.update(held_run_id=run_id, held_attempt=attempt)
+        return (await self.session.execute(suspend_statement(), params)).one_or_none() is not None
 
     async def fail_plan(
         self, run_id: uuid.UUID, attempt: int, step_id: str, error: dict[str, Any], previous: StepEnd | None

@@ -257,6 +257,16 @@ class RunRepository(RepositoryBase[Run]):
         modes = len(_RUN_COLUMNS)
         return ClaimedRun(_run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}))
 
+    async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
+        """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:
+        whatever the transaction writes on the claim's behalf commits before another claim can take it."""
+        result = await self.session.execute(
+            select(Run.id)
+            .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
+            .with_for_update(read=True)
+        )
+        return result.one_or_none() is not None
+
     async def renew_lease(self, run_id: uuid.UUID, attempt: int, lease: timedelta, now: datetime) -> bool:
         result = await self.session.execute(
             update(Run)
