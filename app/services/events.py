@@ -98,6 +98,7 @@ class EventService:
         heard: bool = True,
     ) -> DomainEvent:
         """Record an event in the caller's transaction; its dispatch is enqueued for after the commit.
+        The answer is a plain copy of the row written, not an object of the session.
 
         `heard` False: the caller found, in this transaction, no enabled event trigger of the space
         listening for the type. The event is recorded as dispatched to nobody, and no dispatcher wakes.
@@ -115,7 +116,7 @@ class EventService:
             dispatched_at=None if heard else now,
             expires_at=now + EVENT_RETENTION,
         )
-        await EventRepository(session).create(event)
+        await EventRepository(session).insert(event)
         if heard:
             jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
         return event

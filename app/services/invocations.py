@@ -61,7 +61,7 @@ def _row(run: Run, record: InvocationRecord) -> ActionInvocation:
 class InvocationService:
     async def record(self, session: AsyncSession, run: Run, record: InvocationRecord) -> None:
         """A finished call: one insert, no read."""
-        await InvocationRepository(session).create(_row(run, record))
+        await InvocationRepository(session).insert(_row(run, record))
 
     async def request_approval(self, session: AsyncSession, run: Run, record: InvocationRecord) -> str:
         """A pending call with its expiry, a notification and `approval.requested`; refused past the caps.

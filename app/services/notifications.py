@@ -33,7 +33,7 @@ class NotificationService:
             body=body,
             created_at=utcnow(),
         )
-        return await NotificationRepository(session).create(notification)
+        return await NotificationRepository(session).insert(notification)
 
     async def list(
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None

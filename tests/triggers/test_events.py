@@ -7,7 +7,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.config import Settings
 from app.definitions import run_states
@@ -201,8 +201,17 @@ class TestSweeper:
         async with transaction(app.state.sessionmaker, sent.append) as session:
             old = await event_service.publish(session, uuid.UUID(owner.space_id), "x.old", {}, None)
             stale = await event_service.publish(session, uuid.UUID(owner.space_id), "x.stale", {}, None)
-            old.expires_at = now - timedelta(seconds=1)
-            stale.created_at = now - timedelta(minutes=1)
+            # The published event is a plain copy of its row: age the rows themselves.
+            await session.execute(
+                update(DomainEvent)
+                .where(DomainEvent.id == old.id)
+                .values(expires_at=now - timedelta(seconds=1))
+            )
+            await session.execute(
+                update(DomainEvent)
+                .where(DomainEvent.id == stale.id)
+                .values(created_at=now - timedelta(minutes=1))
+            )
         sent.clear()
         async with transaction(app.state.sessionmaker, sent.append) as session:
             requeued, deleted = await event_service.sweep(session, now, stale_after=timedelta(seconds=10))

@@ -11,7 +11,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Table, and_, bindparam, exists, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
@@ -22,9 +34,9 @@ from app.persistence.repositories.run_journal import StepEnd, end_statement
 
 # What else a claim requires of each status it may take a run from: a pending run's backoff is over;
 # a running run's lease has expired. A status the table adds without a condition here fails at import.
-_CLAIMABLE_WHEN: dict[RunStatus, Callable[[Any], ColumnElement[bool]]] = {
-    RunStatus.pending: lambda now: or_(Run.retry_at.is_(None), Run.retry_at <= now),
-    RunStatus.running: lambda now: Run.lease_expires_at < now,
+_CLAIMABLE_WHEN: dict[RunStatus, Callable[[Any, Any], ColumnElement[bool]]] = {
+    RunStatus.pending: lambda runs, now: or_(runs.retry_at.is_(None), runs.retry_at <= now),
+    RunStatus.running: lambda runs, now: runs.lease_expires_at < now,
 }
 if set(_CLAIMABLE_WHEN) != run_states.CLAIM.sources:
     raise RuntimeError("every status a claim may take a run from needs its condition here")
@@ -55,33 +67,51 @@ class FinishedRun:
 
 
 RUNS: Table = Run.__table__  # type: ignore[assignment]
+_RUN_COLUMNS = tuple(column.key for column in RUNS.c)
 _QUEUED = RUNS.alias("queued")
 
 
 @functools.cache
 def _claim_with_modes() -> Any:
-    """The claim's conditional update, returning the run and the action modes (bound: run_id, worker,
-    lease_until, now); built once."""
+    """The claim's conditional update, returning the run's columns and the action modes (bound: run_id,
+    worker, lease_until, now); built once.
+
+    A Core statement on the table, not an ORM update of `Run`: the ORM's bulk-update path would rebuild
+    its Python evaluator of the WHERE clause and load the row into the identity map on every claim.
+    """
     now = bindparam("now", type_=RUNS.c.started_at.type)
-    claimable = [and_(Run.status == source, condition(now)) for source, condition in _CLAIMABLE_WHEN.items()]
+    claimable = [
+        and_(RUNS.c.status == source, condition(RUNS.c, now)) for source, condition in _CLAIMABLE_WHEN.items()
+    ]
     return (
-        update(Run)
-        .where(Run.id == bindparam("claim_run_id"), or_(*claimable))
+        update(RUNS)
+        .where(RUNS.c.id == bindparam("claim_run_id"), or_(*claimable))
         .values(
             status=run_states.CLAIM.target,
             claimed_by=bindparam("worker"),
             lease_expires_at=bindparam("lease_until", type_=RUNS.c.lease_expires_at.type),
-            attempt=Run.attempt + 1,
+            attempt=RUNS.c.attempt + 1,
             retry_at=None,
-            started_at=func.coalesce(Run.started_at, now),
+            started_at=func.coalesce(RUNS.c.started_at, now),
             status_changed_at=now,
         )
         .returning(
-            Run,
-            select(Automation.action_modes).where(Automation.id == Run.automation_id).scalar_subquery(),
-            select(Space.action_modes).where(Space.id == Run.space_id).scalar_subquery(),
+            *RUNS.c,
+            select(Automation.action_modes).where(Automation.id == RUNS.c.automation_id).scalar_subquery(),
+            select(Space.action_modes).where(Space.id == RUNS.c.space_id).scalar_subquery(),
         )
     )
+
+
+def _run_of(row: Any) -> Run:
+    """A `Run` holding the run columns a statement returned first (a plain object, in no session).
+
+    Filled the way the ORM's loader fills a row's object, without an attribute event per column:
+    the constructor's events cost more than the rest of reading the row.
+    """
+    run: Run = Run.__mapper__.class_manager.new_instance()
+    run.__dict__.update(zip(_RUN_COLUMNS, row, strict=False))
+    return run
 
 
 @functools.cache
@@ -92,11 +122,11 @@ def _finish_with_context(
     returning the run, whether a run waits queued, whether an endpoint listens for the terminal event
     and whether an event trigger listens for one of `event_types`; built once."""
     statement = (
-        update(Run)
+        update(RUNS)
         .where(
-            Run.id == bindparam("held_run_id"),
-            Run.attempt == bindparam("held_attempt"),
-            Run.status == RunStatus.running,
+            RUNS.c.id == bindparam("held_run_id"),
+            RUNS.c.attempt == bindparam("held_attempt"),
+            RUNS.c.status == RunStatus.running,
         )
         .values(
             status=target,
@@ -106,14 +136,16 @@ def _finish_with_context(
             **{name: bindparam(f"set_{name}", type_=RUNS.c[name].type) for name in columns},
         )
         .returning(
-            Run,
+            *RUNS.c,
             exists().where(_QUEUED.c.status == RunStatus.queued),
-            exists().where(listening(Run.space_id, f"automation.run.{target}")),
+            exists().where(listening(RUNS.c.space_id, f"automation.run.{target}")),
             exists().where(
-                AutomationTrigger.space_id == Run.space_id,
+                AutomationTrigger.space_id == RUNS.c.space_id,
                 AutomationTrigger.type == "event",
                 AutomationTrigger.enabled.is_(True),
-                AutomationTrigger.event_type.in_(event_types),
+                # One bound value each rather than an expanding IN: the statement is built per tuple
+                # anyway, and an expanding parameter is rewritten into the SQL on every execution.
+                AutomationTrigger.event_type.in_([literal(name) for name in event_types]),
             ),
         )
     )
@@ -219,14 +251,11 @@ class RunRepository(RepositoryBase[Run]):
         The same statement answers what the executor needs besides the row: the automation's and its
         space's action modes (one round trip instead of two)."""
         params = {"claim_run_id": run_id, "worker": worker, "lease_until": now + lease, "now": now}
-        row = (
-            await self.session.execute(
-                _claim_with_modes(), params, execution_options={"populate_existing": True}
-            )
-        ).one_or_none()
+        row = (await self.session.execute(_claim_with_modes(), params)).one_or_none()
         if row is None:
             return None
-        return ClaimedRun(row[0], dict(row[1] or {}), dict(row[2] or {}))
+        modes = len(_RUN_COLUMNS)
+        return ClaimedRun(_run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}))
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:
@@ -300,16 +329,15 @@ class RunRepository(RepositoryBase[Run]):
         }
         if step_end is not None:
             params.update(step_end.params())
-        row = (
-            await self.session.execute(statement, params, execution_options={"populate_existing": True})
-        ).one_or_none()
+        row = (await self.session.execute(statement, params)).one_or_none()
         if row is None:
             return None
+        context = len(_RUN_COLUMNS)
         return FinishedRun(
-            row[0],
-            queued_waiting=bool(row[1]),
-            endpoints_listening=bool(row[2]),
-            triggers_listening=bool(row[3]),
+            _run_of(row),
+            queued_waiting=bool(row[context]),
+            endpoints_listening=bool(row[context + 1]),
+            triggers_listening=bool(row[context + 2]),
         )
 
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
