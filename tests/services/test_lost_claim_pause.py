@@ -84,12 +84,17 @@ async def test_the_claim_that_holds_the_run_asks_and_a_lost_one_cannot(
     assert [c.status for c in await _calls(app, run)] == ["pending"], "nothing more was asked"
 
 
+async def _begun(claimed: tuple[Run, AutocommitWrites]) -> tuple[Run, RunJournal, Any]:
+    """Claim 1's journal with the step's first attempt begun: (run, journal, record id)."""
+    run, writes = claimed
+    journal = RunJournal(writes.write, run.id, 1)
+    return run, journal, await journal.begin_step("plan", 0, _step(), 1)
+
+
 async def test_a_pause_is_written_while_the_claim_holds_the_run(
     app: Any, claimed: tuple[Run, AutocommitWrites]
 ) -> None:
-    run, writes = claimed
-    journal = RunJournal(writes.write, run.id, 1)
-    record = await journal.begin_step("plan", 0, _step(), 1)
+    run, journal, record = await _begun(claimed)
     await journal.suspend_step(record, config={"output": 1}, suspension=_suspension(run))
 
     async with app.state.sessionmaker() as session:
@@ -102,9 +107,7 @@ async def test_a_pause_is_written_while_the_claim_holds_the_run(
 async def test_a_lost_claim_writes_no_pause_and_its_question_is_withdrawn(
     app: Any, claimed: tuple[Run, AutocommitWrites]
 ) -> None:
-    run, writes = claimed
-    journal = RunJournal(writes.write, run.id, 1)
-    record = await journal.begin_step("plan", 0, _step(), 1)
+    run, journal, record = await _begun(claimed)
     await _ask(app, run)  # asked while the claim held the run
     await _take_over(app, run)  # lost before the pause was recorded
 
