@@ -27,6 +27,7 @@ from sqlalchemy import (
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
+from app.persistence.base import constant
 from app.persistence.models import Automation, AutomationTrigger, Run, RunStep, Space
 from app.persistence.repositories.base import RepositoryBase
 from app.persistence.repositories.outbound import listening
@@ -137,11 +138,11 @@ def _finish_with_context(
         )
         .returning(
             *RUNS.c,
-            exists().where(_QUEUED.c.status == RunStatus.queued),
+            exists().where(_QUEUED.c.status == constant(RunStatus.queued)),
             exists().where(listening(RUNS.c.space_id, f"automation.run.{target}")),
             exists().where(
                 AutomationTrigger.space_id == RUNS.c.space_id,
-                AutomationTrigger.type == "event",
+                AutomationTrigger.type == constant("event"),
                 AutomationTrigger.enabled.is_(True),
                 # One bound value each rather than an expanding IN: the statement is built per tuple
                 # anyway, and an expanding parameter is rewritten into the SQL on every execution.
@@ -231,7 +232,7 @@ class RunRepository(RepositoryBase[Run]):
         """Oldest queued runs first, skipping rows another promoter holds."""
         statement = (
             select(Run)
-            .where(Run.status == RunStatus.queued)
+            .where(Run.status == constant(RunStatus.queued))
             .order_by(Run.created_at, Run.id)
             .limit(limit)
             .with_for_update(skip_locked=True)
@@ -343,7 +344,10 @@ class RunRepository(RepositoryBase[Run]):
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
         statement = (
             select(Run)
-            .where(Run.status.in_(run_states.RELEASE.sources), Run.lease_expires_at < now)
+            .where(
+                Run.status.in_([constant(status) for status in sorted(run_states.RELEASE.sources)]),
+                Run.lease_expires_at < now,
+            )
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
@@ -354,7 +358,7 @@ class RunRepository(RepositoryBase[Run]):
         statement = (
             select(Run)
             .where(
-                Run.status == RunStatus.pending,
+                Run.status == constant(RunStatus.pending),
                 or_(Run.retry_at.is_(None), Run.retry_at <= now),
                 or_(Run.enqueued_at.is_(None), Run.enqueued_at < enqueued_before),
             )

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import DateTime, Uuid, bindparam, cast, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from app.persistence.base import Base
+from app.persistence.base import Base, constant
 from app.persistence.models import (
     Automation,
     AutomationStatus,
@@ -173,7 +173,7 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
                 AutomationTrigger.last_fired_at,
             )
             .where(
-                AutomationTrigger.type == "schedule",
+                AutomationTrigger.type == constant("schedule"),
                 AutomationTrigger.next_fire_at <= now,
                 AutomationTrigger.enabled.is_(True),
             )
@@ -224,7 +224,7 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             select(AutomationTrigger.id, AutomationTrigger.config["filters"])
             .where(
                 AutomationTrigger.space_id == space_id,
-                AutomationTrigger.type == "event",
+                AutomationTrigger.type == constant("event"),
                 AutomationTrigger.enabled.is_(True),
                 AutomationTrigger.event_type.in_(event_types),
             )
@@ -243,7 +243,7 @@ class TriggerRepository(RepositoryBase[AutomationTrigger]):
             .join(Automation, Automation.id == AutomationTrigger.automation_id)
             .where(
                 AutomationTrigger.space_id == space_id,
-                AutomationTrigger.type == "event",
+                AutomationTrigger.type == constant("event"),
                 AutomationTrigger.enabled.is_(True),
                 AutomationTrigger.event_type.in_(event_types),
                 Automation.status == AutomationStatus.active,

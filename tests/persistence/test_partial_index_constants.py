@@ -1,0 +1,30 @@
+"""The hot statements name the constants of partial indexes in their SQL text, not as parameters.
+
+PostgreSQL proves a partial index's predicate (`WHERE status = 'queued'`) only from constants: a bound
+value hides it from the generic plan a prepared statement settles on, and the statement then scans the
+table. This pins the finishing statement's checks (one per run) to the literal form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.dialects import postgresql
+
+from app.definitions.run_states import RunStatus
+from app.persistence.base import constant
+from app.persistence.repositories.runs import _finish_with_context
+
+
+def _sql(statement: Any) -> str:
+    return str(statement.compile(dialect=postgresql.dialect()))
+
+
+def test_a_constant_is_quoted_into_the_sql() -> None:
+    assert _sql(constant("it's")) == "'it''s'"
+
+
+def test_the_finish_names_its_partial_index_constants() -> None:
+    sql = _sql(_finish_with_context(RunStatus.succeeded, ("output",), True, ("automation.run.succeeded",)))
+    assert "queued.status = 'queued'" in sql
+    assert "automation_triggers.type = 'event'" in sql
