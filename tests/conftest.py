@@ -28,6 +28,7 @@ from tests.support.loopback import Loopback
 from tests.support.mcp_server import MCP_STDIO_SERVERS, McpTestServer
 from tests.support.plugins import install_test_plugins
 from tests.support.processes import ServiceProcess, start_worker
+from tests.support.receivers import Receivers
 from tests.support.servers import (
     Servers,
     admin_sql,
@@ -76,6 +77,14 @@ def fake_llm() -> Iterator[FakeLlm]:
 def fake_slack() -> Iterator[FakeSlack]:
     """A loopback server speaking Slack's Web API (chat.postMessage)."""
     server = FakeSlack().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def receivers() -> Iterator[Receivers]:
+    """Loopback webhook receivers that verify signatures (outbound deliveries, approval notices)."""
+    server = Receivers().start()
     yield server
     server.stop()
 

@@ -68,6 +68,20 @@ class AutocommitWrites:
                 self.session.expunge_all()
 
     @asynccontextmanager
+    async def last_write(self) -> AsyncIterator[AsyncSession]:
+        """Like `write`, for the claim's last statement, whose wake-ups join the caller's job scope: the
+        statement is durable once it returns, so they may leave whenever that scope sends them."""
+        async with self._turn:
+            try:
+                yield self.session
+                await self.session.flush()
+            except BaseException:
+                await self.session.rollback()
+                raise
+            finally:
+                self.session.expunge_all()
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A transaction on the same connection, committed when the block succeeds, else rolled back.
 

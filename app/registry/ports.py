@@ -255,7 +255,7 @@ class InvocationLog(Protocol):
 
 
 class CallLimiter(Protocol):
-    """Calls per run per minute (Redis, shared by every process); fails open when Redis is away."""
+    """Calls per run per minute, counted by the claim that holds the run."""
 
     async def allow(self, run_id: str) -> bool: ...
 

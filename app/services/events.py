@@ -103,23 +103,37 @@ class EventService:
         `heard` False: the caller found, in this transaction, no enabled event trigger of the space
         listening for the type. The event is recorded as dispatched to nobody, and no dispatcher wakes.
         """
+        event = self.prepare(space_id, event_type, source_id, chain_depth=chain_depth)
+        event.payload = payload
+        event.dispatched_at = None if heard else event.created_at
+        await EventRepository(session).insert(event)
+        self.announce(event, heard=heard)
+        return event
+
+    def prepare(
+        self, space_id: uuid.UUID, event_type: str, source_id: str | None, *, chain_depth: int = 0
+    ) -> DomainEvent:
+        """A new event's row, not yet written: its identity, time and retention. `publish` writes it;
+        a statement that emits the event with a write of its own (a run's finish) writes it there,
+        filling the payload and `dispatched_at` from that write, then calls `announce`."""
         now = utcnow()
-        event = DomainEvent(
+        return DomainEvent(
             id=uuid.uuid4(),
             space_id=space_id,
             event_type=event_type,
-            payload=payload,
+            payload=None,
             source_id=source_id,
             chain_depth=chain_depth,
             consumed_by=[],
             created_at=now,
-            dispatched_at=None if heard else now,
+            dispatched_at=None,
             expires_at=now + EVENT_RETENTION,
         )
-        await EventRepository(session).insert(event)
+
+    def announce(self, event: DomainEvent, *, heard: bool) -> None:
+        """Wake a dispatcher for a written event after the commit, unless no trigger listens (`heard`)."""
         if heard:
             jobs.enqueue(DISPATCH_TASK, str(event.id), queue="system")
-        return event
 
     async def publish_from(
         self,

@@ -38,7 +38,7 @@ from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.approvals import approval_service
 from app.services.dispatch import DispatchLimits, parsed_definition
-from app.services.finishing import OUTCOME_TRANSITIONS, finish_claim
+from app.services.finishing import OUTCOME_TRANSITIONS, end_claim
 from app.services.governance import governance_service
 from app.services.journal import RunJournal, Writes
 
@@ -171,11 +171,11 @@ class ExecutionService:
                     return outcome.status
                 # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
                 # lease and the worker are released, and only a decision puts it back to pending. The
-                # last attempt's end is written by the same statement as the run's new status.
-                async with writes.transaction() as finishing:
-                    await finish_claim(
-                        finishing, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended()
-                    )
+                # last attempt's end is written by the same statement as the run's new status (alone
+                # when no consequence needs a transaction).
+                await end_claim(
+                    writes, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended()
+                )
         return outcome.status
 
     async def _walk(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import Enum
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,7 +20,9 @@ from app import jobs, metrics
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
 from app.engine.executor import Outcome
-from app.persistence.models import Run
+from app.persistence.autocommit import AutocommitWrites
+from app.persistence.models import DomainEvent, Run
+from app.persistence.repositories.run_finish import FinishedRun
 from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.repositories.runs import RunRepository
 from app.security.redaction import redact
@@ -63,6 +66,8 @@ class Finish:
     """Whether a webhook endpoint listened for the terminal event then (read by the same statement)."""
     triggers_listening: bool = True
     """Whether an event trigger of the space listened for the terminal event then (same statement)."""
+    announced: DomainEvent | None = None
+    """The terminal event, when the finishing statement wrote it itself (`finish_alone`)."""
 
     @property
     def target(self) -> RunStatus:
@@ -73,6 +78,10 @@ class FinishRule(Protocol):
     name: str
     # The target statuses this rule acts on.
     applies_to: frozenset[RunStatus]
+    # Whether `after` may follow a finish made alone (`finish_alone`: one autocommit statement, no
+    # transaction to write in). A rule whose consequences write must say False, or make the finishing
+    # statement refuse when they are due, as `publish_terminal` and `promote_queued` do.
+    follows_alone: bool
 
     def before(self, finish: Finish) -> None:
         """Add the columns this rule writes to `finish.values`."""
@@ -84,7 +93,9 @@ class FinishRule(Protocol):
 
 
 class _Rule:
-    """No-op hooks, so a rule writes only the one it needs."""
+    """No-op hooks, so a rule writes only the one it needs; without an `after`, nothing to follow."""
+
+    follows_alone = True
 
     def before(self, finish: Finish) -> None:
         return None
@@ -98,6 +109,8 @@ class ScheduleRetry(_Rule):
 
     name = "schedule_retry"
     applies_to = frozenset({RunStatus.pending})
+    # A wake-up only: it joins the caller's job scope, sent after the statement.
+    follows_alone = True
 
     def before(self, finish: Finish) -> None:
         delay = timedelta(seconds=finish.outcome.retry_in_seconds)
@@ -147,6 +160,8 @@ class PublishTerminal(_Rule):
 
     name = "publish_terminal"
     applies_to = run_states.TERMINAL
+    # The statement alone writes the event itself and refuses when a delivery is owed.
+    follows_alone = True
 
     async def after(self, session: AsyncSession, finish: Finish, finished: Run) -> None:
         await publish_terminal(
@@ -154,6 +169,7 @@ class PublishTerminal(_Rule):
             finished,
             endpoints_listening=finish.endpoints_listening,
             triggers_listening=finish.triggers_listening,
+            announced=finish.announced,
         )
 
 
@@ -162,6 +178,8 @@ class PromoteQueued(_Rule):
 
     name = "promote_queued"
     applies_to = run_states.TERMINAL
+    # The statement alone refuses when a run waits queued; `finish_alone` is not tried under a cap.
+    follows_alone = True
 
     async def after(self, session: AsyncSession, finish: Finish, finished: Run) -> None:
         # Under a global cap the promoter's lock orders it after a fire that is queueing a run right
@@ -190,6 +208,46 @@ def finish_values(finish: Finish, policy: Sequence[FinishRule] = FINISH_POLICY) 
     return finish.values
 
 
+class NeedsTransaction(Enum):
+    """`finish_alone`'s answer when the finish needs a transaction: nothing but the step end was written."""
+
+    marker = "needs_transaction"
+
+
+NEEDS_TRANSACTION = NeedsTransaction.marker
+
+
+def _finish_of(
+    run: Run, outcome: Outcome, limits: DispatchLimits, now: datetime, policy: Sequence[FinishRule]
+) -> Finish | None:
+    transition = OUTCOME_TRANSITIONS.get(outcome.status)
+    if transition is None:
+        return None
+    finish = Finish(run, outcome, transition, now, limits)
+    finish_values(finish, policy)
+    return finish
+
+
+async def _followed(
+    session: AsyncSession, finish: Finish, update: FinishedRun, policy: Sequence[FinishRule]
+) -> Run:
+    """What follows an update that took: the metrics, then each rule's consequences."""
+    finished = update.run
+    finish.queued_waiting = update.queued_waiting
+    finish.endpoints_listening = update.endpoints_listening
+    finish.triggers_listening = update.triggers_listening
+    if finished.status in run_states.TERMINAL:
+        started = finished.started_at
+        ended = finished.finished_at or finish.now
+        metrics.run_finished(
+            RunStatus(finished.status).value, (ended - started).total_seconds() if started else None
+        )
+    for rule in policy:
+        if finish.target in rule.applies_to:
+            await rule.after(session, finish, finished)
+    return finished
+
+
 async def finish_claim(
     session: AsyncSession,
     run: Run,
@@ -200,55 +258,117 @@ async def finish_claim(
     *,
     step_end: StepEnd | None = None,
 ) -> Run | None:
-    """Record how this claim ended; None when there is nothing to record or the claim was lost.
+    """Record how this claim ended, in the caller's transaction; None when there is nothing to record
+    or the claim was lost.
 
     `step_end`, the claim's last attempt end still to write, goes in the same statement (written even
     when the claim was lost).
     """
-    transition = OUTCOME_TRANSITIONS.get(outcome.status)
-    if transition is None:
+    finish = _finish_of(run, outcome, limits, now, policy)
+    if finish is None:
         return None
-    finish = Finish(run, outcome, transition, now, limits)
-    values = finish_values(finish, policy)
     update = await RunRepository(session).finish_with_context(
         run.id,
         run.attempt,
-        transition,
-        values,
+        finish.transition,
+        finish.values,
         step_end=step_end,
-        event_types=listening_types(f"automation.run.{transition.target}"),
+        event_types=listening_types(f"automation.run.{finish.target}"),
     )
     if update is None:
         return None
-    finished = update.run
-    finish.queued_waiting = update.queued_waiting
-    finish.endpoints_listening = update.endpoints_listening
-    finish.triggers_listening = update.triggers_listening
-    if finished.status in run_states.TERMINAL:
-        started = finished.started_at
-        ended = finished.finished_at or now
-        metrics.run_finished(
-            RunStatus(finished.status).value, (ended - started).total_seconds() if started else None
+    return await _followed(session, finish, update, policy)
+
+
+async def finish_alone(
+    session: AsyncSession,
+    run: Run,
+    outcome: Outcome,
+    limits: DispatchLimits,
+    now: datetime,
+    policy: Sequence[FinishRule] = FINISH_POLICY,
+    *,
+    step_end: StepEnd | None = None,
+) -> Run | NeedsTransaction | None:
+    """`finish_claim` as one statement on an autocommit connection, for the common finish: the update,
+    the step end and the terminal event together, with no BEGIN, COMMIT or statement of their own.
+
+    The statement takes only when no consequence needs more: no run waits queued, no global cap and, for
+    a live run, no webhook endpoint listening and no callback. Otherwise, or when the claim was lost,
+    the answer is `NEEDS_TRANSACTION` and `finish_claim` in a transaction does the finish (or finds it
+    lost). The wake-ups it queues go to the caller's job scope: the statement is durable once it returns.
+    """
+    finish = _finish_of(run, outcome, limits, now, policy)
+    if finish is None:
+        return None
+    terminal = finish.target in run_states.TERMINAL
+    # Only a live run announces its end (`publish_terminal`): an event, deliveries, its callback.
+    announces = terminal and run.mode == "live"
+    if (terminal and limits.max_concurrent_runs > 0) or (announces and run.callback_url):
+        return NEEDS_TRANSACTION
+    if not all(rule.follows_alone for rule in policy if finish.target in rule.applies_to):
+        return NEEDS_TRANSACTION
+    event_type = f"automation.run.{finish.target}"
+    if announces:
+        finish.announced = event_service.prepare(
+            run.space_id, event_type, str(run.automation_id), chain_depth=run.chain_depth
         )
-    for rule in policy:
-        if finish.target in rule.applies_to:
-            await rule.after(session, finish, finished)
-    return finished
+    update = await RunRepository(session).finish_alone(
+        run.id,
+        run.attempt,
+        finish.transition,
+        finish.values,
+        step_end=step_end,
+        event_types=listening_types(event_type),
+        event=finish.announced,
+    )
+    if update is None:
+        return NEEDS_TRANSACTION
+    return await _followed(session, finish, update, policy)
+
+
+async def end_claim(
+    writes: AutocommitWrites,
+    run: Run,
+    outcome: Outcome,
+    limits: DispatchLimits,
+    now: datetime,
+    *,
+    step_end: StepEnd | None = None,
+) -> Run | None:
+    """How a worker records its claim's end on the claim's connection: `finish_alone` when it takes,
+    else `finish_claim` in a transaction. Wake-ups go to the caller's job scope either way."""
+    async with writes.last_write() as session:
+        finished = await finish_alone(session, run, outcome, limits, now, step_end=step_end)
+    if finished is not NEEDS_TRANSACTION:
+        return finished
+    async with writes.transaction() as session:
+        return await finish_claim(session, run, outcome, limits, now, step_end=step_end)
 
 
 async def publish_terminal(
-    session: AsyncSession, run: Run, *, endpoints_listening: bool = True, triggers_listening: bool = True
+    session: AsyncSession,
+    run: Run,
+    *,
+    endpoints_listening: bool = True,
+    triggers_listening: bool = True,
+    announced: DomainEvent | None = None,
 ) -> None:
     """`automation.run.<status>`: what other automations chain on, and the webhook deliveries it owes.
 
     A dry or verify run announces nothing: no event to chain on, no completion webhook, no callback.
     What the statement that finished the run found saves work here: `endpoints_listening` False skips
     the endpoint lookup (the run's own callback is owed either way); `triggers_listening` False records
-    the event as dispatched to nobody instead of waking a dispatcher to find that out.
+    the event as dispatched to nobody instead of waking a dispatcher to find that out. `announced`: the
+    finishing statement wrote the event itself; only its dispatcher's wake-up is left.
     """
     if run.mode != "live":
         return
-    await record_run_finished(session, run, endpoints_listening=endpoints_listening)
+    if endpoints_listening or run.callback_url:
+        await record_run_finished(session, run, endpoints_listening=endpoints_listening)
+    if announced is not None:
+        event_service.announce(announced, heard=triggers_listening)
+        return
     await event_service.publish(
         session,
         run.space_id,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -62,6 +62,12 @@ class InvocationService:
     async def record(self, session: AsyncSession, run: Run, record: InvocationRecord) -> None:
         """A finished call: one insert, no read."""
         await InvocationRepository(session).insert(_row(run, record))
+
+    async def call_times_since(
+        self, session: AsyncSession, run_id: uuid.UUID, since: datetime
+    ) -> list[datetime]:
+        """When the run made the calls its rate limit counts, since `since` (oldest first)."""
+        return list(await InvocationRepository(session).call_times_since(run_id, since))
 
     async def request_approval(self, session: AsyncSession, run: Run, record: InvocationRecord) -> str:
         """A pending call with its expiry, a notification and `approval.requested`; refused past the caps.

@@ -3,7 +3,10 @@ notifications, the run's cost ledger and its automation's key/value state."""
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections import deque
+from datetime import timedelta
 from typing import Any
 
 from app import metrics
@@ -11,9 +14,9 @@ from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.integrations.http import GuardedHttp
-from app.integrations.rate_limit import RateLimiter
 from app.integrations.slack import SlackApi
 from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
+from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv, Run
 from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
 from app.security.egress import EgressAllowList
@@ -26,6 +29,9 @@ from app.services.kv import KvTarget, kv_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
 from app.worker.runtime import WorkerRuntime
+
+# The per-run call limit's window.
+CALL_WINDOW_SECONDS = 60.0
 
 
 class RunNotifications:
@@ -166,16 +172,45 @@ class RunInvocations:
             )
 
 
-class RunCallLimiter:
-    """AUTOMATIONS_RUN_CALL_RATE_LIMIT calls per run per minute, shared by every process through Redis."""
+class ClaimCallLimiter:
+    """AUTOMATIONS_RUN_CALL_RATE_LIMIT calls per run per minute, counted by the claim that holds the run.
 
-    def __init__(self, limiter: RateLimiter, limit: int) -> None:
-        self.limiter = limiter
+    One claim holds a run at a time (its lease and attempt fence every write), so the claim counts the
+    run's calls where it makes them, with no round trip per call and nothing to fail open when Redis is
+    away. A later claim of the run (a retry, an approval's resume, a takeover) starts from the calls the
+    run recorded in the last minute, read once, at its first call.
+    """
+
+    def __init__(
+        self, limit: int, run: Run, writes: Writes, window_seconds: float = CALL_WINDOW_SECONDS
+    ) -> None:
         self.limit = limit
+        self.run = run
+        self.writes = writes
+        self.window_seconds = window_seconds
+        self._calls: deque[float] = deque()
+        self._seeded = run.attempt <= 1
 
     async def allow(self, run_id: str) -> bool:
-        decision = await self.limiter.allow(f"run-calls:{run_id}", limit=self.limit, window_seconds=60.0)
-        return decision.allowed
+        if not self._seeded:
+            await self._seed()
+        now = time.monotonic()
+        while self._calls and self._calls[0] <= now - self.window_seconds:
+            self._calls.popleft()
+        if len(self._calls) >= self.limit:
+            return False
+        self._calls.append(now)
+        return True
+
+    async def _seed(self) -> None:
+        wall = utcnow()
+        async with self.writes() as session:
+            made = await invocation_service.call_times_since(
+                session, self.run.id, wall - timedelta(seconds=self.window_seconds)
+            )
+        now = time.monotonic()
+        self._calls.extend(now - (wall - at).total_seconds() for at in made)
+        self._seeded = True
 
 
 def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
@@ -191,7 +226,6 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
     and artifacts, Slack's Web API and the SMTP relay (when one is configured)."""
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
-    calls = RunCallLimiter(worker.limiter, worker.core.settings.run_call_rate_limit)
 
     def make(run: Run, writes: Writes) -> Ports:
         http = GuardedHttp(worker.core.egress_allow)
@@ -203,7 +237,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             slack=slack,
             mail=mail,
             invocations=RunInvocations(worker, writes, run),
-            call_limiter=calls,
+            call_limiter=ClaimCallLimiter(worker.core.settings.run_call_rate_limit, run, writes),
             artifacts=RunArtifacts(
                 worker.unit_of_work,
                 worker.core.artifact_store,

@@ -20,7 +20,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.composition import Runtime, build_runtime
 from app.config import get_settings
-from app.integrations.rate_limit import RateLimiter
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
 from app.persistence.user_databases import QueryRunner
@@ -45,9 +44,6 @@ class WorkerRuntime:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
-    limiter: RateLimiter
-    """One per process, so its "Redis is away" warning is throttled across runs; its client has short
-    timeouts, so a check never waits long on a Redis that is away (it fails open)."""
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
@@ -94,9 +90,6 @@ def runtime() -> WorkerRuntime:
             engine=engine,
             sessionmaker=sessionmaker,
             redis=Redis.from_url(settings.resolved_redis_url()),
-            limiter=RateLimiter(
-                Redis.from_url(settings.resolved_redis_url(), socket_timeout=0.5, socket_connect_timeout=0.5)
-            ),
         )
     return _runtime
 

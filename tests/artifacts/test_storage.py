@@ -314,10 +314,31 @@ class TestLinks:
 
 
 class TestRetention:
+    async def test_an_expired_artifact_is_gone_before_the_sweep_runs(self, factory: Factory) -> None:
+        owner, run = await a_run(factory)
+        ref = await writer(factory, run, factory.app.state.runtime.artifact_store.root).put(
+            "old.txt",
+            b"old",
+            "text/plain",
+            step_id="s",
+            kind="data",
+            retention="transient",
+            visibility="space",
+        )
+        path = owner.space_path(f"/artifacts/{ref.id}")
+        assert (await owner.request("GET", path)).status_code == 200
+        async with uow(factory.app)() as session:
+            await session.execute(
+                update(Artifact)
+                .where(Artifact.id == uuid.UUID(ref.id))
+                .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+            )
+        assert (await owner.request("GET", path)).status_code == 404
+
     async def test_the_sweep_deletes_expired_rows_and_unshared_bytes(
         self, factory: Factory, tmp_path: Path
     ) -> None:
-        owner, run = await a_run(factory)
+        _, run = await a_run(factory)
         store = LocalStore(tmp_path)
         port = RunArtifacts(uow(factory.app), store, run, ArtifactLimits())
         old = await port.put(
@@ -347,15 +368,16 @@ class TestRetention:
             retention="permanent",
             visibility="space",
         )
+        # Expired an hour from now, swept as of two hours from now: beat's own sweep (it ticks every
+        # second in this session) sees nothing expired yet and cannot take the rows first.
+        later = datetime.now(UTC) + timedelta(hours=1)
         async with uow(factory.app)() as session:
             await session.execute(
                 update(Artifact)
                 .where(Artifact.id.in_([uuid.UUID(old.id), uuid.UUID(twin.id)]))
-                .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+                .values(expires_at=later)
             )
-        expired = await owner.request("GET", owner.space_path(f"/artifacts/{old.id}"))
-        assert expired.status_code == 404, "an expired artifact is gone before the sweep runs"
-        removed = await artifact_service.sweep(uow(factory.app), store, datetime.now(UTC))
+        removed = await artifact_service.sweep(uow(factory.app), store, later + timedelta(hours=1))
         assert removed >= 2
         assert {a.name for a in await rows(factory, run)} == {"keep"}
         assert not store.path_of(old.sha256).exists()

@@ -1,38 +1,79 @@
-"""The per-run call limit on real Redis: counted per run across processes, failing open without Redis."""
+"""The per-run call limit, counted by the claim that holds the run; a later claim starts from the calls
+the run recorded in the last minute (real PostgreSQL)."""
 
 from __future__ import annotations
 
-import logging
+import asyncio
 import uuid
+from contextlib import AbstractAsyncContextManager
+from datetime import timedelta
+from typing import Any
 
-import pytest
-from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import Settings
-from app.integrations.rate_limit import RateLimiter
-from app.worker.ports import RunCallLimiter
-
-
-async def test_calls_past_the_limit_are_refused_per_run(settings: Settings) -> None:
-    client = Redis.from_url(settings.resolved_redis_url())
-    try:
-        # Two limiters stand for two processes sharing the count.
-        first, second = RunCallLimiter(RateLimiter(client), 3), RunCallLimiter(RateLimiter(client), 3)
-        run, other = str(uuid.uuid4()), str(uuid.uuid4())
-        assert [await first.allow(run), await second.allow(run), await first.allow(run)] == [True, True, True]
-        assert await second.allow(run) is False
-        assert await first.allow(other) is True, "another run has its own count"
-    finally:
-        await client.aclose()
+from app.persistence.base import utcnow
+from app.persistence.models import ActionInvocation, Run
+from app.worker.ports import ClaimCallLimiter
+from tests.support.factories import Factory
+from tests.support.runs import stored_run
 
 
-async def test_without_redis_calls_go_through_with_one_warning(caplog: pytest.LogCaptureFixture) -> None:
-    client = Redis.from_url("redis://127.0.0.1:1/0", socket_timeout=0.2, socket_connect_timeout=0.2)
-    try:
-        limiter = RunCallLimiter(RateLimiter(client), 1)
-        with caplog.at_level(logging.WARNING):
-            assert [await limiter.allow("run") for _ in range(3)] == [True, True, True]
-        warnings = [r for r in caplog.records if "Redis is unavailable" in r.getMessage()]
-        assert len(warnings) == 1, "the warning is throttled"
-    finally:
-        await client.aclose()
+def _writes(app: Any) -> Any:
+    def write() -> AbstractAsyncContextManager[AsyncSession]:
+        return app.state.sessionmaker.begin()
+
+    return write
+
+
+def _call(
+    run: Run, index: int, *, status: str = "executed", denied: str | None = None, ago: float = 5
+) -> ActionInvocation:
+    return ActionInvocation(
+        id=uuid.uuid4(),
+        space_id=run.space_id,
+        automation_id=run.automation_id,
+        run_id=run.id,
+        step_id="call",
+        call_key=f"{run.id}/call/1/{index}",
+        capability="http.request",
+        tier="native",
+        risk="write",
+        chosen_by="definition",
+        mode="allow",
+        mode_source="default",
+        status=status,
+        denied_reason=denied,
+        created_at=utcnow() - timedelta(seconds=ago),
+    )
+
+
+async def test_calls_past_the_limit_are_refused_until_the_window_moves(app: Any, factory: Factory) -> None:
+    owner = await factory.owner()
+    run = await stored_run(app, owner, await owner.create_automation(), status="running", attempt=1)
+    limiter = ClaimCallLimiter(3, run, _writes(app), window_seconds=0.5)
+    assert [await limiter.allow(str(run.id)) for _ in range(4)] == [True, True, True, False]
+    await asyncio.sleep(0.6)
+    assert await limiter.allow(str(run.id)) is True
+
+
+async def test_a_later_claim_counts_the_calls_the_run_made_in_the_window(app: Any, factory: Factory) -> None:
+    owner = await factory.owner()
+    run = await stored_run(app, owner, await owner.create_automation(), status="running", attempt=2)
+    async with app.state.sessionmaker.begin() as session:
+        session.add_all(
+            [
+                _call(run, 0),
+                _call(run, 1, status="failed"),
+                # Not counted: refused before the limit counts a call, or by the limit itself, or too old.
+                _call(run, 2, status="denied", denied="policy"),
+                _call(run, 3, status="denied", denied="rate_limit"),
+                _call(run, 4, ago=120),
+            ]
+        )
+    limiter = ClaimCallLimiter(3, run, _writes(app))
+    assert [await limiter.allow(str(run.id)) for _ in range(2)] == [True, False]
+
+    first_claim = ClaimCallLimiter(3, Run(id=run.id, attempt=1), _writes(app))
+    assert [await first_claim.allow(str(run.id)) for _ in range(4)] == [True, True, True, False], (
+        "a first claim has no earlier calls to read"
+    )

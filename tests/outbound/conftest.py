@@ -1,20 +1,10 @@
-"""Outbound tests: loopback receivers that verify signatures, and units of work whose jobs are kept."""
+"""Outbound tests: units of work whose jobs are kept."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 import pytest
 
 from tests.support.outbound import KeptJobs
-from tests.support.receivers import Receivers
-
-
-@pytest.fixture(scope="session")
-def receivers() -> Iterator[Receivers]:
-    server = Receivers().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

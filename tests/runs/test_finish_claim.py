@@ -1,4 +1,9 @@
-"""Finishing a claim on the real database: one conditional update; a lost claim writes and sends nothing."""
+"""Finishing a claim on the real database: one conditional update; a lost claim writes and sends nothing.
+
+Each test runs both ways a claim can be finished: `finish_claim` in a transaction, and the worker's
+`end_claim`, which makes the common finish one autocommit statement (`finish_alone`) and falls back
+to the transaction when a consequence needs one.
+"""
 
 from __future__ import annotations
 
@@ -7,28 +12,32 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
+from app import jobs
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, TransitionRefused
 from app.engine.executor import Outcome
 from app.jobs import Job
+from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
-from app.persistence.models import DomainEvent, Run
+from app.persistence.models import DomainEvent, Run, WebhookDelivery
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
 from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.finishing import finish_claim
-from tests.support.factories import Factory
+from app.services.finishing import FINISH_POLICY, NEEDS_TRANSACTION, end_claim, finish_alone, finish_claim
+from tests.support.factories import Caller, Factory
+from tests.support.receivers import Receivers
+from tests.support.runs import RUN_EVENT_LISTENER
 
 # Long enough that recovery never takes the run back while the test holds it.
 LEASE = timedelta(hours=1)
 
 
-async def _claimed(app: Any, factory: Factory) -> Run:
+async def _claimed(app: Any, factory: Factory, owner: Caller | None = None) -> Run:
     """A run claimed by this test: fired without a wake-up, so no worker competes for it."""
-    owner = await factory.owner()
+    owner = owner or await factory.owner()
     automation = await owner.create_automation()
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
         row = await AutomationRepository(session).get_by_id(uuid.UUID(automation["id"]))
@@ -47,15 +56,28 @@ async def _events(app: Any, run: Run) -> list[DomainEvent]:
         return list((await session.scalars(statement)).all())
 
 
-async def _finish(app: Any, run: Run, outcome: Outcome, sent: list[Job]) -> Run | None:
-    async with transaction(app.state.sessionmaker, sent.append) as session:
-        return await finish_claim(session, run, outcome, DispatchLimits(), utcnow())
+async def _finish(
+    app: Any, run: Run, outcome: Outcome, sent: list[Job], way: str, limits: DispatchLimits | None = None
+) -> Run | None:
+    limits = limits or DispatchLimits()
+    if way == "transaction":
+        async with transaction(app.state.sessionmaker, sent.append) as session:
+            return await finish_claim(session, run, outcome, limits, utcnow())
+    with jobs.job_scope() as queued:
+        async with AutocommitWrites.open(app.state.engine) as writes:
+            finished = await end_claim(writes, run, outcome, limits, utcnow())
+        sent.extend(queued)
+    return finished
 
 
-async def test_a_finished_claim_is_one_update_with_its_event(app: Any, factory: Factory) -> None:
+WAYS = pytest.mark.parametrize("way", ["transaction", "worker"])
+
+
+@WAYS
+async def test_a_finished_claim_is_one_update_with_its_event(app: Any, factory: Factory, way: str) -> None:
     run = await _claimed(app, factory)
     sent: list[Job] = []
-    finished = await _finish(app, run, Outcome("succeeded", output={"ok": True}), sent)
+    finished = await _finish(app, run, Outcome("succeeded", output={"ok": True}), sent, way)
     assert finished is not None
     assert finished.status is RunStatus.succeeded
     assert finished.output == {"ok": True}
@@ -69,12 +91,13 @@ async def test_a_finished_claim_is_one_update_with_its_event(app: Any, factory: 
     assert sent == []
 
 
-async def test_a_lost_claim_records_nothing_and_sends_nothing(app: Any, factory: Factory) -> None:
+@WAYS
+async def test_a_lost_claim_records_nothing_and_sends_nothing(app: Any, factory: Factory, way: str) -> None:
     run = await _claimed(app, factory)
     stale = Run(id=run.id, attempt=run.attempt - 1, queue=run.queue, status=RunStatus.running)
     sent: list[Job] = []
     for outcome in (Outcome("succeeded"), Outcome("retry_later", retry_in_seconds=30)):
-        assert await _finish(app, stale, outcome, sent) is None
+        assert await _finish(app, stale, outcome, sent, way) is None
     assert sent == []
     assert await _events(app, run) == []
     async with app.state.sessionmaker() as session:
@@ -83,10 +106,13 @@ async def test_a_lost_claim_records_nothing_and_sends_nothing(app: Any, factory:
     assert (current.status, current.finished_at) == (RunStatus.running, None)
 
 
-async def test_a_retry_goes_back_to_pending_with_a_delayed_wake_up(app: Any, factory: Factory) -> None:
+@WAYS
+async def test_a_retry_goes_back_to_pending_with_a_delayed_wake_up(
+    app: Any, factory: Factory, way: str
+) -> None:
     run = await _claimed(app, factory)
     sent: list[Job] = []
-    finished = await _finish(app, run, Outcome("retry_later", retry_in_seconds=30), sent)
+    finished = await _finish(app, run, Outcome("retry_later", retry_in_seconds=30), sent, way)
     assert finished is not None
     assert finished.status is RunStatus.pending
     assert finished.retry_at is not None
@@ -100,3 +126,182 @@ async def test_finish_refuses_an_edge_that_does_not_leave_running(app: Any, fact
     async with app.state.sessionmaker() as session:
         with pytest.raises(TransitionRefused, match="the cancel transition cannot take a run from running"):
             await RunRepository(session).finish(run.id, run.attempt, run_states.CANCEL, {})
+
+
+def _comparable(event: DomainEvent, run: Run) -> tuple[Any, ...]:
+    ids = {str(run.id): "<run>", str(run.automation_id): "<automation>"}
+    payload = {
+        **event.payload,
+        **{key: ids.get(event.payload[key], "?") for key in ("run_id", "automation_id")},
+    }
+    return (event.event_type, payload, event.chain_depth, event.consumed_by, event.dispatched_at is None)
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        Outcome("succeeded", output={"n": 42, "token": "sk-live-abcdefghijklmnopqrstuvwx"}),
+        Outcome("failed", error={"code": "step_failed", "message": "boom"}),
+        Outcome("timed_out", error={"code": "run_timeout", "message": "too slow"}),
+        Outcome("cancelled"),
+    ],
+    ids=lambda outcome: outcome.status,
+)
+async def test_both_ways_write_the_same_run_and_event(app: Any, factory: Factory, outcome: Outcome) -> None:
+    # The one-statement finish builds the event's payload in SQL: it must match the one built in Python.
+    rows = []
+    for way in ("transaction", "worker"):
+        run = await _claimed(app, factory)
+        finished = await _finish(app, run, outcome, [], way)
+        assert finished is not None
+        (event,) = await _events(app, run)
+        rows.append(
+            (finished.status, finished.output, finished.error, finished.reason, _comparable(event, run))
+        )
+    assert rows[0] == rows[1]
+    assert rows[0][0] is RunStatus(outcome.status)
+
+
+async def test_a_listening_event_trigger_gets_the_event_and_a_dispatcher(app: Any, factory: Factory) -> None:
+    owner = await factory.owner()
+    await owner.create_automation(RUN_EVENT_LISTENER)
+    run = await _claimed(app, factory, owner)
+    sent: list[Job] = []
+    finished = await _finish(app, run, Outcome("succeeded"), sent, "worker")
+    assert finished is not None
+    (event,) = await _events(app, run)
+    assert event.dispatched_at is None
+    assert [(job.name, job.args) for job in sent] == [("events.dispatch", (str(event.id),))]
+
+
+async def _owner_with_endpoint(factory: Factory, receivers: Receivers) -> Caller:
+    """A space whose webhook endpoint listens for every run's terminal event."""
+    owner = await factory.owner()
+    response = await owner.request(
+        "POST",
+        owner.space_path("/webhook-endpoints"),
+        json={"url": receivers.url("ok/a"), "events": ["automation.run.*"]},
+    )
+    assert response.status_code == 201, response.text
+    return owner
+
+
+async def _alone(
+    app: Any, run: Run, outcome: Outcome, limits: DispatchLimits, policy: Any = FINISH_POLICY
+) -> Any:
+    """`finish_alone` on a connection of its own, committed."""
+    async with app.state.sessionmaker() as session:
+        answer = await finish_alone(session, run, outcome, limits, utcnow(), policy)
+        await session.commit()
+    return answer
+
+
+async def _still_running(app: Any, run: Run) -> None:
+    async with app.state.sessionmaker() as session:
+        current = await session.get(Run, run.id)
+    assert current is not None
+    assert (current.status, current.finished_at) == (RunStatus.running, None)
+    assert await _events(app, run) == []
+
+
+async def test_a_finish_with_a_listening_endpoint_takes_the_transaction(
+    app: Any, factory: Factory, receivers: Receivers
+) -> None:
+    owner = await _owner_with_endpoint(factory, receivers)
+    run = await _claimed(app, factory, owner)
+    alone = await _alone(app, run, Outcome("succeeded"), DispatchLimits())
+    assert alone is NEEDS_TRANSACTION
+    await _still_running(app, run)
+
+    finished = await _finish(app, run, Outcome("succeeded"), [], "worker")
+    assert finished is not None
+    assert finished.status is RunStatus.succeeded
+    async with app.state.sessionmaker() as session:
+        owed = (await session.scalars(select(WebhookDelivery).where(WebhookDelivery.run_id == run.id))).all()
+    assert [delivery.status for delivery in owed] == ["pending"]
+    assert len(await _events(app, run)) == 1
+
+
+async def test_a_dry_run_owes_no_delivery_and_finishes_alone(
+    app: Any, factory: Factory, receivers: Receivers
+) -> None:
+    owner = await _owner_with_endpoint(factory, receivers)
+    run = await _claimed(app, factory, owner)
+    callback = "https://hooks.example.test/done"
+    async with app.state.sessionmaker() as session:
+        await session.execute(
+            update(Run).where(Run.id == run.id).values(mode="dry_run", callback_url=callback)
+        )
+        await session.commit()
+    run.mode, run.callback_url = "dry_run", callback
+    alone = await _alone(app, run, Outcome("succeeded"), DispatchLimits())
+    assert isinstance(alone, Run)
+    assert alone.status is RunStatus.succeeded
+    assert await _events(app, run) == [], "a dry run announces nothing"
+    async with app.state.sessionmaker() as session:
+        owed = (await session.scalars(select(WebhookDelivery).where(WebhookDelivery.run_id == run.id))).all()
+    assert owed == []
+
+
+async def test_a_finish_that_may_promote_takes_the_transaction(app: Any, factory: Factory) -> None:
+    owner = await factory.owner()
+    run = await _claimed(app, factory, owner)
+    waiting = await _claimed(app, factory, owner)
+    async with app.state.sessionmaker() as session:
+        await session.execute(
+            update(Run).where(Run.id == waiting.id).values(status=RunStatus.queued, claimed_by=None)
+        )
+        await session.commit()
+    for limits in (DispatchLimits(), DispatchLimits(max_concurrent_runs=5)):
+        assert await _alone(app, run, Outcome("succeeded"), limits) is NEEDS_TRANSACTION
+        await _still_running(app, run)
+        async with app.state.sessionmaker() as session:
+            await session.execute(update(Run).where(Run.id == waiting.id).values(status=RunStatus.succeeded))
+            await session.commit()
+
+    sent: list[Job] = []
+    finished = await _finish(
+        app, run, Outcome("succeeded"), sent, "worker", DispatchLimits(max_concurrent_runs=5)
+    )
+    assert finished is not None
+    assert finished.status is RunStatus.succeeded
+
+
+async def test_a_finish_owing_a_callback_takes_the_transaction(app: Any, factory: Factory) -> None:
+    run = await _claimed(app, factory)
+    async with app.state.sessionmaker() as session:
+        await session.execute(
+            update(Run).where(Run.id == run.id).values(callback_url="https://hooks.example.test/done")
+        )
+        await session.commit()
+    run.callback_url = "https://hooks.example.test/done"
+    failed = Outcome("failed", error={"code": "x"})
+    assert await _alone(app, run, failed, DispatchLimits()) is NEEDS_TRANSACTION
+    await _still_running(app, run)
+
+    finished = await _finish(app, run, failed, [], "worker")
+    assert finished is not None
+    async with app.state.sessionmaker() as session:
+        owed = (await session.scalars(select(WebhookDelivery).where(WebhookDelivery.run_id == run.id))).all()
+    assert [delivery.callback_url for delivery in owed] == ["https://hooks.example.test/done"]
+
+
+class _WritesAfter:
+    """A rule whose consequence writes: it cannot follow a finish made alone."""
+
+    name = "writes_after"
+    applies_to = run_states.TERMINAL
+    follows_alone = False
+
+    def before(self, finish: Any) -> None:
+        return None
+
+    async def after(self, session: Any, finish: Any, finished: Run) -> None:
+        return None
+
+
+async def test_a_rule_that_cannot_follow_alone_keeps_the_transaction(app: Any, factory: Factory) -> None:
+    run = await _claimed(app, factory)
+    policy = (*FINISH_POLICY, _WritesAfter())
+    assert await _alone(app, run, Outcome("succeeded"), DispatchLimits(), policy) is NEEDS_TRANSACTION
+    await _still_running(app, run)

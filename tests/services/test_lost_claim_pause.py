@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 
 from app.definitions.automation import Step
 from app.definitions.signals import CallId
@@ -23,6 +23,7 @@ from app.services.invocations import invocation_service
 from app.services.journal import RunJournal
 from tests.support.approvals import pending_call
 from tests.support.factories import Factory
+from tests.support.in_process import execute, in_process_runtime
 from tests.support.runs import stored_run
 
 PLAN: dict[str, Any] = {
@@ -126,3 +127,78 @@ async def test_a_lost_claim_writes_no_pause_and_its_question_is_withdrawn(
     assert (call.status, (call.error or {}).get("code")) == ("expired", "approval_withdrawn")
     async with app.state.sessionmaker() as session, session.begin():
         assert await approval_service.withdraw(session, run.id, journal.unheeded_call) == 0, "once"
+
+
+# Another claim takes the run the moment a question is asked: the pending call and the takeover commit
+# together, so the asking claim finds the run lost when it goes to record its pause. A trigger of the
+# test's own makes that interleaving certain; nothing of the service is replaced.
+TAKE_OVER_ON_ASK = [
+    """
+    CREATE FUNCTION test_take_over_on_ask() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE runs SET attempt = attempt + 1 WHERE id = NEW.run_id;
+        RETURN NEW;
+    END $$
+    """,
+    """
+    CREATE TRIGGER test_take_over_on_ask AFTER INSERT ON action_invocations
+    FOR EACH ROW WHEN (NEW.status = 'pending') EXECUTE FUNCTION test_take_over_on_ask()
+    """,
+]
+FORGET_TAKE_OVER = [
+    "DROP TRIGGER IF EXISTS test_take_over_on_ask ON action_invocations",
+    "DROP FUNCTION IF EXISTS test_take_over_on_ask()",
+]
+
+
+@pytest.fixture
+async def taken_over_on_ask(app: Any) -> AsyncIterator[None]:
+    async with app.state.engine.begin() as connection:
+        for statement in TAKE_OVER_ON_ASK:
+            await connection.execute(text(statement))
+    try:
+        yield
+    finally:
+        async with app.state.engine.begin() as connection:
+            for statement in FORGET_TAKE_OVER:
+                await connection.execute(text(statement))
+
+
+async def test_a_claim_lost_between_asking_and_pausing_withdraws_its_question(
+    app: Any, factory: Factory, taken_over_on_ask: None
+) -> None:
+    owner = await factory.owner()
+    document = {
+        "schema_version": "1.0",
+        "name": "Asks, then loses the run",
+        "plan": [
+            {
+                "step_id": "call",
+                "action": "http_request",
+                "config": {"method": "POST", "url": "https://hooks.example.test/never-sent"},
+            }
+        ],
+    }
+    automation = await owner.create_automation(document)
+    modes = await owner.request(
+        "PUT",
+        owner.space_path(f"/automations/{automation['id']}/action-modes"),
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    assert modes.status_code == 200, modes.text
+    run = await stored_run(app, owner, automation)
+
+    assert await execute(in_process_runtime(app), run.id) == "lease_lost"
+
+    [call] = await _calls(app, run)
+    assert (call.status, call.denied_reason, (call.error or {}).get("code")) == (
+        "expired",
+        "expired",
+        "approval_withdrawn",
+    )
+    async with app.state.sessionmaker() as session:
+        steps = (await session.scalars(select(RunStep).where(RunStep.run_id == run.id))).all()
+        current = await session.get(Run, run.id)
+    assert [(step.status, step.suspension) for step in steps] == [("running", None)], "no resume point"
+    assert current is not None
+    assert (current.status, current.attempt) == ("running", 2), "the run is the other claim's"

@@ -8,12 +8,9 @@ a given plan, so it guards the run path against a statement creeping back in.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -22,15 +19,13 @@ from sqlalchemy.exc import IntegrityError
 
 from app.definitions.automation import Step
 from app.engine.executor import ClaimLost, StopRequested
-from app.integrations.rate_limit import RateLimiter
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, DomainEvent, Notification, Run, RunStep
-from app.services.execution import ExecutionSettings, execution_service
 from app.services.journal import RunJournal
-from app.worker.ports import ports_for
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Factory
-from tests.support.runs import stored_run
+from tests.support.in_process import execute, in_process_runtime
+from tests.support.runs import RUN_EVENT_LISTENER, stored_run
 
 THREE_STEPS: dict[str, Any] = {
     "schema_version": "1.0",
@@ -56,24 +51,15 @@ THREE_STEPS: dict[str, Any] = {
     ],
 }
 # Claim 1, three attempt begins (each also ending the attempt before it) 3, the notification 1, its
-# invocation row 1, the finish transaction 4 (BEGIN, the run's update with the last attempt's end,
-# the terminal event, COMMIT). All on one connection: one checkout (and one pre-ping) per claim.
-MAX_ROUND_TRIPS = 10
+# invocation row 1, the finish 1 (one statement: the run's update, the last attempt's end and the
+# terminal event; nothing needs a transaction here). All on one connection: one checkout (and one
+# pre-ping) per claim.
+MAX_ROUND_TRIPS = 7
 
 
 @pytest.fixture
 async def runtime(app: Any) -> WorkerRuntime:
-    """The worker's runtime around the test app's collaborators (its loop is the test's)."""
-    return WorkerRuntime(
-        pid=os.getpid(),
-        name="in-process",
-        core=app.state.runtime,
-        loop=asyncio.get_running_loop(),
-        engine=app.state.engine,
-        sessionmaker=app.state.sessionmaker,
-        redis=app.state.redis,
-        limiter=RateLimiter(app.state.redis),
-    )
+    return in_process_runtime(app)
 
 
 @contextmanager
@@ -134,12 +120,6 @@ def _plugin_reads(sent: list[str]) -> int:
     return 3 * sum(1 for text in sent if "FROM space_plugins" in text)
 
 
-async def _execute(runtime: WorkerRuntime, run_id: uuid.UUID) -> str:
-    settings = ExecutionSettings(worker=runtime.name, lease=timedelta(seconds=30), limits=runtime.core.limits)
-    deps = runtime.core.execution(ports_for(runtime))
-    return await execution_service.execute(runtime.unit_of_work, run_id, settings, deps)
-
-
 async def _steps(app: Any, run_id: uuid.UUID) -> list[RunStep]:
     async with app.state.sessionmaker() as session:
         statement = select(RunStep).where(RunStep.run_id == run_id).order_by(RunStep.started_at)
@@ -147,18 +127,18 @@ async def _steps(app: Any, run_id: uuid.UUID) -> list[RunStep]:
 
 
 class TestOneClaim:
-    async def test_a_three_step_run_records_everything_in_at_most_ten_round_trips(
+    async def test_a_three_step_run_records_everything_in_at_most_seven_round_trips(
         self, app: Any, factory: Factory, runtime: WorkerRuntime
     ) -> None:
         owner = await factory.owner()
         automation = await owner.create_automation(THREE_STEPS)
         # The first run warms the caches that are per process (parsed definition, compiled templates).
         warm_up = await stored_run(app, owner, automation, inputs={"n": 1})
-        assert await _execute(runtime, warm_up.id) == "succeeded"
+        assert await execute(runtime, warm_up.id) == "succeeded"
         run_id = (await stored_run(app, owner, automation, inputs={"n": 21})).id
 
         with counted(app) as sent, checked_out(app, excluding_plugin_reads=True) as checkouts:
-            assert await _execute(runtime, run_id) == "succeeded"
+            assert await execute(runtime, run_id) == "succeeded"
 
         assert len(sent) - _plugin_reads(sent) <= MAX_ROUND_TRIPS, "\n".join(sent)
         assert checkouts == [1], "the claim's statements and its finish share one connection"
@@ -195,17 +175,11 @@ class TestOneClaim:
         self, app: Any, factory: Factory, runtime: WorkerRuntime
     ) -> None:
         owner = await factory.owner()
-        listener = {
-            "schema_version": "1.0",
-            "name": "Listens",
-            "triggers": [{"type": "event", "config": {"event_type": "automation.run.*"}}],
-            "plan": [{"step_id": "seen", "action": "transform_data", "config": {"output": 1}}],
-        }
-        await owner.create_automation(listener)
+        await owner.create_automation(RUN_EVENT_LISTENER)
         automation = await owner.create_automation(THREE_STEPS)
         run_id = (await stored_run(app, owner, automation, inputs={"n": 1})).id
 
-        assert await _execute(runtime, run_id) == "succeeded"
+        assert await execute(runtime, run_id) == "succeeded"
 
         async with app.state.sessionmaker() as session:
             events = (
@@ -232,7 +206,7 @@ class TestOneClaim:
         automation = await owner.create_automation(document)
         run_id = (await stored_run(app, owner, automation, inputs={"n": 1})).id
 
-        assert await _execute(runtime, run_id) == "failed"
+        assert await execute(runtime, run_id) == "failed"
 
         steps = await _steps(app, run_id)
         assert [(s.step_id, s.status) for s in steps] == [("ok", "succeeded"), ("bad", "failed")]

@@ -7,14 +7,16 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from app import jobs
 from app.engine.executor import Outcome
+from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
 from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.finishing import finish_claim
+from app.services.finishing import end_claim
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)
@@ -42,9 +44,11 @@ async def claim(app: Any, run_id: uuid.UUID) -> Run:
 
 
 async def finish(app: Any, run: Run, outcome: Outcome) -> Run | None:
-    """The claim ended with `outcome`, as the worker ends it; None if the claim was lost."""
-    async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
-        return await finish_claim(session, run, outcome, DispatchLimits(), utcnow())
+    """The claim ended with `outcome`, as the worker ends it (one statement when it can, else a
+    transaction, on a connection of its own); None if the claim was lost."""
+    with jobs.job_scope():
+        async with AutocommitWrites.open(app.state.engine) as writes:
+            return await end_claim(writes, run, outcome, DispatchLimits(), utcnow())
 
 
 def suspended() -> Outcome:

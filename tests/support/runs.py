@@ -14,6 +14,13 @@ from app.persistence.transaction import transaction
 from tests.support.factories import Caller
 
 TERMINAL = {status.value for status in run_states.TERMINAL}
+# An automation that listens for every run's terminal event (`automation.run.*`) in its space.
+RUN_EVENT_LISTENER: dict[str, Any] = {
+    "schema_version": "1.0",
+    "name": "Listens",
+    "triggers": [{"type": "event", "config": {"event_type": "automation.run.*"}}],
+    "plan": [{"step_id": "seen", "action": "transform_data", "config": {"output": 1}}],
+}
 
 
 def http_step(step_id: str, url: str, **extra: Any) -> dict[str, Any]:

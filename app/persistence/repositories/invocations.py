@@ -15,6 +15,8 @@ from app.persistence.repositories.base import RepositoryBase
 # What a resumed claim must know about its own calls: those still waiting or decided by a human.
 _DECIDED_STATUSES = ("pending", "approved", "executing")
 _DECIDED_REASONS = ("human", "expired")
+# Denials made before the per-run rate limit counts a call (and its own).
+_BEFORE_RATE_LIMIT = ("policy", "grant", "rate_limit")
 
 
 class InvocationRepository(RepositoryBase[ActionInvocation]):
@@ -55,6 +57,22 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
             .limit(limit)
         )
         return await self.get_all(statement)
+
+    async def call_times_since(self, run_id: uuid.UUID, since: datetime) -> Sequence[datetime]:
+        """When the run's calls that got past the rate limit were made, since `since` (oldest first)."""
+        statement = (
+            select(ActionInvocation.created_at)
+            .where(
+                ActionInvocation.run_id == run_id,
+                ActionInvocation.created_at >= since,
+                or_(
+                    ActionInvocation.denied_reason.is_(None),
+                    ActionInvocation.denied_reason.not_in(_BEFORE_RATE_LIMIT),
+                ),
+            )
+            .order_by(ActionInvocation.created_at)
+        )
+        return (await self.session.scalars(statement)).all()
 
     async def decided_for_run(self, run_id: uuid.UUID) -> Sequence[ActionInvocation]:
         """The run's calls that paused: still pending, approved, being executed, or denied/expired."""

@@ -14,12 +14,9 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Select,
-    Table,
     and_,
     bindparam,
-    exists,
     func,
-    literal,
     or_,
     select,
     update,
@@ -28,10 +25,18 @@ from sqlalchemy import (
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
 from app.persistence.base import constant
-from app.persistence.models import Automation, AutomationTrigger, Run, RunStep, Space
+from app.persistence.models import Automation, DomainEvent, Run, RunStep, Space
 from app.persistence.repositories.base import RepositoryBase
-from app.persistence.repositories.outbound import listening
-from app.persistence.repositories.run_journal import StepEnd, end_statement
+from app.persistence.repositories.run_finish import (
+    RUN_COLUMNS,
+    RUNS,
+    FinishedRun,
+    finish_alone_statement,
+    finish_params,
+    finish_with_context_statement,
+    run_of,
+)
+from app.persistence.repositories.run_journal import StepEnd
 
 # What else a claim requires of each status it may take a run from: a pending run's backoff is over;
 # a running run's lease has expired. A status the table adds without a condition here fails at import.
@@ -52,24 +57,6 @@ class ClaimedRun:
     run: Run
     automation_modes: dict[str, str]
     space_modes: dict[str, str]
-
-
-@dataclass(frozen=True)
-class FinishedRun:
-    """A run moved on from its claim, and what its consequences need to know, read with the update."""
-
-    run: Run
-    queued_waiting: bool
-    """A queued run existed: a promotion may be due."""
-    endpoints_listening: bool
-    """A webhook endpoint listens for the run's terminal event."""
-    triggers_listening: bool
-    """An enabled event trigger of the run's space listens for its terminal event."""
-
-
-RUNS: Table = Run.__table__  # type: ignore[assignment]
-_RUN_COLUMNS = tuple(column.key for column in RUNS.c)
-_QUEUED = RUNS.alias("queued")
 
 
 @functools.cache
@@ -102,55 +89,6 @@ def _claim_with_modes() -> Any:
             select(Space.action_modes).where(Space.id == RUNS.c.space_id).scalar_subquery(),
         )
     )
-
-
-def _run_of(row: Any) -> Run:
-    """A `Run` holding the run columns a statement returned first (a plain object, in no session).
-
-    Filled the way the ORM's loader fills a row's object, without an attribute event per column:
-    the constructor's events cost more than the rest of reading the row.
-    """
-    run: Run = Run.__mapper__.class_manager.new_instance()
-    run.__dict__.update(zip(_RUN_COLUMNS, row, strict=False))
-    return run
-
-
-@functools.cache
-def _finish_with_context(
-    target: RunStatus, columns: tuple[str, ...], with_end: bool, event_types: tuple[str, ...]
-) -> Any:
-    """A claim's finishing update for one shape (target status, columns written, a step end or not),
-    returning the run, whether a run waits queued, whether an endpoint listens for the terminal event
-    and whether an event trigger listens for one of `event_types`; built once."""
-    statement = (
-        update(RUNS)
-        .where(
-            RUNS.c.id == bindparam("held_run_id"),
-            RUNS.c.attempt == bindparam("held_attempt"),
-            RUNS.c.status == RunStatus.running,
-        )
-        .values(
-            status=target,
-            status_changed_at=func.now(),
-            claimed_by=None,
-            lease_expires_at=None,
-            **{name: bindparam(f"set_{name}", type_=RUNS.c[name].type) for name in columns},
-        )
-        .returning(
-            *RUNS.c,
-            exists().where(_QUEUED.c.status == constant(RunStatus.queued)),
-            exists().where(listening(RUNS.c.space_id, f"automation.run.{target}")),
-            exists().where(
-                AutomationTrigger.space_id == RUNS.c.space_id,
-                AutomationTrigger.type == constant("event"),
-                AutomationTrigger.enabled.is_(True),
-                # One bound value each rather than an expanding IN: the statement is built per tuple
-                # anyway, and an expanding parameter is rewritten into the SQL on every execution.
-                AutomationTrigger.event_type.in_([literal(name) for name in event_types]),
-            ),
-        )
-    )
-    return statement.add_cte(end_statement().cte("step_end")) if with_end else statement
 
 
 class RunRepository(RepositoryBase[Run]):
@@ -255,8 +193,8 @@ class RunRepository(RepositoryBase[Run]):
         row = (await self.session.execute(_claim_with_modes(), params)).one_or_none()
         if row is None:
             return None
-        modes = len(_RUN_COLUMNS)
-        return ClaimedRun(_run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}))
+        modes = len(RUN_COLUMNS)
+        return ClaimedRun(run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}))
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:
@@ -318,27 +256,61 @@ class RunRepository(RepositoryBase[Run]):
         know: whether any run waits queued, whether a webhook endpoint listens for the terminal event,
         and whether an event trigger of the space listens for it (`event_types`: the trigger types that
         hear it)."""
-        if RunStatus.running not in transition.sources:
-            raise run_states.TransitionRefused(RunStatus.running, transition.target, transition)
-        statement = _finish_with_context(
+        params = finish_params(run_id, attempt, transition, values, step_end)
+        statement = finish_with_context_statement(
             transition.target, tuple(sorted(values)), step_end is not None, tuple(event_types)
         )
-        params = {
-            "held_run_id": run_id,
-            "held_attempt": attempt,
-            **{f"set_{name}": value for name, value in values.items()},
-        }
-        if step_end is not None:
-            params.update(step_end.params())
         row = (await self.session.execute(statement, params)).one_or_none()
         if row is None:
             return None
-        context = len(_RUN_COLUMNS)
+        context = len(RUN_COLUMNS)
         return FinishedRun(
-            _run_of(row),
+            run_of(row),
             queued_waiting=bool(row[context]),
             endpoints_listening=bool(row[context + 1]),
             triggers_listening=bool(row[context + 2]),
+        )
+
+    async def finish_alone(
+        self,
+        run_id: uuid.UUID,
+        attempt: int,
+        transition: Transition,
+        values: dict[str, Any],
+        *,
+        step_end: StepEnd | None = None,
+        event_types: Sequence[str] = (),
+        event: DomainEvent | None = None,
+    ) -> FinishedRun | None:
+        """`finish_with_context` as one statement that needs no transaction around it, for the common
+        finish whose consequences are all in it: None when the claim was lost, and also when a
+        consequence needs statements of its own (a run waits queued, an endpoint listens for the
+        terminal event, the run has a callback), in which case nothing but `step_end` was written.
+
+        `event`, the terminal event's row as the event service prepared it (its payload and
+        `dispatched_at` come from the finished row), is inserted by the same statement.
+        """
+        params = finish_params(run_id, attempt, transition, values, step_end)
+        statement = finish_alone_statement(
+            transition.target,
+            tuple(sorted(values)),
+            step_end is not None,
+            tuple(event_types),
+            event is not None,
+        )
+        if event is not None:
+            params.update(
+                event_id=event.id,
+                event_type=event.event_type,
+                event_source_id=event.source_id,
+                event_created_at=event.created_at,
+                event_expires_at=event.expires_at,
+            )
+        row = (await self.session.execute(statement, params)).one_or_none()
+        if row is None:
+            return None
+        return FinishedRun(
+            run_of(row), queued_waiting=False, endpoints_listening=False, triggers_listening=bool(row[-1])
         )
 
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:

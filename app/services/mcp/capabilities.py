@@ -60,6 +60,10 @@ def result_of(tool: str, answer: ToolAnswer) -> Any:
     return result
 
 
+# How much longer than its step a tool call's session may last (see `McpInvoker.handler`).
+SESSION_GRACE_SECONDS = 1.0
+
+
 def _step_error(exc: McpError) -> StepError:
     return StepError(exc.code, exc.message, retryable=exc.retryable)
 
@@ -75,8 +79,15 @@ class McpInvoker:
         """A handler for one tool; it holds only the connection id and the tool's name."""
 
         async def call_mcp_tool(ctx: HandlerContext, args: dict[str, Any]) -> Any:
+            # The step's own timeout ends a slow call (`step_timeout`); the session's bound only keeps a
+            # session from outliving its step. Equal bounds would race, and a late event loop would let
+            # the session's win and report the server as unreachable.
             return await self.call(
-                uuid.UUID(ctx.space_id), connection_id, tool_name, args, ctx.timeout_seconds
+                uuid.UUID(ctx.space_id),
+                connection_id,
+                tool_name,
+                args,
+                ctx.timeout_seconds + SESSION_GRACE_SECONDS,
             )
 
         return call_mcp_tool
