@@ -121,11 +121,15 @@ async def test_a_retry_goes_back_to_pending_with_a_delayed_wake_up(
     assert await _events(app, run) == []
 
 
-async def test_finish_refuses_an_edge_that_does_not_leave_running(app: Any, factory: Factory) -> None:
+@pytest.mark.parametrize("statement", ["finish_with_context", "finish_alone"])
+async def test_finish_refuses_an_edge_that_does_not_leave_running(
+    app: Any, factory: Factory, statement: str
+) -> None:
     run = await _claimed(app, factory)
     async with app.state.sessionmaker() as session:
+        finish = getattr(RunRepository(session), statement)
         with pytest.raises(TransitionRefused, match="the cancel transition cannot take a run from running"):
-            await RunRepository(session).finish(run.id, run.attempt, run_states.CANCEL, {})
+            await finish(run.id, run.attempt, run_states.CANCEL, {})
 
 
 def _comparable(event: DomainEvent, run: Run) -> tuple[Any, ...]:

@@ -215,32 +215,6 @@ class RunRepository(RepositoryBase[Run]):
         )
         return result.one_or_none() is not None
 
-    async def finish(
-        self, run_id: uuid.UUID, attempt: int, transition: Transition, values: dict[str, Any]
-    ) -> Run | None:
-        """Move the run on from this claim (`attempt`) by `transition`; None if the claim was lost.
-
-        The claim holds the run only while it is running, so the update also requires that status of the
-        transition's sources.
-        """
-        if RunStatus.running not in transition.sources:
-            raise run_states.TransitionRefused(RunStatus.running, transition.target, transition)
-        statement = (
-            update(Run)
-            .where(Run.id == run_id, Run.attempt == attempt, Run.status == RunStatus.running)
-            .values(
-                status=transition.target,
-                status_changed_at=func.now(),
-                claimed_by=None,
-                lease_expires_at=None,
-                **values,
-            )
-            .returning(Run)
-        )
-        return (
-            await self.session.scalars(statement, execution_options={"populate_existing": True})
-        ).one_or_none()
-
     async def finish_with_context(
         self,
         run_id: uuid.UUID,
