@@ -257,7 +257,9 @@ class InvocationLog(Protocol):
 class CallLimiter(Protocol):
     """Calls per run per minute, counted by the claim that holds the run."""
 
-    async def allow(self, run_id: str) -> bool: ...
+    async def allow(self) -> bool:
+        """Count one call of the run; False when it is over its limit for the last minute."""
+        ...
 
 
 class EventPort(Protocol):

@@ -191,7 +191,8 @@ class ClaimCallLimiter:
         self._calls: deque[float] = deque()
         self._seeded = run.attempt <= 1
 
-    async def allow(self, run_id: str) -> bool:
+    async def allow(self) -> bool:
+        """Count one call of this claim's run; False when it is over the limit for the last minute."""
         if not self._seeded:
             await self._seed()
         now = time.monotonic()

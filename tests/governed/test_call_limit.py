@@ -51,9 +51,9 @@ async def test_calls_past_the_limit_are_refused_until_the_window_moves(app: Any,
     owner = await factory.owner()
     run = await stored_run(app, owner, await owner.create_automation(), status="running", attempt=1)
     limiter = ClaimCallLimiter(3, run, _writes(app), window_seconds=0.5)
-    assert [await limiter.allow(str(run.id)) for _ in range(4)] == [True, True, True, False]
+    assert [await limiter.allow() for _ in range(4)] == [True, True, True, False]
     await asyncio.sleep(0.6)
-    assert await limiter.allow(str(run.id)) is True
+    assert await limiter.allow() is True
 
 
 async def test_a_later_claim_counts_the_calls_the_run_made_in_the_window(app: Any, factory: Factory) -> None:
@@ -71,9 +71,9 @@ async def test_a_later_claim_counts_the_calls_the_run_made_in_the_window(app: An
             ]
         )
     limiter = ClaimCallLimiter(3, run, _writes(app))
-    assert [await limiter.allow(str(run.id)) for _ in range(2)] == [True, False]
+    assert [await limiter.allow() for _ in range(2)] == [True, False]
 
     first_claim = ClaimCallLimiter(3, Run(id=run.id, attempt=1), _writes(app))
-    assert [await first_claim.allow(str(run.id)) for _ in range(4)] == [True, True, True, False], (
+    assert [await first_claim.allow() for _ in range(4)] == [True, True, True, False], (
         "a first claim has no earlier calls to read"
     )

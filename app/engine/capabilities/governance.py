@@ -243,7 +243,7 @@ async def enforce_mode(call: CapabilityCall, proceed: Proceed) -> Any:
 async def rate_limit(call: CapabilityCall, proceed: Proceed) -> Any:
     """At most AUTOMATIONS_RUN_CALL_RATE_LIMIT calls per run per minute (`rate_limited`, retried)."""
     limiter = call.ctx.ports.call_limiter
-    if limiter is not None and _governed(call) and not await limiter.allow(call.id.run_id):
+    if limiter is not None and _governed(call) and not await limiter.allow():
         call.notes[DENIED] = "rate_limit"
         raise StepError("rate_limited", "this run makes too many calls per minute; slow down")
     return await proceed()

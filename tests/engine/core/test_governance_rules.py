@@ -60,7 +60,7 @@ class Limiter:
     def __init__(self, allowed: int) -> None:
         self.left = allowed
 
-    async def allow(self, run_id: str) -> bool:
+    async def allow(self) -> bool:
         self.left -= 1
         return self.left >= 0
 
