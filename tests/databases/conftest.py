@@ -21,6 +21,7 @@ ROLE_KINDS: dict[str, tuple[str, ...]] = {
     "inserter": ("GRANT INSERT ON people TO {role}",),
     "creator": ("GRANT CREATE ON SCHEMA public TO {role}",),
     "replicator": ("ALTER ROLE {role} REPLICATION",),
+    "monitor": ("GRANT pg_monitor TO {role}",),
 }
 RoleMaker = Callable[[str], Awaitable[str]]
 

@@ -7,11 +7,13 @@ import json
 from collections.abc import AsyncIterator
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from app.definitions.signals import StepError
 from app.persistence.dsn import DsnProblem, parse_dsn
 from app.persistence.user_databases import MAX_POOLS, QueryRunner
 from app.security.egress import EgressAllowList
+from tests.databases.conftest import RoleMaker
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 
@@ -93,15 +95,70 @@ class TestAnswers:
 
 
 class TestRefusals:
-    async def test_an_insert_fails_with_the_read_only_error(
-        self, runner: QueryRunner, warehouse_dsn: str
+    @pytest.mark.parametrize(
+        ("sql", "keyword"),
+        [
+            ("INSERT INTO people VALUES (4, 'Eve', 1)", "INSERT"),
+            ("NOTIFY automations_test", "NOTIFY"),
+            ("LISTEN automations_test", "LISTEN"),
+            ("COPY (SELECT 1) TO PROGRAM 'true'", "COPY"),
+            ("SET transaction_read_only = off", "SET"),
+            ("DO $$ BEGIN DELETE FROM people; END $$", "DO"),
+            ("CALL some_procedure()", "CALL"),
+            ("  /* a /* nested */ comment */ -- and a line\n (DELETE FROM people)", "DELETE"),
+            ("EXPLAIN ANALYZE DELETE FROM people", "EXPLAIN"),
+        ],
+    )
+    async def test_a_statement_that_is_no_read_is_refused_before_it_is_sent(
+        self, runner: QueryRunner, warehouse_dsn: str, sql: str, keyword: str
     ) -> None:
-        error = await failure(runner, warehouse_dsn, "INSERT INTO people VALUES (4, 'Eve', 1)")
+        error = await failure(runner, warehouse_dsn, sql)
         assert error.code == "database_read_only"
-        assert "read-only transaction" in error.message
+        assert f"starts with {keyword}" in error.message
         assert not error.retryable
         count = await runner.query("db", warehouse_dsn, "SELECT count(*) FROM people", [])
         assert count["rows"] == [[3]]
+
+    @pytest.mark.parametrize(
+        "sql",
+        [
+            "WITH gone AS (DELETE FROM people RETURNING id) SELECT * FROM gone",
+            "SELECT * INTO stolen FROM people",
+            "SELECT 1; DELETE FROM people",
+            "SELECT 1; NOTIFY automations_test",
+            "(SELECT 1) UNION ALL (SELECT 2); DELETE FROM people",
+        ],
+    )
+    async def test_the_server_refuses_a_write_behind_a_read_keyword(
+        self, runner: QueryRunner, warehouse_dsn: str, sql: str
+    ) -> None:
+        error = await failure(runner, warehouse_dsn, sql)
+        assert error.code == "query_error"
+        assert not error.retryable
+        count = await runner.query("db", warehouse_dsn, "SELECT count(*) FROM people", [])
+        assert count["rows"] == [[3]]
+
+    async def test_a_select_cannot_turn_its_transaction_read_write(
+        self, runner: QueryRunner, warehouse_dsn: str
+    ) -> None:
+        error = await failure(
+            runner, warehouse_dsn, "SELECT set_config('transaction_read_only', 'off', true)"
+        )
+        assert "read-write mode must be set before any query" in error.message
+        locked = await failure(runner, warehouse_dsn, "SELECT * FROM people FOR UPDATE")
+        assert locked.code == "database_read_only"
+
+    async def test_a_role_taken_on_in_a_query_ends_with_it(
+        self, runner: QueryRunner, make_role: RoleMaker
+    ) -> None:
+        dsn = await make_role("monitor")
+        taken = await runner.query("db", dsn, "SELECT set_config('role', 'pg_monitor', false)", [])
+        assert taken["rows"] == [["pg_monitor"]]
+        # The pool holds two connections: every later query, on either, is the login role again.
+        answers = await asyncio.gather(
+            *(runner.query("db", dsn, "SELECT current_user, pg_sleep(0.05)", []) for _ in range(4))
+        )
+        assert {answer["rows"][0][0] for answer in answers} == {make_url(dsn).username}
 
     async def test_a_slow_query_is_stopped_by_the_statement_timeout(
         self, runner: QueryRunner, warehouse_dsn: str
