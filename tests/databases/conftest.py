@@ -18,7 +18,7 @@ ROLE_KINDS: dict[str, tuple[str, ...]] = {
     "superuser": ("ALTER ROLE {role} SUPERUSER",),
     "signaller": ("GRANT pg_signal_backend TO {role}",),
     "program": ("GRANT pg_execute_server_program TO {role}",),
-    "inserter": ("GRANT INSERT ON people TO {role}",),
+    "inserter": ("GRANT INSERT ON notes TO {role}",),
     "creator": ("GRANT CREATE ON SCHEMA public TO {role}",),
     "replicator": ("ALTER ROLE {role} REPLICATION",),
     "monitor": ("GRANT pg_monitor TO {role}",),
@@ -28,7 +28,8 @@ RoleMaker = Callable[[str], Awaitable[str]]
 
 @pytest.fixture(scope="session")
 def warehouse_admin_url(servers: Servers) -> Iterator[str]:
-    """The superuser URL of a fresh database holding `events` (100,000 rows) and `people`."""
+    """The superuser URL of a fresh database holding `events` (100,000 rows), `people` and `notes` (empty;
+    the one table a test role may be given INSERT on)."""
     url = make_url(servers.admin_database_url)
     if not url.host or url.host.startswith("/"):
         pytest.skip("the test server listens on a Unix socket; database DSNs need a TCP host")
@@ -40,6 +41,7 @@ def warehouse_admin_url(servers: Servers) -> Iterator[str]:
         "INSERT INTO events SELECT n, 'kind' || (n % 7), now() FROM generate_series(1, 100000) AS n",
         "CREATE TABLE people (id integer PRIMARY KEY, name text NOT NULL, score numeric)",
         "INSERT INTO people VALUES (1, 'Ada', 9.5), (2, 'Grace', 8.25), (3, 'Linus', NULL)",
+        "CREATE TABLE notes (id integer PRIMARY KEY, body text NOT NULL)",
     ):
         asyncio.run(admin_sql(target, statement))
     yield target
