@@ -12,11 +12,58 @@ import re
 
 # PostgreSQL's commands other than the reads (SELECT, WITH, VALUES, TABLE), by their first word.
 OTHER_COMMANDS = frozenset(
-    """abort alter analyze begin call checkpoint close cluster comment commit copy create deallocate
-    declare delete discard do drop end execute explain fetch grant import insert listen load lock merge
-    move notify prepare reassign refresh reindex release reset revoke rollback savepoint security set
-    show start truncate unlisten update vacuum""".split()
+    {
+        "abort",
+        "alter",
+        "analyze",
+        "begin",
+        "call",
+        "checkpoint",
+        "close",
+        "cluster",
+        "comment",
+        "commit",
+        "copy",
+        "create",
+        "deallocate",
+        "declare",
+        "delete",
+        "discard",
+        "do",
+        "drop",
+        "end",
+        "execute",
+        "explain",
+        "fetch",
+        "grant",
+        "import",
+        "insert",
+        "listen",
+        "load",
+        "lock",
+        "merge",
+        "move",
+        "notify",
+        "prepare",
+        "reassign",
+        "refresh",
+        "reindex",
+        "release",
+        "reset",
+        "revoke",
+        "rollback",
+        "savepoint",
+        "security",
+        "set",
+        "show",
+        "start",
+        "truncate",
+        "unlisten",
+        "update",
+        "vacuum",
+    }
 )
+
 _WORD = re.compile(r"[A-Za-z_]+")
 
 
