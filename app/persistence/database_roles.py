@@ -45,15 +45,16 @@ WRITING_ROLES = ("pg_write_all_data", "pg_maintain")
 # How many findings of each severity an answer names (a role that owns a schema owns many tables).
 MAX_NAMED = 5
 
-# One round trip. `pg_has_role(…, 'MEMBER')` counts indirect memberships and the role itself; roles
-# missing from an older server (pg_maintain) simply match no row. Temporary schemas are other
-# sessions' (or this one's) scratch space, not the database's data; the system catalogs are written
-# only by superusers (refused above), except `pg_settings`, whose UPDATE by anyone is a session SET.
+# One round trip. Findings name predefined roles and objects, never the login role or other roles (a
+# step's error is shown to every member). `pg_has_role(…, 'MEMBER')` counts indirect memberships and
+# the role itself; roles missing from an older server (pg_maintain) simply match no row. Temporary
+# schemas are other sessions' (or this one's) scratch space, not the database's data; the system
+# catalogs are written only by superusers (refused above), except `pg_settings`, whose UPDATE by
+# anyone is a session SET.
 ROLE_FINDINGS_SQL = """
 WITH member_of AS (
     SELECT r.oid, r.rolname, r.rolsuper, r.rolreplication, r.rolcreaterole, r.rolcreatedb,
-           CASE WHEN r.rolname = current_user THEN 'the role ' || quote_ident(r.rolname)
-                ELSE 'its membership in ' || quote_ident(r.rolname) END AS who
+           CASE WHEN r.rolname = current_user THEN 'the role' ELSE 'a role it is a member of' END AS who
     FROM pg_roles r
     WHERE pg_has_role(current_user, r.oid, 'MEMBER')
 ),
@@ -127,7 +128,7 @@ def refused(findings: list[RoleFinding], access: str) -> list[RoleFinding]:
 
 def role_error(findings: list[RoleFinding], access: str) -> StepError | None:
     """The step error of a role this registration may not use (never retried), or None when it may."""
-    stopping = refused(findings, access)
+    stopping = list(dict.fromkeys(refused(findings, access)))  # two member roles may say the same
     if not stopping:
         return None
     unsafe = [f.what for f in stopping if f.severity == "unsafe"]

@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -14,6 +15,7 @@ from app.persistence.dsn import DsnProblem, parse_dsn
 from app.persistence.user_databases import MAX_POOLS, QueryRunner
 from app.security.egress import EgressAllowList
 from tests.databases.conftest import RoleMaker
+from tests.support.servers import admin_sql
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 
@@ -28,6 +30,12 @@ async def runner() -> AsyncIterator[QueryRunner]:
 async def failure(runner: QueryRunner, dsn: str, sql: str, params: list | None = None) -> StepError:
     with pytest.raises(StepError) as caught:
         await runner.query("db", dsn, sql, params or [])
+    return caught.value
+
+
+async def failure_as(runner: QueryRunner, dsn: str, sql: str, access: str) -> StepError:
+    with pytest.raises(StepError) as caught:
+        await runner.query("db", dsn, sql, [], access)
     return caught.value
 
 
@@ -192,6 +200,59 @@ class TestRefusals:
         closed = QueryRunner(EgressAllowList(), statement_timeout_seconds=1)
         error = await failure(closed, warehouse_dsn, "SELECT 1")
         assert error.code == "egress_denied"
+
+
+class TestRoles:
+    async def test_a_reader_cannot_signal_a_session_of_another_role(
+        self, runner: QueryRunner, warehouse_dsn: str, make_role: RoleMaker
+    ) -> None:
+        other = make_url(await make_role("reader"))
+        victim = await asyncpg.connect(
+            host=other.host, port=other.port, user=other.username, database=other.database
+        )
+        try:
+            pid = await victim.fetchval("SELECT pg_backend_pid()")
+            for function in ("pg_terminate_backend", "pg_cancel_backend"):
+                error = await failure(runner, warehouse_dsn, f"SELECT {function}($1::int)", [pid])
+                assert error.code == "query_error"
+                assert error.message.startswith("42501:"), error.message  # insufficient privilege
+            assert await victim.fetchval("SELECT 1") == 1
+        finally:
+            await victim.close()
+
+    async def test_check_role_refuses_by_access(self, runner: QueryRunner, make_role: RoleMaker) -> None:
+        await runner.check_role("reader", await make_role("reader"), "read")
+        inserter = await make_role("inserter")
+        await runner.check_role("inserter", inserter, "write")
+        with pytest.raises(StepError) as caught:
+            await runner.check_role("inserter", inserter, "read")
+        assert caught.value.code == "database_role_unsafe"
+        assert not caught.value.retryable
+        signaller = await make_role("signaller")
+        for access in ("read", "write"):
+            with pytest.raises(StepError) as caught:
+                await runner.check_role("signaller", signaller, access)
+            assert "pg_signal_backend" in caught.value.message
+
+    async def test_a_write_access_runs_any_one_statement_read_write(
+        self, runner: QueryRunner, make_role: RoleMaker, warehouse_admin_url: str
+    ) -> None:
+        dsn = await make_role("inserter")
+        try:
+            done = await runner.query("w", dsn, "INSERT INTO notes VALUES ($1, $2)", [7, "x"], "write")
+            assert done == {"columns": [], "rows": [], "row_count": 0, "truncated": False}
+            read = await runner.query("w", dsn, "SELECT body FROM notes WHERE id = 7", [], "write")
+            assert read["rows"] == [["x"]]
+            # Still one statement per call, and only what the role was granted.
+            error = await failure_as(runner, dsn, "INSERT INTO notes VALUES (8, 'y'); SELECT 1", "write")
+            assert error.code == "query_error"
+            denied = await failure_as(runner, dsn, "DELETE FROM notes", "write")
+            assert "permission denied" in denied.message
+            # The same DSN as `read` is refused before it is sent.
+            refused = await failure_as(runner, dsn, "INSERT INTO notes VALUES (9, 'z')", "read")
+            assert refused.code == "database_read_only"
+        finally:
+            await admin_sql(warehouse_admin_url, "DELETE FROM notes")
 
 
 class TestDsn:
