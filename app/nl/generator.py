@@ -14,10 +14,11 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.engine.validation import Problem, errors
-from app.nl.checks import scrub, without_literal_credentials
+from app.nl.checks import without_literal_credentials
 from app.nl.drafts import Clarification
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm
 from app.nl.prompts import GENERATOR_SYSTEM, answer_echo, envelope_schema, problems_message
+from app.security.credentials import scrub
 
 MAX_ANSWER_CHARS = 256 * 1024
 MAX_CLARIFICATIONS = 10
