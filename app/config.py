@@ -189,7 +189,12 @@ class Settings(BaseSettings):
     )
     smtp_url: SecretStr | None = Field(
         default=None,
-        description="smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable.",
+        description=(
+            "smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable. "
+            "The user and password are only sent over TLS (smtps://, or STARTTLS, used whenever the relay "
+            "offers it); a relay without STARTTLS fails with smtp_tls_required unless the URL ends in "
+            "?insecure=true, meant for a relay on a trusted local network (smtp:// only)."
+        ),
     )
     smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
 
