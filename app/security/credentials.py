@@ -107,6 +107,9 @@ def without_credentials(document: Any) -> tuple[Any, list[Path]]:
     changed = list(dict.fromkeys(path for path, _ in credential_literals(document)))
     if not changed:
         return document, []
+    if isinstance(document, str):
+        cleaned, cut = scrub(document)
+        return (cleaned if cut and not _string_credentials((), cleaned) else REMOVED), changed
     result = copy.deepcopy(document)
     for path in changed:
         parent = result
