@@ -67,6 +67,14 @@ def test_an_admin_moves_a_literal_into_a_secret_from_the_automation_page(
     warning.locator("[role='alert']").wait_for()
     assert _api(ui_base, owner, "GET", "/secrets/post_authorization").status_code == 404
 
+    # A name taken by another secret is refused: moving never replaces a secret in use.
+    taken = _api(ui_base, owner, "PUT", "/secrets/in_use", json={"value": "kept-as-it-was"})
+    assert taken.status_code == 201, taken.text
+    page.fill(".secret-name", "in_use")
+    page.click("button.move-secret")
+    warning.locator("[role='alert']", has_text="exists already").wait_for()
+    assert LIVE_KEY in page.input_value("#json-view"), "nothing moved"
+
     page.fill(".secret-name", "hook_token")
     page.click("button.move-secret")
     warning.wait_for(state="detached")

@@ -1,7 +1,7 @@
 // Moving a credential written into a definition into a secret of the space. The server finds such
 // values (a `literal_secret` warning or problem, with its JSON pointer); this only offers the move
 // beside them. Creating a secret is for admins: other roles get no offer (the API would refuse it).
-import { api, spacePath } from "./api.js";
+import { api, ApiError, spacePath } from "./api.js";
 
 export const SECRET_NAME = /^[a-z0-9_]{1,64}$/;
 
@@ -14,8 +14,19 @@ export async function secretKeeper() {
     return null;
   }
   if (role !== "admin" && role !== "owner") return null;
-  return (name, value) =>
-    api("PUT", spacePath(`/secrets/${encodeURIComponent(name)}`), { value, description: "Moved out of an automation definition" });
+  return async (name, value) => {
+    const path = spacePath(`/secrets/${encodeURIComponent(name)}`);
+    // PUT replaces an existing secret, which other automations may use: a taken name is refused here.
+    const taken = await api("GET", path).then(
+      () => true,
+      (error) => {
+        if (error instanceof ApiError && error.status === 404) return false;
+        throw error;
+      },
+    );
+    if (taken) throw new ApiError(409, { error: { code: "secret_exists", message: `A secret named ${name} exists already: choose another name.` } });
+    return api("PUT", path, { value, description: "Moved out of an automation definition" });
+  };
 }
 
 // A name to start from: the step's id and the field's key, lower-case with underscores.
