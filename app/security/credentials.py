@@ -18,11 +18,16 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+import re2
+
 Path = tuple[str | int, ...]
 
 REMOVED = "[credential removed]"
+# Both patterns below run on every string of a saved definition (up to the body cap) and on model
+# answers: RE2 keeps them linear in the text, where Python's `re` backtracks quadratically on input such
+# as "eyJ" repeated (the JWT branch) or "token" followed by a long run of spaces.
 # Prefixes providers give their keys: a value carrying one is a credential wherever it appears.
-_KNOWN_KEY = re.compile(
+_KNOWN_KEY = re2.compile(
     r"(sk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{12,}|sk_(?:live|test)_[A-Za-z0-9]{12,}|"
     r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9\-]{10,}|"
     r"AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{30,}|glpat-[A-Za-z0-9_\-]{20,}|eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,})"
@@ -34,8 +39,8 @@ _CREDENTIAL_NAME = re.compile(
 _SCHEME_WORD = re.compile(r"^(bearer|basic|token|apikey|key)\s+", re.IGNORECASE)
 _MIN_OPAQUE = 12
 # Spelled-out credentials in free text: "token: abc…", "password=…", "Bearer abc…".
-_LABELLED = re.compile(
-    r"((?:api[-_ ]?key|token|secret|password|passwd|bearer)\s*[:=]?\s*)([^\s\"',;]{8,})", re.IGNORECASE
+_LABELLED = re2.compile(
+    r"(?i)((?:api[-_ ]?key|token|secret|password|passwd|bearer)\s*[:=]?\s*)([^\s\"',;]{8,})"
 )
 # The same markers as the template engine's: a template string is filled at run time, not a literal.
 _TEMPLATE_MARKERS = ("{{", "{%", "{#")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from tests.support.drafts import draft_from, envelope, is_review, proposal, review_reply, sent
 from tests.support.factories import Caller
 from tests.support.fake_llm import FakeLlm
@@ -69,6 +71,19 @@ class TestSaveFlagsLiterals:
             )
         ).json()
         assert _literal_warnings(body) == ["/plan/1/config/url"]
+
+    # Python's `re` took quadratic time on these (minutes at this size): the detector runs on RE2.
+    @pytest.mark.timeout(60)
+    @pytest.mark.parametrize("hostile", ["eyJ" * 200_000, "eyJa" * 150_000])
+    async def test_hostile_text_is_checked_in_linear_time(
+        self, owner: Caller, llm: FakeLlm, hostile: str
+    ) -> None:
+        definition = proposal()
+        definition["plan"][1]["config"]["headers"] = {"X-Api-Key": hostile}
+        response = await owner.request(
+            "POST", owner.space_path("/automations/validate"), json={"definition": definition}
+        )
+        assert response.status_code == 200, response.text
 
 
 class TestNothingReachesAModel:
