@@ -21,6 +21,7 @@ from app.security.egress.targets import vet_host, vet_origin
 
 SECRET_REF = "$secret"  # noqa: S105 (the reference key, not a secret)
 # A model only ever saw the marker where a credential was cut: saving the marker would break the step.
+CREDENTIAL_REMOVED = "credential_removed"
 CUT_MESSAGE = (
     "a credential was cut here before the model saw it; reference a stored secret here instead "
     '({"$secret": "<name>"})'
@@ -41,7 +42,7 @@ def proposal_problems(document: Any, names: SpaceNames, egress_allow: EgressAllo
         if isinstance(node, dict) and SECRET_REF in node:
             problems += _secret_reference(path, node, names)
         elif isinstance(node, str) and REMOVED in node:
-            problems.append(Problem(join(*path), "credential_removed", CUT_MESSAGE))
+            problems.append(Problem(join(*path), CREDENTIAL_REMOVED, CUT_MESSAGE))
     problems += [
         Problem(join(*path), LITERAL_SECRET, literal_message(parameter))
         for path, parameter in credential_literals(document)

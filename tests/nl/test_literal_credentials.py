@@ -104,6 +104,29 @@ class TestNothingReachesAModel:
         draft = response.json()
         assert any(AUTH_POINTER in note for note in draft["notes"])
 
+    async def test_a_proposal_keeping_the_cut_marker_cannot_be_saved_and_is_not_retried(
+        self, owner: Caller, llm: FakeLlm
+    ) -> None:
+        automation = await owner.create_automation(_with_literal())
+        echoed = copy.deepcopy(automation["definition"])
+        echoed["name"] = "Renamed"
+        echoed["plan"][1]["config"]["headers"]["Authorization"] = "Bearer [credential removed]"
+        llm.script(envelope(echoed), envelope(echoed), envelope(echoed))
+        response = await owner.request(
+            "POST",
+            owner.space_path(f"/automations/{automation['id']}/drafts"),
+            json={"request": "rename it"},
+        )
+        assert response.status_code == 201, response.text
+        draft = response.json()
+        assert draft["status"] == "failed"
+        assert [(p["code"], p["path"]) for p in draft["problems"] if p["severity"] == "error"] == [
+            ("credential_removed", AUTH_POINTER)
+        ]
+        assert len(llm.requests) == 1, "the model cannot bring a credential back: no second attempt"
+        saving = await owner.request("POST", owner.space_path(f"/drafts/{draft['id']}/save"))
+        assert saving.status_code == 409
+
     async def test_a_hand_edited_literal_is_not_sent_to_the_review_or_the_next_turn(
         self, owner: Caller, llm: FakeLlm
     ) -> None:
