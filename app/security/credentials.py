@@ -77,19 +77,20 @@ def scrub(text: str) -> tuple[str, bool]:
 def credential_literals(document: Any) -> Iterator[tuple[Path, str | None]]:
     """Where a JSON value holds a credential as plain text: each string's path, and the name of the
     query parameter when the credential sits in a URL's query string (None otherwise)."""
+    # Children are pushed in reverse so that they come off the stack in document order.
     stack: list[tuple[Any, Path]] = [(document, ())]
-    found: list[tuple[Path, str | None]] = []
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
             if _SECRET_REF in node:
                 continue  # a reference names a credential without holding it
-            stack.extend((value, (*path, key)) for key, value in node.items() if isinstance(key, str))
+            items = [(value, (*path, key)) for key, value in node.items() if isinstance(key, str)]
+            stack.extend(reversed(items))
         elif isinstance(node, list):
-            stack.extend((value, (*path, index)) for index, value in enumerate(node))
+            stack.extend(reversed([(value, (*path, index)) for index, value in enumerate(node)]))
         elif isinstance(node, str):
-            found.extend((path, name) for name in _string_credentials(path, node))
-    yield from sorted(found, key=lambda item: [str(part) for part in item[0]])
+            for name in _string_credentials(path, node):
+                yield path, name
 
 
 def _string_credentials(path: Path, value: str) -> list[str | None]:

@@ -31,9 +31,9 @@ class TestFinding:
         }
         assert _paths(document) == [
             (("plan", 0, "config", "headers", "Authorization"), None),
-            (("plan", 0, "config", "json", "note"), None),
             (("plan", 0, "config", "url"), "api_key"),
-        ]
+            (("plan", 0, "config", "json", "note"), None),
+        ], "in document order"
 
     @pytest.mark.parametrize(
         "value",
