@@ -12,7 +12,6 @@ query parameter of a URL. Template strings are never credentials: they are fille
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -116,14 +115,24 @@ def without_credentials(document: Any) -> tuple[Any, list[Path]]:
     if isinstance(document, str):
         cleaned, cut = scrub(document)
         return (cleaned if cut and not _string_credentials((), cleaned) else REMOVED), changed
-    result = copy.deepcopy(document)
+    # Copy on write along the changed paths only: no recursion, and untouched parts are shared.
+    result = _shallow(document)
+    copied = {id(result)}
     for path in changed:
         parent = result
         for part in path[:-1]:
-            parent = parent[part]
+            child = parent[part]
+            if id(child) not in copied:
+                child = parent[part] = _shallow(child)
+                copied.add(id(child))
+            parent = child
         cleaned, cut = scrub(parent[path[-1]])
         parent[path[-1]] = cleaned if cut and not _string_credentials(path, cleaned) else REMOVED
     return result, changed
+
+
+def _shallow(node: Any) -> Any:
+    return dict(node) if isinstance(node, dict) else list(node)
 
 
 def _is_template(value: str) -> bool:

@@ -74,6 +74,15 @@ class TestCutting:
         assert cleaned["keep"] == "hello"
         assert _paths(cleaned) == []
 
+    def test_a_deep_document_is_cut_without_recursion(self) -> None:
+        deep: Any = {"headers": {"Authorization": f"Bearer {KEY}"}}
+        for _ in range(5000):
+            deep = {"next": [deep]}
+        cleaned, changed = without_credentials(deep)
+        assert len(changed) == 1
+        assert _paths(cleaned) == []
+        assert _paths(deep) != [], "the input keeps its value"
+
     def test_nothing_to_cut_answers_the_same_object(self) -> None:
         document = {"name": "fine"}
         assert without_credentials(document) == (document, [])
