@@ -65,3 +65,7 @@ class TestMetricsToken:
         with pytest.raises(ConfigurationError) as caught:
             Settings.model_validate({**settings.model_dump(), "metrics_token": "short"})
         assert "AUTOMATIONS_METRICS_TOKEN" in str(caught.value)
+
+    def test_an_empty_token_means_no_token(self, settings: Settings) -> None:
+        # Compose passes an unset variable as "".
+        assert Settings.model_validate({**settings.model_dump(), "metrics_token": ""}).metrics_token is None
