@@ -27,6 +27,7 @@ from app.registry.base import InvalidEntry
 from app.registry.ports import HandlerContext
 
 Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
+RecordedConfig = Callable[[dict[str, Any], Any], dict[str, Any]]
 CallRisk = Callable[[dict[str, Any]], "Risk"]
 """The risk of one call from its arguments, for a capability that reads or writes depending on them."""
 """An async handler: the step's context and the (rendered) config or arguments in, the result out."""
@@ -207,6 +208,10 @@ class ActionDefinition:
     its call back: later steps that read its fields still render. Must match the output contract."""
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
+    recorded_config: RecordedConfig | None = None
+    """What the step record keeps of a rendered config, given the step's output (None when it failed):
+    for an action whose config carries content kept elsewhere (an artifact, readable by fewer people
+    than the run), so the record does not copy it. None keeps the rendered config as it is."""
 
     @functools.cached_property
     def config_check(self) -> CompiledSchema:

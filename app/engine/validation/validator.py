@@ -26,6 +26,7 @@ from app.engine.secret_refs import (
     reference_problem,
     stands_for_string,
 )
+from app.engine.validation.credentials import literal_credentials
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.templates import check_one, is_template, template_leaves
@@ -72,6 +73,7 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
     problems += _grants(document.get("execution"), vocabulary)
+    problems += literal_credentials(document)
     return problems
 
 
