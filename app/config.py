@@ -84,6 +84,13 @@ class Settings(BaseSettings):
     max_json_depth: int = Field(default=64, ge=4, le=512)
     page_size_default: int = Field(default=50, ge=1, le=500)
     page_size_max: int = Field(default=200, ge=1, le=1000)
+    stream_recheck_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=30,
+        description="An open event stream re-checks its caller's token and membership at least this "
+        "often (at once when a revocation is announced, and at the token's expiry).",
+    )
 
     # worker and run queue
     worker_concurrency: int | None = Field(default=None, ge=1, le=256)

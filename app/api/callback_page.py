@@ -1,6 +1,7 @@
-"""The MCP OAuth callback as a person sees it: a browser that lands there (it asks for text/html) gets a
-small page saying how the authorization went, with a link back to the Connections page; API clients keep
-the JSON answer and the JSON errors.
+"""The MCP OAuth callback as a person sees it. A callback that can go on is sent to the web UI (which
+completes the flow as the signed-in user); one that cannot (no state, values too long) answers a browser
+that asks for text/html with a small page saying why, with a link back to the Connections page, while
+API clients keep the JSON errors.
 
 The page is static markup with escaped text: no script (the UI's Content-Security-Policy applies), no
 token, code or state echoed back.
@@ -8,7 +9,6 @@ token, code or state echoed back.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Coroutine
 from html import escape
 from typing import Any
@@ -61,26 +61,8 @@ def page(title: str, message: str, status_code: int) -> HTMLResponse:
     return HTMLResponse(body, status_code=status_code, headers={"Cache-Control": "no-store"})
 
 
-def _success_page(response: Response) -> Response:
-    if response.status_code != 200:
-        return response
-    answer = json.loads(bytes(response.body))
-    if answer.get("authorized"):
-        return page(
-            "Authorized",
-            "The MCP server accepted the authorization; its tools are being listed now.",
-            200,
-        )
-    return page(
-        "Not authorized",
-        "The authorization was not granted, so the connection still needs authorizing. "
-        "You can start it again from the Connections page.",
-        200,
-    )
-
-
 class CallbackPageRoute(APIRoute):
-    """Answers the route's JSON, or the same outcome as a page when a browser asks for HTML. Errors
+    """Answers the route's own answer, or its error as a page when a browser asks for HTML. Errors
     have already rolled the request's transaction back when they reach this wrapper."""
 
     def get_route_handler(self) -> Handler:
@@ -90,7 +72,7 @@ class CallbackPageRoute(APIRoute):
             if not prefers_html(request.headers.get("accept")):
                 return await handler(request)
             try:
-                return _success_page(await handler(request))
+                return await handler(request)
             except AppError as exc:
                 return page("Authorization failed", exc.message, exc.status_code)
             except RequestValidationError:

@@ -102,6 +102,15 @@ class AuthorizeOut(Out):
     authorization_url: str = Field(description="Send the user here; they come back to the callback route.")
 
 
+class CompletionBody(Body):
+    """What the authorization server sent back to the callback, handed on by the web UI."""
+
+    state: str = Field(min_length=1, max_length=512)
+    code: str | None = Field(default=None, max_length=4096)
+    iss: str | None = Field(default=None, max_length=2048)
+    error: str | None = Field(default=None, max_length=200)
+
+
 class CallbackOut(Out):
     connection_id: uuid.UUID
     space_id: uuid.UUID

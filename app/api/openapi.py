@@ -25,7 +25,7 @@ DEFS_PREFIX = "Definition"
 # Request bodies whose `definition` is a whole automation definition.
 # A draft's edit stays an open object: a draft holds work in progress and reports its problems.
 DEFINITION_BODIES = ("AutomationCreate", "AutomationUpdate")
-# Routes a person's browser lands on: every answer may also come as a small HTML page.
+# Routes a person's browser lands on: every error may also come as a small HTML page.
 HTML_PAGES = ("/api/v1/mcp/oauth/callback",)
 HTML = {"text/html": {"schema": {"type": "string"}}}
 ERROR_STATUSES: dict[str, str] = {
@@ -110,7 +110,7 @@ def complete_openapi(app: FastAPI) -> dict[str, Any]:
             for status, description in ERROR_STATUSES.items():
                 responses[status] = {"description": description, **copy.deepcopy(error)}
             if path in HTML_PAGES:
-                for response in responses.values():
-                    response.setdefault("content", {}).update(copy.deepcopy(HTML))
+                for status in ERROR_STATUSES:
+                    responses[status]["content"].update(copy.deepcopy(HTML))
     app.openapi_schema = document
     return document

@@ -13,6 +13,12 @@ subscribers one change per run of their space created or whose status moved (`st
 since the connection last answered: what NOTIFY sent while nobody heard it is not lost. A connection
 the network dropped without a word (no FIN, no RST: a failover, a NAT timeout) is found by a probe
 every `probe_seconds` that gets no answer in time, and is treated the same way.
+
+The same connection listens on `access_changes` (migration 5b8e2d7f4c19): a token revoked or its
+expiry moved, a membership removed or changed, sent at commit from whichever process made it. The hub
+flags the subscriptions of that token, or of that user in that space, and wakes them (a `None` in
+their queue), so a stream re-checks its caller at once instead of at its next periodic check. After
+listening again it flags every subscription with a caller: what it missed may have been one of these.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from app.persistence.repositories.runs import RunRepository
 logger = logging.getLogger(__name__)
 
 CHANNEL = "run_changes"
+ACCESS_CHANNEL = "access_changes"
 SUBSCRIBER_BUFFER = 256
 # Notifications carry the database clock at the change, the drop is noticed a little later: look back.
 REPLAY_MARGIN = timedelta(seconds=2)
@@ -77,6 +84,65 @@ def parse_change(payload: str) -> RunChange | None:
         return None
 
 
+@dataclass(frozen=True)
+class AccessChange:
+    """A token (by id) or a membership (space and user) whose access may have ended."""
+
+    token_id: uuid.UUID | None = None
+    space_id: uuid.UUID | None = None
+    user_id: uuid.UUID | None = None
+
+
+def parse_access_change(payload: str) -> AccessChange | None:
+    """An `access_changes` payload; None (and a warning) for anything malformed."""
+    try:
+        raw = json.loads(payload)
+        if "token_id" in raw:
+            return AccessChange(token_id=uuid.UUID(raw["token_id"]))
+        return AccessChange(space_id=uuid.UUID(raw["space_id"]), user_id=uuid.UUID(raw["user_id"]))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        logger.warning("ignoring a malformed %s notification", ACCESS_CHANNEL)
+        return None
+
+
+class Subscription(asyncio.Queue[RunChange | None]):
+    """One stream's queue of its space's run changes. A `None` wakes the stream to re-check its
+    caller; `access_changed` says so too, and stays set even if the queue dropped that `None`."""
+
+    def __init__(self, space_id: uuid.UUID, token_id: uuid.UUID | None, user_id: uuid.UUID | None) -> None:
+        super().__init__(maxsize=SUBSCRIBER_BUFFER)
+        self.space_id = space_id
+        self.token_id = token_id
+        self.user_id = user_id
+        self.access_changed = False
+
+    def offer(self, item: RunChange | None) -> None:
+        """Queue `item`, dropping the oldest when full: a slow reader never grows memory."""
+        if self.full():
+            self.get_nowait()
+        self.put_nowait(item)
+
+    def concerns(self, change: AccessChange) -> bool:
+        """Whether `change` may end this subscription's caller's access."""
+        if self.token_id is None:
+            return False
+        if change.token_id is not None:
+            return change.token_id == self.token_id
+        return change.space_id == self.space_id and change.user_id == self.user_id
+
+    def flag_access(self) -> None:
+        """Ask the stream to re-check its caller now."""
+        if self.token_id is None:
+            return
+        self.access_changed = True
+        self.offer(None)
+
+    def take_access_changed(self) -> bool:
+        """Whether a re-check was asked for since the last call (and clear the request)."""
+        changed, self.access_changed = self.access_changed, False
+        return changed
+
+
 async def _dispose(connection: AsyncConnection) -> None:
     """Drop a connection the server closed or that failed to listen, so the pool never reuses it."""
     with contextlib.suppress(Exception):
@@ -99,7 +165,7 @@ class RunEventHub:
         self.probe_seconds = probe_seconds
         self.probe_timeout_seconds = probe_timeout_seconds
         self._watching: asyncio.Task[None] | None = None
-        self._subscribers: dict[uuid.UUID, set[asyncio.Queue[RunChange]]] = {}
+        self._subscribers: dict[uuid.UUID, set[Subscription]] = {}
         self._connection: AsyncConnection | None = None
         self._driver: Any = None
         self._lock = asyncio.Lock()
@@ -114,10 +180,23 @@ class RunEventHub:
         return self._driver is not None and not self._driver.is_closed()
 
     def _deliver(self, change: RunChange) -> None:
-        for queue in self._subscribers.get(change.space_id, ()):
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(change)
+        for subscription in self._subscribers.get(change.space_id, ()):
+            subscription.offer(change)
+
+    def _on_access(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        change = parse_access_change(payload)
+        if change is None:
+            return
+        # Revocations are rare and a process holds few streams: a scan costs less than an index.
+        for subscriptions in self._subscribers.values():
+            for subscription in subscriptions:
+                if subscription.concerns(change):
+                    subscription.flag_access()
+
+    def _flag_everyone(self) -> None:
+        for subscriptions in self._subscribers.values():
+            for subscription in subscriptions:
+                subscription.flag_access()
 
     def _on_notify(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
         change = parse_change(payload)
@@ -155,6 +234,7 @@ class RunEventHub:
                 continue
             if self.listening:
                 self._lost_at = None
+                self._flag_everyone()
                 return
 
     async def _watch(self, driver: Any) -> None:
@@ -193,6 +273,9 @@ class RunEventHub:
                 raw = await connection.get_raw_connection()
                 driver = raw.driver_connection
                 assert driver is not None
+                # Run changes last: the backend's `query` in pg_stat_activity then reads
+                # `LISTEN "run_changes"`, by which operators (and tests) find the hub's connection.
+                await driver.add_listener(ACCESS_CHANNEL, self._on_access)
                 await driver.add_listener(CHANNEL, self._on_notify)
                 driver.add_termination_listener(self._on_terminate)
             except BaseException:
@@ -227,22 +310,30 @@ class RunEventHub:
             try:
                 driver.remove_termination_listener(self._on_terminate)
                 await driver.remove_listener(CHANNEL, self._on_notify)
+                await driver.remove_listener(ACCESS_CHANNEL, self._on_access)
             except Exception:
                 await _dispose(connection)
                 return
             await connection.close()
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, space_id: uuid.UUID) -> AsyncIterator[asyncio.Queue[RunChange]]:
-        """A queue of the space's run changes, from now until the block ends."""
-        queue: asyncio.Queue[RunChange] = asyncio.Queue(maxsize=SUBSCRIBER_BUFFER)
-        self._subscribers.setdefault(space_id, set()).add(queue)
+    async def subscribe(
+        self,
+        space_id: uuid.UUID,
+        *,
+        token_id: uuid.UUID | None = None,
+        user_id: uuid.UUID | None = None,
+    ) -> AsyncIterator[Subscription]:
+        """The space's run changes, from now until the block ends; with a caller (`token_id`,
+        `user_id`), also a wake-up whenever that token's or that membership's access changes."""
+        subscription = Subscription(space_id, token_id, user_id)
+        self._subscribers.setdefault(space_id, set()).add(subscription)
         try:
             await self._ensure_listening()
-            yield queue
+            yield subscription
         finally:
             listeners = self._subscribers.get(space_id, set())
-            listeners.discard(queue)
+            listeners.discard(subscription)
             if not listeners:
                 self._subscribers.pop(space_id, None)
             await self._stop_if_idle()

@@ -50,6 +50,24 @@ async def authorize(owner: Caller, connection_id: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(answer.headers["location"]).query)
 
 
+CALLBACK = "/api/v1/mcp/oauth/callback"
+COMPLETE = "/api/v1/mcp/oauth/complete"
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+async def land(browser_of: Caller, query: dict[str, list[str]]) -> dict[str, str]:
+    """The redirect from the authorization server reaching the callback in `browser_of`'s browser, and
+    the query that browser then holds (what the UI hands to the completion endpoint)."""
+    params = {k: v[0] for k, v in query.items()}
+    await browser_of.client.get(CALLBACK, params=params, headers=BROWSER)
+    return params
+
+
+async def complete(owner: Caller, query: dict[str, list[str]]) -> Any:
+    """The starter's browser back at the callback, and the UI completing the flow with their token."""
+    return await owner.request("POST", COMPLETE, json=await land(owner, query))
+
+
 async def call(app: FastAPI, owner: Caller, capability_id: str, args: dict[str, Any]) -> Any:
     capability = await app.state.runtime.capabilities.resolve(owner.space_id, capability_id)
     assert capability is not None
@@ -77,7 +95,7 @@ async def test_authorize_callback_call_refresh_and_revoke(
     [client] = oauth_server.provider.clients.values()
     assert client.token_endpoint_auth_method == "none"
 
-    back = await owner.client.get("/api/v1/mcp/oauth/callback", params={k: v[0] for k, v in query.items()})
+    back = await complete(owner, query)
     assert back.status_code == 200, back.text
     assert back.json() == {"connection_id": created["id"], "space_id": owner.space_id, "authorized": True}
     shown = await connection(owner, created["id"])
@@ -97,7 +115,7 @@ async def test_authorize_callback_call_refresh_and_revoke(
     assert oauth_server.provider.refreshes >= 1
 
     # The same state cannot be used twice.
-    replay = await owner.client.get("/api/v1/mcp/oauth/callback", params={k: v[0] for k, v in query.items()})
+    replay = await complete(owner, query)
     assert replay.status_code == 404
     assert replay.json()["error"]["code"] == "oauth_state_unknown"
 
@@ -111,25 +129,55 @@ async def test_authorize_callback_call_refresh_and_revoke(
 
     # Authorizing again brings it back.
     query = await authorize(owner, created["id"])
-    back = await owner.client.get("/api/v1/mcp/oauth/callback", params={k: v[0] for k, v in query.items()})
+    back = await complete(owner, query)
     assert back.status_code == 200
     assert await call(app, owner, "crm.echo", {"text": "back"}) == {"text": "back"}
 
 
-async def test_callback_bad_input(factory: Factory, oauth_server: OAuthMcpTestServer) -> None:
+async def test_callback_and_completion_bad_input(factory: Factory, oauth_server: OAuthMcpTestServer) -> None:
     owner = await factory.owner()
-    missing = await owner.client.get("/api/v1/mcp/oauth/callback", params={"code": "x"})
+    missing = await owner.client.get(CALLBACK, params={"code": "x"})
     assert missing.status_code == 400
-    unknown = await owner.client.get("/api/v1/mcp/oauth/callback", params={"code": "x", "state": "made-up"})
+    assert missing.json()["error"]["code"] == "oauth_state_missing"
+    handed = await owner.client.get(CALLBACK, params={"code": "x", "state": "made-up", "junk": "y"})
+    assert handed.status_code == 303
+    assert handed.headers["location"] == "/connections/mcp-oauth?state=made-up&code=x"
+    unknown = await owner.request("POST", COMPLETE, json={"code": "x", "state": "made-up"})
     assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "oauth_state_unknown"
+    for body, pointer in (
+        ({"code": "x"}, "/state"),
+        ({"state": ""}, "/state"),
+        ({"state": "s" * 600}, "/state"),
+    ):
+        refused = await owner.request("POST", COMPLETE, json=body)
+        assert refused.status_code == 422, body
+        assert refused.json()["error"]["details"][0]["path"] == pointer
     created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
     query = await authorize(owner, created["id"])
-    denied = await owner.client.get(
-        "/api/v1/mcp/oauth/callback", params={"state": query["state"][0], "error": "access_denied"}
+    denied = await owner.request(
+        "POST", COMPLETE, json={"state": query["state"][0], "error": "access_denied"}
     )
     assert denied.status_code == 200
     assert denied.json()["authorized"] is False
     assert "access_denied" in (await connection(owner, created["id"]))["harvest_error"]
+
+
+async def test_a_starter_no_longer_admin_cannot_complete(
+    factory: Factory, oauth_server: OAuthMcpTestServer
+) -> None:
+    owner = await factory.owner()
+    admin = await factory.member(owner, role="admin")
+    created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
+    query = await authorize(admin, created["id"])
+    demoted = await owner.request(
+        "PATCH", owner.space_path(f"/members/{admin.user_id}"), json={"role": "member"}
+    )
+    assert demoted.status_code == 200, demoted.text
+    refused = await complete(admin, query)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "role_insufficient"
+    assert not oauth_server.provider.access
 
 
 async def test_authorize_needs_an_oauth_connection_and_an_admin(
@@ -156,7 +204,7 @@ async def test_key_rotation_reseals_the_tokens(
     owner = await factory.owner()
     created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
     query = await authorize(owner, created["id"])
-    back = await owner.client.get("/api/v1/mcp/oauth/callback", params={k: v[0] for k, v in query.items()})
+    back = await complete(owner, query)
     assert back.status_code == 200
     old: Keyring = app.state.runtime.mcp.keyring
     new = Keyring(
@@ -171,3 +219,65 @@ async def test_key_rotation_reseals_the_tokens(
     )
     assert await harvest(created["id"], rotated) == "ok", "the new key alone opens the tokens"
     assert old.current_key_id != new.current_key_id
+
+
+async def test_a_victim_following_the_starters_link_stores_no_tokens_in_the_starters_space(
+    factory: Factory, oauth_server: OAuthMcpTestServer
+) -> None:
+    """An admin sends the authorization URL they started to someone else: the other person's grant must
+    not end up in the admin's connection, whoever they are (even an admin of the same space)."""
+    starter = await factory.owner()
+    created = await connect(starter, oauth_server.url, auth={"type": "oauth"})
+    colleague = await factory.member(starter, role="admin")
+    stranger = await factory.owner("Elsewhere")
+    for victim in (colleague, stranger):
+        query = await authorize(starter, created["id"])  # the victim consents at the authorization server
+        params = await land(victim, query)
+        assert not oauth_server.provider.access, "landing on the callback exchanges no code"
+        refused = await victim.request("POST", COMPLETE, json=params)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"]["code"] == "oauth_started_by_another_user"
+        assert not oauth_server.provider.access, "no code was exchanged for tokens"
+        shown = await connection(starter, created["id"])
+        assert shown["needs_authorization"] is True
+        # The refused attempt ends the flow: the starter cannot be tricked into finishing it later.
+        late = await starter.request("POST", COMPLETE, json=params)
+        assert late.status_code == 404, late.text
+        assert late.json()["error"]["code"] == "oauth_state_unknown"
+    assert not oauth_server.provider.access
+
+
+async def test_completing_needs_the_starters_signed_in_session(
+    factory: Factory, oauth_server: OAuthMcpTestServer
+) -> None:
+    starter = await factory.owner()
+    created = await connect(starter, oauth_server.url, auth={"type": "oauth"})
+    params = await land(starter, await authorize(starter, created["id"]))
+    anonymous = await starter.client.post(COMPLETE, json=params)
+    assert anonymous.status_code == 401
+    done = await starter.request("POST", COMPLETE, json=params)
+    assert done.status_code == 200, done.text
+    assert done.json() == {"connection_id": created["id"], "space_id": starter.space_id, "authorized": True}
+    assert oauth_server.provider.access
+    assert (await connection(starter, created["id"]))["needs_authorization"] is False
+
+
+async def test_an_expired_state_is_refused_and_stores_nothing(
+    app: FastAPI, factory: Factory, oauth_server: OAuthMcpTestServer
+) -> None:
+    starter = await factory.owner()
+    created = await connect(starter, oauth_server.url, auth={"type": "oauth"})
+    params = await land(starter, await authorize(starter, created["id"]))
+    async with app.state.sessionmaker.begin() as session:
+        await session.execute(
+            text(
+                "UPDATE mcp_connections SET oauth_started_at = now() - interval '10 minutes 1 second'"
+                " WHERE id = :id"
+            ),
+            {"id": created["id"]},
+        )
+    expired = await starter.request("POST", COMPLETE, json=params)
+    assert expired.status_code == 409, expired.text
+    assert expired.json()["error"]["code"] == "oauth_state_expired"
+    assert not oauth_server.provider.access
+    assert (await connection(starter, created["id"]))["needs_authorization"] is True

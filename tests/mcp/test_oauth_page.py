@@ -1,9 +1,11 @@
-"""The OAuth callback as a browser sees it: a small HTML page for each outcome (under the strict CSP,
-with no script and nothing from the query echoed), while API clients keep the JSON answers."""
+"""The OAuth callback as a browser sees it: sent on to the web UI's completion page when it can go on,
+a small HTML page when it cannot (under the strict CSP, with no script and nothing from the query
+echoed), while API clients keep the JSON errors. The callback itself completes nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -55,58 +57,47 @@ def assert_page(answer, status: int, heading: str) -> str:  # type: ignore[no-un
     return text
 
 
-async def test_a_browser_sees_each_outcome_as_a_page(
+async def test_a_browser_is_sent_on_to_the_ui_or_sees_why_not(
     factory: Factory, oauth_server: OAuthMcpTestServer
 ) -> None:
     owner = await factory.owner()
     created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
     query = await authorize(owner, created["id"])
     params = {k: v[0] for k, v in query.items()}
-    done = await owner.client.get(CALLBACK, params=params, headers=BROWSER)
-    text = assert_page(done, 200, "Authorized")
-    assert params["code"] not in text
-    assert params["state"] not in text
-    shown = await connection(owner, created["id"])
-    assert shown["needs_authorization"] is False
-    assert shown["harvest_status"] == "pending"
+    handed = await owner.client.get(CALLBACK, params=params, headers=BROWSER)
+    assert handed.status_code == 303
+    assert handed.headers["cache-control"] == "no-store"
+    location = urlsplit(handed.headers["location"])
+    assert (location.scheme, location.netloc, location.path) == ("", "", "/connections/mcp-oauth")
+    assert {k: v[0] for k, v in parse_qs(location.query).items()} == params
+    assert (await connection(owner, created["id"]))["needs_authorization"] is True, "nothing completed yet"
 
-    replay = await owner.client.get(CALLBACK, params=params, headers=BROWSER)
-    assert "No authorization is waiting" in assert_page(replay, 404, "Authorization failed")
     assert "oauth_state_missing" not in assert_page(
         await owner.client.get(CALLBACK, params={"code": "x"}, headers=BROWSER), 400, "Authorization failed"
     )
     too_long = await owner.client.get(CALLBACK, params={"state": "s" * 600}, headers=BROWSER)
     assert_page(too_long, 422, "Authorization failed")
-    hostile = await owner.client.get(CALLBACK, params={"state": "<b>x</b>"}, headers=BROWSER)
-    assert "<b>" not in assert_page(hostile, 404, "Authorization failed")
-
-    query = await authorize(owner, created["id"])
-    denied = await owner.client.get(
-        CALLBACK, params={"state": query["state"][0], "error": "access_denied"}, headers=BROWSER
-    )
-    assert_page(denied, 200, "Not authorized")
-    assert "access_denied" in (await connection(owner, created["id"]))["harvest_error"]
+    hostile = await owner.client.get(CALLBACK, params={"code": "<b>x</b>"}, headers=BROWSER)
+    assert "<b>" not in assert_page(hostile, 400, "Authorization failed")
 
 
-async def test_api_clients_still_get_json(factory: Factory, oauth_server: OAuthMcpTestServer) -> None:
+async def test_api_clients_get_json_errors(factory: Factory) -> None:
     owner = await factory.owner()
-    created = await connect(owner, oauth_server.url, auth={"type": "oauth"})
-    query = await authorize(owner, created["id"])
-    answer = await owner.client.get(
-        CALLBACK, params={k: v[0] for k, v in query.items()}, headers={"Accept": "application/json"}
-    )
-    assert answer.status_code == 200
-    assert answer.json()["authorized"] is True
-    unknown = await owner.client.get(CALLBACK, params={"state": "made-up"}, headers={"Accept": "*/*"})
-    assert unknown.status_code == 404
-    assert unknown.json()["error"]["code"] == "oauth_state_unknown"
+    missing = await owner.client.get(CALLBACK, params={"code": "x"}, headers={"Accept": "application/json"})
+    assert missing.status_code == 400
+    assert missing.json()["error"]["code"] == "oauth_state_missing"
+    handed = await owner.client.get(CALLBACK, params={"state": "made-up"}, headers={"Accept": "*/*"})
+    assert handed.status_code == 303
 
 
 async def test_openapi_documents_the_page(factory: Factory) -> None:
     owner = await factory.owner()
     document = (await owner.client.get("/openapi.json")).json()
     responses = document["paths"][CALLBACK]["get"]["responses"]
-    for status in ("200", "400", "404", "409", "422"):
+    assert "303" in responses
+    for status in ("400", "422"):
         assert set(responses[status]["content"]) == {"application/json", "text/html"}, status
     other = document["paths"]["/api/v1/spaces/{space_id}/mcp/connections"]["get"]["responses"]
     assert set(other["200"]["content"]) == {"application/json"}
+    completion = document["paths"]["/api/v1/mcp/oauth/complete"]["post"]["responses"]
+    assert set(completion["403"]["content"]) == {"application/json"}

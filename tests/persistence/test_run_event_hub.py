@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.engine.executor import Outcome
 from app.persistence.db import create_engine
-from app.persistence.run_events import RunChange, RunEventHub
+from app.persistence.run_events import RunChange, RunEventHub, Subscription, parse_access_change
 from tests.support.factories import Caller, Factory, minimal_definition
 from tests.support.held_runs import claim, finish, fire, suspended
 from tests.support.tcp_proxy import SilentProxy
@@ -201,3 +201,64 @@ async def test_a_connection_the_network_cut_silently_is_found_by_the_probe_and_r
         await hub.close()
         await through.dispose()
         await proxy.stop()
+
+
+async def _woken(subscription: Subscription) -> bool:
+    """Whether the subscription was asked to re-check its caller (waiting a little for the NOTIFY)."""
+    for _ in range(100):
+        if subscription.access_changed:
+            assert None in _drain(subscription), "the stream is woken, not only flagged"
+            return subscription.take_access_changed()
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_a_revoked_token_or_a_removed_membership_wakes_only_the_streams_it_concerns(
+    hub: RunEventHub, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    member = await factory.member(owner)
+    made = await owner.request("POST", "/api/v1/tokens", json={"name": "stream"})
+    assert made.status_code == 201, made.text
+    token_id = uuid.UUID(made.json()["id"])
+    space = uuid.UUID(owner.space_id)
+    async with (
+        hub.subscribe(space, token_id=token_id, user_id=uuid.UUID(owner.user_id)) as owners,
+        hub.subscribe(space, token_id=uuid.uuid4(), user_id=uuid.UUID(member.user_id)) as members,
+        hub.subscribe(space) as anonymous,
+    ):
+        revoked = await owner.request("POST", f"/api/v1/tokens/{token_id}/revoke")
+        assert revoked.status_code == 200
+        assert await _woken(owners)
+        assert not members.access_changed
+
+        removed = await owner.request("DELETE", owner.space_path(f"/members/{member.user_id}"))
+        assert removed.status_code == 204
+        assert await _woken(members)
+        assert not owners.access_changed
+        assert not anonymous.access_changed
+        assert None not in _drain(anonymous)
+
+
+async def test_listening_again_asks_every_stream_with_a_caller_to_re_check(
+    hub: RunEventHub, engine: AsyncEngine, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    space = uuid.UUID(owner.space_id)
+    async with (
+        hub.subscribe(space, token_id=uuid.uuid4(), user_id=uuid.UUID(owner.user_id)) as stream,
+        hub.subscribe(space) as anonymous,
+    ):
+        # A revocation NOTIFY sent while the connection was down is lost: everyone re-checks.
+        killed = await _terminate_listeners(engine)
+        await _new_listener(engine, killed)
+        assert await _woken(stream)
+        assert not anonymous.access_changed
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ["", "{", "[]", '{"token_id": "nope"}', '{"space_id": "x"}', '{"user_id": null}', "null"],
+)
+def test_malformed_access_notifications_are_ignored(payload: str) -> None:
+    assert parse_access_change(payload) is None

@@ -368,7 +368,7 @@ def test_plugins_switch_per_space_and_webhook_endpoints_are_managed(
     callbacks.locator(".secret", has_text="whsec_").wait_for()
 
 
-def test_bearer_from_a_secret_and_oauth_authorized_in_a_new_tab(
+def test_bearer_from_a_secret_and_oauth_authorized_and_completed_by_its_starter(
     page: Any,
     owner: Owner,
     oauth_base: str,
@@ -401,8 +401,9 @@ def test_bearer_from_a_secret_and_oauth_authorized_in_a_new_tab(
     assert "Bearer token from secret crm_token" in crm.inner_text()
     assert token not in page.content()
 
-    # OAuth: the first harvest needs an authorization; Authorize opens the server's page in a new tab,
-    # which comes back to the callback as a page of its own, and the connection is harvested.
+    # OAuth: the first harvest needs an authorization. Authorize goes to the server's page in this tab
+    # (its session token is per tab); the server sends the browser back to the callback, which hands
+    # code and state to the UI's completion page, where this user's token completes the flow.
     page.fill("#mcp-name", "Notes")
     page.fill("#mcp-url", oauth_server.url)
     page.fill("#mcp-prefix", "notes")
@@ -411,19 +412,46 @@ def test_bearer_from_a_secret_and_oauth_authorized_in_a_new_tab(
     notes = mcp.locator("article.connection", has_text="Notes")
     notes.locator(".needs-auth").wait_for()
     notes.locator("[data-harvest=error]").wait_for(timeout=HARVEST_MS)
-    with page.context.expect_page() as opened:
-        notes.get_by_role("button", name="Authorize").click()
-    tab = opened.value
-    tab.wait_for_selector("h1:text-is('Authorized')")
-    assert tab.url.startswith(f"{oauth_base}/api/v1/mcp/oauth/callback?")
-    assert tab.get_attribute("a", "href") == "/connections"
-    shot(tab, "connections-oauth-callback")
-    tab.close()
-
-    notes.get_by_role("button", name="refresh").click()
+    notes.get_by_role("button", name="Authorize").click()
+    page.wait_for_selector("main h1:text-is('Authorizing an MCP server')")
+    page.locator(".oauth-result .ok", has_text="Authorized").wait_for()
+    assert page.url == f"{oauth_base}/connections/mcp-oauth", "code and state left the address bar"
+    shot(page, "connections-oauth-completed")
+    _no_violations(page, "connections-oauth-completed")
+    page.get_by_role("link", name="Back to Connections").click()
+    page.wait_for_selector("main h1:text-is('Connections')")
+    notes = page.locator("#section-mcp article.connection", has_text="Notes")
     notes.locator("[data-harvest=ok]").wait_for(timeout=HARVEST_MS)
     assert notes.locator(".needs-auth").count() == 0
     _no_violations(page, "connections-mcp-authorized")
+
+
+def test_someone_else_following_the_starters_authorization_link_completes_nothing(
+    page: Any, owner: Owner, oauth_base: str, oauth_server: OAuthMcpTestServer
+) -> None:
+    body = {"name": "Notes", "url": oauth_server.url, "tool_prefix": "notes", "auth": {"type": "oauth"}}
+    made = space_api(oauth_base, owner, "POST", "/mcp/connections", json=body).json()
+    started = space_api(oauth_base, owner, "POST", f"/mcp/connections/{made['id']}/authorize").json()
+    colleague = space_api(
+        oauth_base,
+        owner,
+        "POST",
+        "/members",
+        json={"email": f"a-{uuid.uuid4().hex[:6]}@example.test", "role": "admin"},
+    ).json()
+    page.goto(f"{oauth_base}/")
+    page.locator("summary", has_text="Use an API token instead").click()
+    page.fill("#token", colleague["token"])
+    page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
+    page.wait_for_selector("main h1:text-is('Automations')")
+
+    # The link the starter sent: the colleague consents, comes back signed in as themselves.
+    page.goto(started["authorization_url"])
+    page.wait_for_selector("main h1:text-is('Authorizing an MCP server')")
+    page.locator(".oauth-result .error", has_text="oauth_started_by_another_user").wait_for()
+    assert not oauth_server.provider.access, "no code was exchanged"
+    shown = space_api(oauth_base, owner, "GET", f"/mcp/connections/{made['id']}").json()
+    assert shown["needs_authorization"] is True
 
 
 def test_a_member_reads_connections_and_is_refused_changes_beside_the_form(

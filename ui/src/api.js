@@ -18,6 +18,14 @@ export function setUnauthorizedHandler(handler) {
   onUnauthorized = handler;
 }
 
+// The token stopped working (a 401, or a live stream closed because it was revoked or expired): forget
+// it and go back to sign-in.
+export function tokenEnded() {
+  if (!session.token) return;
+  session.token = null;
+  onUnauthorized();
+}
+
 export const session = {
   get token() {
     return sessionStorage.getItem(TOKEN_KEY);
@@ -50,10 +58,7 @@ export async function api(method, path, body, extraHeaders = {}) {
   const response = await fetch(`/api/v1${path}`, init);
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
-  if (response.status === 401 && session.token) {
-    session.token = null;
-    onUnauthorized();
-  }
+  if (response.status === 401) tokenEnded();
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }

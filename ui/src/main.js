@@ -7,6 +7,7 @@ import { approvalsPage } from "./pages/approvals.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
 import { connectionsPage } from "./pages/connections.js";
+import { mcpOAuthPage } from "./pages/connections/mcp_oauth.js";
 import { newAutomationPage } from "./pages/new.js";
 import { queuePage } from "./pages/queue.js";
 import { runPage } from "./pages/run.js";
@@ -24,6 +25,7 @@ const routes = [
   [/^\/runs\/([0-9a-f-]{36})$/, runPage, "Run"],
   [/^\/approvals$/, approvalsPage, "Approvals"],
   [/^\/connections$/, connectionsPage, "Connections"],
+  [/^\/connections\/mcp-oauth$/, mcpOAuthPage, "Authorizing an MCP server"],
   [/^\/queue$/, queuePage, "Queue"],
   [/^\/settings$/, settingsPage, "Space settings"],
 ];
@@ -51,7 +53,8 @@ function signedOut() {
   spaces = null;
   if (stopBadge) stopBadge();
   stopBadge = null;
-  const next = location.pathname === "/signin" ? "/automations" : location.pathname;
+  // The query goes along: an OAuth completion page needs its code and state after signing in.
+  const next = location.pathname === "/signin" ? "/automations" : location.pathname + location.search;
   history.replaceState({ next }, "", "/signin");
   render();
 }

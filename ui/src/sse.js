@@ -1,6 +1,10 @@
 // Server-sent events over fetch (EventSource cannot send the Authorization header, and tokens never
-// go into URLs). Reconnects with Last-Event-ID after the server's retry delay.
-import { headers } from "./api.js";
+// go into URLs). Reconnects with Last-Event-ID after the server's retry delay. A stream the server
+// closes with `event: revoked` stays closed: a revoked or expired token signs the user out, a removed
+// membership leaves the page's stream "closed" (the next API call answers 404).
+import { headers, tokenEnded } from "./api.js";
+
+const TOKEN_ENDED = new Set(["token_revoked", "token_expired"]);
 
 export function listen(path, onEvent, { onState = () => {} } = {}) {
   let stopped = false;
@@ -17,6 +21,7 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
         const response = await fetch(`/api/v1${path}`, { headers: headers(extra), signal: controller.signal });
         if (response.status === 401 || response.status === 404) {
           onState("closed");
+          if (response.status === 401) tokenEnded();
           return;
         }
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -25,6 +30,7 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
       } catch (error) {
         if (stopped) return;
       }
+      if (stopped) return;
       onState("reconnecting");
       await new Promise((resolve) => setTimeout(resolve, retry));
     }
@@ -58,7 +64,16 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
       else if (field === "data") data += value;
       else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
     }
-    if (data) onEvent(event, JSON.parse(data));
+    if (!data) return;
+    const value = JSON.parse(data);
+    if (event === "revoked") {
+      stopped = true;
+      if (controller) controller.abort();
+      onState("closed");
+      if (TOKEN_ENDED.has(value.reason)) tokenEnded();
+      return;
+    }
+    onEvent(event, value);
   }
 
   connect();

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import uuid
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Path, Query, Response, status
+from fastapi.responses import RedirectResponse
 
 from app.api.body import JsonBodyRoute
 from app.api.callback_page import CallbackPageRoute
-from app.api.deps import PageDep, RuntimeDep, SessionDep, SpaceDep
+from app.api.deps import CallerDep, PageDep, RuntimeDep, SessionDep, SpaceDep
 from app.api.mcp_schemas import (
     AuthBearer,
     AuthHeader,
     AuthorizeOut,
     CallbackOut,
+    CompletionBody,
     ConnectionCreate,
     ConnectionOut,
     ConnectionPatch,
@@ -24,10 +27,14 @@ from app.api.mcp_schemas import (
 from app.api.schemas import PageOut
 from app.persistence.models import McpConnection
 from app.services.mcp.connections import AuthSpec, ConnectionSpec, mcp_connection_service
-from app.services.mcp.oauth import mcp_oauth_service
+from app.services.mcp.oauth import AuthorizationEnded, mcp_oauth_service
 
 router = APIRouter(prefix="/spaces/{space_id}/mcp/connections", tags=["mcp"], route_class=JsonBodyRoute)
 callback_router = APIRouter(prefix="/mcp/oauth", tags=["mcp"], route_class=CallbackPageRoute)
+completion_router = APIRouter(prefix="/mcp/oauth", tags=["mcp"], route_class=JsonBodyRoute)
+
+# The web UI's page that completes an authorization with the signed-in user's token.
+UI_COMPLETION_PAGE = "/connections/mcp-oauth"
 
 ToolName = Annotated[str, Path(min_length=1, max_length=200, description="The tool's name on its server.")]
 
@@ -142,23 +149,52 @@ async def authorize_connection(
 
 @callback_router.get(
     "/callback",
-    summary="Where the authorization server sends the user back",
+    status_code=status.HTTP_303_SEE_OTHER,
+    response_class=RedirectResponse,
+    summary="Where the authorization server sends the user back: on to the web UI, which completes",
     description=(
-        "Answers JSON; a browser that asks for text/html gets the same outcome (and any error) as a "
-        "small page linking back to the Connections page."
+        "Completes nothing itself: it sends the browser on (303) to the web UI's "
+        f"`{UI_COMPLETION_PAGE}` page with the same `state`, `code`, `iss` and `error`, where the "
+        "signed-in user's token completes the flow through `POST /api/v1/mcp/oauth/complete`. A "
+        "callback without a state is refused (JSON, or a small page for a browser)."
     ),
 )
 async def oauth_callback(
-    session: SessionDep,
-    runtime: RuntimeDep,
     state: Annotated[str | None, Query(max_length=512)] = None,
     code: Annotated[str | None, Query(max_length=4096)] = None,
     iss: Annotated[str | None, Query(max_length=2048)] = None,
     error: Annotated[str | None, Query(max_length=200)] = None,
-) -> CallbackOut:
-    connection = await mcp_oauth_service.callback(
-        session, runtime.mcp, state=state, code=code, iss=iss, error=error
+) -> RedirectResponse:
+    handed = mcp_oauth_service.handoff(state=state, code=code, iss=iss, error=error)
+    return RedirectResponse(
+        f"{UI_COMPLETION_PAGE}?{urlencode(handed)}",
+        status_code=status.HTTP_303_SEE_OTHER,
+        headers={"Cache-Control": "no-store"},
     )
+
+
+@completion_router.post(
+    "/complete",
+    summary="Complete an OAuth authorization you started (the web UI calls it from the callback)",
+    description=(
+        "Only the user who started the authorization (`POST …/authorize`) can complete it, and only "
+        "within 10 minutes of starting it: anyone else is refused with 403 "
+        "`oauth_started_by_another_user`, a late completion with 409 `oauth_state_expired`; either "
+        "ends the flow, so its code can never be exchanged. The starter must still be an admin of the "
+        "connection's space."
+    ),
+)
+async def complete_oauth(
+    body: CompletionBody, session: SessionDep, caller: CallerDep, runtime: RuntimeDep
+) -> CallbackOut:
+    try:
+        connection = await mcp_oauth_service.complete(
+            session, runtime.mcp, caller, state=body.state, code=body.code, iss=body.iss, error=body.error
+        )
+    except AuthorizationEnded as ended:
+        # The ended flow must stay ended: commit it, then refuse (an error would roll it back).
+        await session.commit()
+        raise ended.error from None
     return CallbackOut(
         connection_id=connection.id,
         space_id=connection.space_id,

@@ -63,6 +63,10 @@ class McpConnection(IdMixin, TimestampMixin, Base):
         String(64), comment="SHA-256 of the state of an authorization in progress (the callback's key)."
     )
     oauth_started_at: Mapped[datetime | None]
+    oauth_started_by: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"),
+        comment="The user who started the authorization in progress; only they may complete it.",
+    )
     needs_authorization: Mapped[bool] = mapped_column(default=False)
     harvest_status: Mapped[str] = mapped_column(String(8), default="pending")
     harvest_error: Mapped[str | None] = mapped_column(Text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Select, or_, select
+from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.orm import joinedload
 
 from app.persistence.models import ApiToken, Membership, Role, Space, User
@@ -71,6 +71,21 @@ class ApiTokenRepository(RepositoryBase[ApiToken]):
 
     def owned_statement(self, user_id: uuid.UUID) -> Select[ApiToken]:
         return select(ApiToken).where(ApiToken.user_id == user_id)
+
+    async def standing(
+        self, token_id: uuid.UUID, space_id: uuid.UUID
+    ) -> tuple[datetime | None, datetime | None, bool] | None:
+        """A token's `revoked_at` and `expires_at`, and whether its user is a member of the space, in one
+        round trip; None when the token is gone."""
+        statement = (
+            select(ApiToken.revoked_at, ApiToken.expires_at, Membership.user_id.is_not(None))
+            .outerjoin(
+                Membership, and_(Membership.user_id == ApiToken.user_id, Membership.space_id == space_id)
+            )
+            .where(ApiToken.id == token_id)
+        )
+        row = (await self.session.execute(statement)).one_or_none()
+        return (row[0], row[1], bool(row[2])) if row else None
 
     async def get_owned(self, user_id: uuid.UUID, token_id: uuid.UUID) -> ApiToken | None:
         return await self.get_one_or_none(self.owned_statement(user_id).where(ApiToken.id == token_id))

@@ -1,6 +1,7 @@
 // MCP connections: connect a server (no auth, a bearer token or header from a secret, or OAuth), harvest
-// its tools and watch the harvest finish, authorize OAuth in a new tab, and manage the tools: risk
-// override, drift re-confirmation, removed and unusable tools.
+// its tools and watch the harvest finish, authorize OAuth (in this tab: only this signed-in session can
+// complete it, see ./mcp_oauth.js), and manage the tools: risk override, drift re-confirmation, removed
+// and unusable tools.
 import { api, spacePath } from "../../api.js";
 import { empty, errorBox, fill, h, loading, pretty, when } from "../../dom.js";
 import { busy, confirmed, field, messageSlot, riskBadge, secretNames, secretPicker } from "./common.js";
@@ -128,18 +129,10 @@ function connectionCard(initial, reload, watch) {
   async function startOAuth(button) {
     await busy(button, slot, async () => {
       const { authorization_url: url } = await api("POST", base(`/${card.connection.id}/authorize`));
-      window.open(url, "_blank", "noopener");
-      slot.replaceChildren(
-        h(
-          "p",
-          { class: "ok" },
-          "The authorization page opened in a new tab (",
-          h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, "open it again"),
-          "). When you have allowed access there, ",
-          h("button", { type: "button", class: "link", onclick: () => reload() }, "refresh"),
-          " to see the new status.",
-        ),
-      );
+      // Same tab: the token of this session (kept per tab) must be there when the server sends the
+      // browser back, because only the user who started the authorization can complete it.
+      slot.ok("Opening the authorization page…");
+      location.assign(url);
     });
   }
 
