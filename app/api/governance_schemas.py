@@ -29,6 +29,11 @@ class InvocationOut(Out):
     mode: str
     mode_source: str
     params: Any = Field(description="Redacted; secrets appear as references.")
+    params_hash: str | None = Field(
+        default=None,
+        description="For a call that asked for approval: SHA-256 of its full arguments (canonical JSON, "
+        "secret references as written). The approval covers only a call whose arguments hash the same.",
+    )
     status: str
     result: Any = Field(description="Redacted, at most 10 KB (`_truncated: true` when cut).")
     error: dict[str, Any] | None

@@ -228,6 +228,8 @@ class InvocationRecord:
     error: dict[str, Any] | None = None
     denied_reason: str | None = None
     duration_ms: int | None = None
+    params_hash: str | None = None
+    """For a call that asks for approval: the hash of its full arguments, which the approval covers."""
 
 
 class InvocationLog(Protocol):

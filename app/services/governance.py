@@ -131,7 +131,9 @@ class GovernanceService:
         decisions: dict[str, CallDecision] = {}
         if run.attempt > 1:  # a first claim has no paused calls to look up
             for row in await InvocationRepository(session).decided_for_run(run.id):
-                decisions[row.call_key] = CallDecision(str(row.id), row.status, row.decision_note, row.params)
+                decisions[row.call_key] = CallDecision(
+                    str(row.id), row.status, row.decision_note, row.params_hash
+                )
         policy = definition.execution
         return Governance(
             automation_modes=automation_modes,

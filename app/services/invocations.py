@@ -48,6 +48,7 @@ def _row(run: Run, record: InvocationRecord) -> ActionInvocation:
         mode=record.mode,
         mode_source=record.mode_source,
         params=record.params,
+        params_hash=record.params_hash,
         status=record.status,
         result=record.result,
         error=record.error,

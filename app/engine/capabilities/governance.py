@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.definitions.signals import StepError, Suppressed, Suspend
+from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.call import CapabilityCall, Proceed
 from app.engine.capabilities.run_mode import held_back
 from app.engine.grants import granted
@@ -43,8 +44,9 @@ class CallDecision:
     invocation_id: str
     status: str
     reason: str | None = None
-    params: Any = None
-    """The params as stored when the call paused (`for_storage`): an approval covers exactly these."""
+    params_hash: str | None = None
+    """`arguments_hash` of the call's full arguments when it paused: an approval covers exactly these
+    (None, a row stored before calls were bound: covers nothing)."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ async def invocation_record(call: CapabilityCall, proceed: Proceed) -> Any:
     except Suspend:
         if call.notes.get(EXISTING) is None:
             # First time this call pauses: the pending row is the request a human answers.
-            await log.request_approval(_record(call, "pending"))
+            await log.request_approval(_record(call, "pending", params_hash=arguments_hash(call.args)))
         raise
     except Suppressed:
         # A dry or verify run held the call back: audited with what would have been sent.
@@ -190,8 +192,9 @@ async def _decided(call: CapabilityCall, decided: CallDecision, proceed: Proceed
     if decided.status == "pending":
         raise _suspend(call)
     if decided.status == "approved":
-        if decided.params is not None and for_storage(call.args) != decided.params:
-            # The step rendered different arguments this time: the human approved other ones.
+        if decided.params_hash is None or arguments_hash(call.args) != decided.params_hash:
+            # The step rendered different arguments this time (perhaps only where the inbox shows
+            # them redacted or cut): the human approved other ones.
             raise StepError(
                 "approval_params_changed",
                 f"{call.capability_id} was approved with other arguments than it has now",

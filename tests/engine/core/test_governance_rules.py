@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.definitions.signals import StepError, Suspend
+from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.context import ActionContext
 from app.registry import Capability
@@ -185,7 +186,9 @@ class TestDecisions:
         log = MemoryLog()
         governance = Governance(
             automation_modes={"crm.note": "require_approval"},
-            decisions={"run-1/step/1/0": CallDecision("inv-1", "approved")},
+            decisions={
+                "run-1/step/1/0": CallDecision("inv-1", "approved", params_hash=arguments_hash({"a": 1}))
+            },
         )
         assert await ctx_for(cap, log=log, governance=governance).invoke_capability("crm.note", {"a": 1})
         assert seen == [{"a": 1}]
@@ -303,7 +306,8 @@ class TestAgent:
         assert suspension["checkpoint"]["pending_tool_calls"][0]["name"] == "crm__note"
         assert suspension["call"]["index"] == 1, "the model turn was call 0"
 
-        governance = Governance(decisions={"run-1/step/1/1": CallDecision("inv-2", "approved")})
+        approved = CallDecision("inv-2", "approved", params_hash=arguments_hash({"text": "a"}))
+        governance = Governance(decisions={"run-1/step/1/1": approved})
         resumed = ctx_for(cap, log=log, llm=llm, governance=governance, resumed=suspension)
         assert await AGENT_TASK.handler(resumed, config) == "done"
         assert len(llm.calls) == 2, "one model call after the decision, none repeated"
@@ -318,7 +322,8 @@ class TestApprovedParams:
         cap, seen = capability()
         log = MemoryLog()
         shown = {"url": "https://crm.example.com/a"}
-        governance = Governance(decisions={"run-1/step/1/0": CallDecision("inv-1", "approved", params=shown)})
+        decided = CallDecision("inv-1", "approved", params_hash=arguments_hash(shown))
+        governance = Governance(decisions={"run-1/step/1/0": decided})
         with pytest.raises(StepError) as refused:
             await ctx_for(cap, log=log, governance=governance).invoke_capability(
                 "crm.note", {"url": "https://crm.example.com/b"}
@@ -328,3 +333,52 @@ class TestApprovedParams:
         assert log.started == []
         await ctx_for(cap, log=log, governance=governance).invoke_capability("crm.note", dict(shown))
         assert seen == [shown]
+
+    @pytest.mark.parametrize(
+        ("approved", "resumed"),
+        [
+            ({"api_key": "a"}, {"api_key": "b"}),
+            ({"body": "x" * 11_000 + "a"}, {"body": "x" * 11_000 + "b"}),
+            ({"token": {"$secret": "one"}}, {"token": {"$secret": "two"}}),
+        ],
+        ids=["sensitive_key", "past_10_kb", "another_secret"],
+    )
+    async def test_what_the_audit_hides_is_still_bound(
+        self, approved: dict[str, Any], resumed: dict[str, Any]
+    ) -> None:
+        cap, seen = capability()
+        decided = CallDecision("inv-1", "approved", params_hash=arguments_hash(approved))
+        governance = Governance(decisions={"run-1/step/1/0": decided})
+        with pytest.raises(StepError) as refused:
+            await ctx_for(cap, log=MemoryLog(), governance=governance).invoke_capability("crm.note", resumed)
+        assert refused.value.code == "approval_params_changed"
+        assert seen == []
+
+    async def test_a_paused_call_stores_the_hash_of_its_arguments_as_written(self) -> None:
+        cap, _ = capability()
+        log = MemoryLog()
+        args = {"b": 1, "a": {"token": {"$secret": "crm"}}}
+        with pytest.raises(Suspend):
+            await ctx_for(
+                cap, log=log, governance=Governance(space_modes={"*": "require_approval"})
+            ).invoke_capability("crm.note", args)
+        [pending] = log.records
+        assert pending.params_hash == arguments_hash({"a": {"token": {"$secret": "crm"}}, "b": 1})
+        assert pending.params["a"]["token"] == {"$secret": "crm"}
+
+    async def test_a_decision_without_a_hash_covers_nothing(self) -> None:
+        cap, seen = capability()
+        governance = Governance(decisions={"run-1/step/1/0": CallDecision("inv-1", "approved")})
+        with pytest.raises(StepError) as refused:
+            await ctx_for(cap, log=MemoryLog(), governance=governance).invoke_capability("crm.note", {})
+        assert refused.value.code == "approval_params_changed"
+        assert seen == []
+
+
+class TestArgumentsHash:
+    def test_key_order_does_not_matter_and_types_do(self) -> None:
+        assert arguments_hash({"a": 1, "b": [1, 2]}) == arguments_hash({"b": [1, 2], "a": 1})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": True})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": "1"})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": 1.0})
+        assert arguments_hash({"a": [1, 2]}) != arguments_hash({"a": [2, 1]})
