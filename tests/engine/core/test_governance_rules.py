@@ -16,6 +16,7 @@ from app.definitions.signals import StepError, Suspend
 from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.context import ActionContext
+from app.engine.standing_grants import StandingGrant
 from app.registry import Capability
 from app.registry.builtin_agent import AGENT_TASK
 from app.registry.ports import HandlerContext, InvocationRecord
@@ -382,3 +383,70 @@ class TestArgumentsHash:
         assert arguments_hash({"a": 1}) != arguments_hash({"a": "1"})
         assert arguments_hash({"a": 1}) != arguments_hash({"a": 1.0})
         assert arguments_hash({"a": [1, 2]}) != arguments_hash({"a": [2, 1]})
+
+
+def _targeted(**changes: Any) -> tuple[Capability, list[Any]]:
+    """A capability whose target is the `to` argument of a call."""
+    return capability(call_target=lambda args: f"to {args.get('to')}", **changes)
+
+
+class TestStandingGrants:
+    ASKS = {"crm.note": "require_approval"}
+
+    def governance(self, *grants: StandingGrant, **changes: Any) -> Governance:
+        return Governance(automation_modes=self.ASKS, approval_grants=grants, **changes)
+
+    async def test_a_grant_covers_the_same_step_and_target(self) -> None:
+        cap, seen = _targeted()
+        log = MemoryLog()
+        grant = StandingGrant("g-1", "crm.note", "step", "to a")
+        await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+            "crm.note", {"to": "a", "body": "anything"}
+        )
+        assert seen == [{"to": "a", "body": "anything"}]
+        assert (log.records[0].mode, log.records[0].mode_source) == ("allow", "approval_grant")
+
+    async def test_another_target_asks_and_names_the_grant_that_lapses(self) -> None:
+        cap, seen = _targeted()
+        log = MemoryLog()
+        grants = (
+            StandingGrant("g-1", "crm.note", "step", "to a"),
+            StandingGrant("g-2", "crm.x", "step", "t"),
+        )
+        with pytest.raises(Suspend):
+            await ctx_for(cap, log=log, governance=self.governance(*grants)).invoke_capability(
+                "crm.note", {"to": "b"}
+            )
+        assert seen == []
+        [pending] = log.records
+        assert (pending.target, pending.lapsed_grants) == ("to b", ("g-1",))
+
+    async def test_another_step_is_not_covered_and_lapses_nothing(self) -> None:
+        cap, _ = _targeted()
+        log = MemoryLog()
+        grant = StandingGrant("g-1", "crm.note", "other-step", "to a")
+        with pytest.raises(Suspend):
+            await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+                "crm.note", {"to": "a"}
+            )
+        assert log.records[0].lapsed_grants == ()
+
+    async def test_a_grant_never_relaxes_deny_a_destructive_call_or_drift(self) -> None:
+        grant = StandingGrant("g-1", "crm.note", "step", "crm.note")
+        cap, seen = capability()
+        log = MemoryLog()
+        denied = Governance(automation_modes={"crm.note": "deny"}, approval_grants=(grant,))
+        with pytest.raises(StepError):
+            await ctx_for(cap, log=log, governance=denied).invoke_capability("crm.note", {})
+        for changes in ({"destructive": True}, {"drifted": True}):
+            cap, seen = capability(**changes)
+            with pytest.raises(Suspend):
+                await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+                    "crm.note", {}
+                )
+            assert seen == []
+        assert log.records[-1].mode_source == "drift_guard"
+
+    def test_a_capability_without_a_target_function_is_its_own_target(self) -> None:
+        cap, _ = capability()
+        assert cap.target_of({"anything": 1}) == "crm.note"
