@@ -87,6 +87,9 @@ export function approvalsPage(main) {
         h("dd", {}, when(approval.expires_at)),
       ),
       h("details", { open: true }, h("summary", {}, "Parameters"), pretty(approval.params || approval.args || {})),
+      approval.params_hash
+        ? h("p", { class: "hint" }, "The approval covers these exact arguments, hidden and cut values included (SHA-256 ", h("code", {}, `${approval.params_hash.slice(0, 12)}…`), "): if the resumed call differs in any of them, it is refused.")
+        : null,
       flash,
       h(
         "div",
