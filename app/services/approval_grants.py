@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import NotFound
 from app.persistence.base import utcnow
-from app.persistence.models import ActionInvocation, ApprovalGrant, Run
+from app.persistence.models import ActionInvocation, ApprovalGrant, Automation, Run
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.policy import ApprovalGrantRepository
 from app.services.access import Permissions, SpaceAccess
@@ -44,6 +44,9 @@ class ApprovalGrantService:
     ) -> ApprovalGrant:
         """The grant of an approved call (replacing a live one of the same call), recorded in the audit."""
         repository = ApprovalGrantRepository(session)
+        # Two approvals of the same call decided at once: the automation's row lock orders them, so the
+        # second replaces the first's grant instead of colliding with it.
+        await session.get(Automation, approval.automation_id, with_for_update=True)
         target = approval.target or approval.capability
         existing = await repository.live_for_call(
             approval.automation_id, approval.capability, approval.step_id, target

@@ -43,6 +43,17 @@ async def _edit(caller: Caller, automation_id: str, *steps: dict[str, Any]) -> d
     return saved
 
 
+async def _previewed_mode(caller: Caller, automation_id: str) -> tuple[str, str]:
+    """(mode, mode_source) the preview of the automation's current version gives its step's call."""
+    response = await caller.request(
+        "POST", caller.space_path(f"/automations/{automation_id}/preview"), json={}
+    )
+    assert response.status_code == 200, response.text
+    [step] = response.json()["steps"]
+    [call] = step["calls"]
+    return call["mode"], call["mode_source"]
+
+
 def _by_name(loopback: Loopback) -> str:
     """The same loopback server under another host name than the address `loopback.url` uses."""
     return loopback.url.replace("127.0.0.1", "localhost")
@@ -60,6 +71,7 @@ class TestAnEditAsksAgain:
         step = http_step("call", f"{loopback.url}/count/{hits}")
         step["config"]["json"] = {"note": "edited"}
         await _edit(member, automation["id"], step)
+        assert await _previewed_mode(owner, automation["id"]) == ("allow", "approval_grant")
         second = await wait_for(owner, (await fire(owner, automation["id"]))["id"])
         assert second["status"] == "succeeded", second
         assert loopback.hits[hits] == 2
@@ -74,6 +86,7 @@ class TestAnEditAsksAgain:
         hits, elsewhere = name("host-a"), name("host-b")
         automation, _ = await _always(owner, loopback, hits)
         await _edit(member, automation["id"], http_step("call", f"{_by_name(loopback)}/count/{elsewhere}"))
+        assert await _previewed_mode(owner, automation["id"]) == ("require_approval", "automation_override")
         second = await wait_for(owner, (await fire(owner, automation["id"]))["id"], SETTLED)
         assert loopback.hits[elsewhere] == 0, "the edited call ran on the old approval"
         assert (await the_approval(owner, second["id"]))["params"]["url"].startswith(_by_name(loopback))

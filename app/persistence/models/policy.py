@@ -25,7 +25,7 @@ class ApprovalGrant(IdMixin, Base):
     """`approve … scope: always`: later calls of one step to one target run without asking.
 
     Bound to the call a human approved: the automation, the step, the capability and the call's target
-    (`app.engine.call_targets`). A call of that step and capability with another target finds the grant
+    (`Capability.target_of`). A call of that step and capability with another target finds the grant
     lapsed (`lapsed_at`), and asks again.
     """
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.definitions.signals import StepError, Suspend
+from app.engine.call_modes import CallPolicy, call_mode
 from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.context import ActionContext
@@ -450,3 +451,19 @@ class TestStandingGrants:
     def test_a_capability_without_a_target_function_is_its_own_target(self) -> None:
         cap, _ = capability()
         assert cap.target_of({"anything": 1}) == "crm.note"
+
+    def test_a_preview_gives_the_same_answer_as_the_pipeline(self) -> None:
+        cap, _ = _targeted()
+        grant = StandingGrant("g-1", "crm.note", "step", "to a")
+        policy = CallPolicy(automation_modes=self.ASKS, approval_grants=(grant,))
+        assert (
+            call_mode(cap, "definition", {"to": "a"}, policy, step_id="step")["mode_source"]
+            == "approval_grant"
+        )
+        assert call_mode(cap, "definition", {"to": "b"}, policy, step_id="step")["mode"] == "require_approval"
+        assert call_mode(cap, "agent", None, policy, step_id="step")["mode"] == "require_approval"
+        drifted, _ = _targeted(drifted=True)
+        assert (
+            call_mode(drifted, "definition", {"to": "a"}, policy, step_id="step")["mode"]
+            == "require_approval"
+        )
