@@ -18,8 +18,9 @@ class ApprovalGrantOut(Out):
     capability: str
     step_id: str = Field(description="The step whose call was approved.")
     target: str = Field(
-        description="What the call acts on: `METHOD scheme://host[:port]/path` for http.request (no query), "
-        "the capability id for an MCP tool or a capability without a target."
+        description="What the call acts on: `METHOD scheme://host[:port]/path?query` for http.request "
+        "(the literal URL less fragment and user info), the capability id for an MCP tool or a "
+        "capability without a target."
     )
     definition_version: int = Field(description="The automation version the approved run ran.")
     granted_by: uuid.UUID | None

@@ -124,10 +124,11 @@ def _http_risk(args: dict[str, Any]) -> Risk:
 
 
 def _http_target(args: dict[str, Any]) -> str:
-    """`METHOD scheme://host[:port]/path`: the query, the fragment and any user info left out.
+    """`METHOD scheme://host[:port]/path?query`: the literal URL, less its fragment and user info.
 
-    The method and the address a request acts on; what it sends (query, headers, body) is data. Scheme
-    and host are lower-cased; a URL that does not parse is its own target, as written.
+    The method and the address a request acts on, query included (many APIs name the operation
+    there); headers and body are data. Scheme and host are lower-cased, the rest is kept as written; a
+    URL that does not parse is its own target, as written.
     """
     method = str(args.get("method", "GET")).upper()
     url = str(args.get("url", ""))
@@ -139,7 +140,8 @@ def _http_target(args: dict[str, Any]) -> str:
     if "[" in parts.netloc:
         host = f"[{host}]"  # an IPv6 literal keeps its brackets, so the port stays unambiguous
     address = f"{host}:{port}" if port is not None else host
-    return f"{method} {parts.scheme.lower()}://{address}{parts.path}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{method} {parts.scheme.lower()}://{address}{parts.path}{query}"
 
 
 HTTP_REQUEST = Capability(

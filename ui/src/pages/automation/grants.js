@@ -90,7 +90,7 @@ export function grantsSection(automation) {
       "section",
       { "aria-labelledby": "grants-title" },
       h("h2", { id: "grants-title" }, "Standing approvals"),
-      h("p", { class: "hint" }, "Each covers the calls of one step to one target (an HTTP request's method and URL without query; an MCP tool). Edit the step to call something else and the next call asks again."),
+      h("p", { class: "hint" }, "Each covers the calls of one step to one target (an HTTP request's method and URL; an MCP tool). Edit the step to call something else and the next call asks again."),
       flash,
       box,
     ),
