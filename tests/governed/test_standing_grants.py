@@ -26,6 +26,7 @@ async def _always(owner: Caller, loopback: Loopback, hits: str) -> tuple[dict[st
     await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
     run = await wait_for(owner, (await fire(owner, automation["id"]))["id"], SETTLED)
     approval = await the_approval(owner, run["id"])
+    assert approval["target"] == f"POST {loopback.url}/count/{hits}"
     assert (await decide(owner, approval["id"], "approve", {"scope": "always"})).status_code == 200
     assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
     return automation, approval

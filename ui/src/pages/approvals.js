@@ -97,7 +97,7 @@ export function approvalsPage(main) {
         h("button", { type: "button", class: "primary", onclick: () => decide("approve", { scope: "once" }) }, "Approve once"),
         approval.destructive
           ? null
-          : h("button", { type: "button", title: "Later calls of this step to the same target run without asking; an edit that calls something else asks again.", onclick: () => decide("approve", { scope: "always" }) }, "Approve and always allow"),
+          : h("button", { type: "button", title: `Later calls of step ${approval.step_id} to ${approval.target || approval.capability} run without asking; an edit that calls something else asks again.`, onclick: () => decide("approve", { scope: "always" }) }, "Approve and always allow"),
         h("label", { for: reason.id }, "Reason"),
         reason,
         h("button", { type: "button", class: "danger", onclick: () => decide("deny", reason.value ? { reason: reason.value } : {}) }, "Deny"),
