@@ -29,6 +29,16 @@ class InvocationOut(Out):
     mode: str
     mode_source: str
     params: Any = Field(description="Redacted; secrets appear as references.")
+    params_hash: str | None = Field(
+        default=None,
+        description="For a call that asked for approval: SHA-256 of its full arguments (canonical JSON, "
+        "secret references as written). The approval covers only a call whose arguments hash the same.",
+    )
+    target: str | None = Field(
+        default=None,
+        description="For a call that asked for approval: what it acts on (an HTTP request's method and URL, "
+        "an MCP tool), which approving `always` grants for its step.",
+    )
     status: str
     result: Any = Field(description="Redacted, at most 10 KB (`_truncated: true` when cut).")
     error: dict[str, Any] | None
@@ -50,8 +60,8 @@ class ApprovalOut(InvocationOut):
 class ApprovalDecision(Body):
     scope: Literal["once", "always", "always_space"] = Field(
         default="once",
-        description="once: this call; always: also allow the capability for this automation; "
-        "always_space: for the whole space.",
+        description="once: this call; always: also later calls of this step to the same target (a "
+        "standing approval of this automation); always_space: allow the capability in the whole space.",
     )
 
 

@@ -27,7 +27,12 @@ from app.registry import Capability
 
 Mode = Literal["allow", "deny", "require_approval"]
 ModeSource = Literal[
-    "automation_override", "space_default", "inferred_default", "write_policy", "drift_guard"
+    "automation_override",
+    "space_default",
+    "inferred_default",
+    "write_policy",
+    "approval_grant",
+    "drift_guard",
 ]
 ChosenBy = Literal["definition", "agent"]
 WritePolicy = Literal["always_draft", "auto_confirm_safe"]

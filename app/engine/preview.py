@@ -61,6 +61,7 @@ def _call(
     policy: CallPolicy,
     *,
     rendered: bool,
+    step_id: str,
 ) -> dict[str, Any]:
     """One call as the preview shows it; `rendered` says whether `args` are final (grants need them)."""
     effect = capability.effect_of(dict(args))
@@ -74,7 +75,7 @@ def _call(
         "tier": capability.tier,
         "destructive": capability.destructive,
         "drifted": capability.drifted,
-        **call_mode(capability, chosen_by, args if rendered else None, policy),
+        **call_mode(capability, chosen_by, args if rendered else None, policy, step_id=step_id),
     }
 
 
@@ -126,7 +127,14 @@ async def _step(
             if capability is None:
                 continue
             calls.append(
-                _call(capability, "definition", config, policy, rendered=entry["config"] is not None)
+                _call(
+                    capability,
+                    "definition",
+                    config,
+                    policy,
+                    rendered=entry["config"] is not None,
+                    step_id=step.step_id,
+                )
             )
             host = (
                 _host(config.get("url"))
@@ -137,7 +145,7 @@ async def _step(
                 hosts.add(host)
         if action.type in AGENT_ACTIONS:
             calls += [
-                _call(tool, "agent", {}, policy, rendered=False)
+                _call(tool, "agent", {}, policy, rendered=False, step_id=step.step_id)
                 for tool in _agent_tools(step.config, capabilities)
             ]
     entry["calls"] = calls

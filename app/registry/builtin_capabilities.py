@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.registry.builtin_llm import LLM_COMPLETE
@@ -122,6 +123,27 @@ def _http_risk(args: dict[str, Any]) -> Risk:
     return "read" if isinstance(method, str) and method.upper() in READING_METHODS else "write"
 
 
+def _http_target(args: dict[str, Any]) -> str:
+    """`METHOD scheme://host[:port]/path?query`: the literal URL, less its fragment and user info.
+
+    The method and the address a request acts on, query included (many APIs name the operation
+    there); headers and body are data. Scheme and host are lower-cased, the rest is kept as written; a
+    URL that does not parse is its own target, as written.
+    """
+    method = str(args.get("method", "GET")).upper()
+    url = str(args.get("url", ""))
+    try:
+        parts = urlsplit(url)
+        host, port = (parts.hostname or "").rstrip("."), parts.port
+    except ValueError:
+        return f"{method} {url}"
+    if "[" in parts.netloc:
+        host = f"[{host}]"  # an IPv6 literal keeps its brackets, so the port stays unambiguous
+    address = f"{host}:{port}" if port is not None else host
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{method} {parts.scheme.lower()}://{address}{parts.path}{query}"
+
+
 HTTP_REQUEST = Capability(
     id="http.request",
     description="Send one HTTP request to a public address (through the egress guard) and return the answer.",
@@ -163,6 +185,7 @@ HTTP_REQUEST = Capability(
     handler=_http_request,
     risk="write",
     call_risk=_http_risk,
+    call_target=_http_target,
 )
 
 

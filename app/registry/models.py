@@ -30,6 +30,8 @@ Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
 RecordedConfig = Callable[[dict[str, Any], Any], dict[str, Any]]
 CallRisk = Callable[[dict[str, Any]], "Risk"]
 """The risk of one call from its arguments, for a capability that reads or writes depending on them."""
+CallTarget = Callable[[dict[str, Any]], str]
+"""What one call acts on, from its arguments (an HTTP request's method and URL): what `always` grants."""
 """An async handler: the step's context and the (rendered) config or arguments in, the result out."""
 
 Tier = Literal["native", "mcp", "plugin", "database"]
@@ -138,6 +140,9 @@ class Capability:
     call_risk: CallRisk | None = None
     """When set, the risk of each call from its arguments (an HTTP GET reads, a POST writes); `risk`
     stays the capability's default."""
+    call_target: CallTarget | None = None
+    """When set, the target of each call from its arguments; None: the capability itself is the
+    target (an MCP tool, a notification to the space)."""
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
 
@@ -162,10 +167,16 @@ class Capability:
         _check_choice(owner, "tier", self.tier, Tier)
         if self.call_risk is not None:
             _check_handler(owner, self.call_risk)
+        if self.call_target is not None:
+            _check_handler(owner, self.call_target)
 
     def risk_of(self, args: dict[str, Any]) -> Risk:
         """The risk of one call with these arguments."""
         return self.call_risk(args) if self.call_risk is not None else self.risk
+
+    def target_of(self, args: dict[str, Any]) -> str:
+        """The target of one call with these arguments: what a standing `always` approval grants."""
+        return self.call_target(args) if self.call_target is not None else self.id
 
     def effect_of(self, args: dict[str, Any]) -> Effect:
         """What one call does: reads, writes the automation's own state, or writes outside."""

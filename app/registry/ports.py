@@ -228,6 +228,12 @@ class InvocationRecord:
     error: dict[str, Any] | None = None
     denied_reason: str | None = None
     duration_ms: int | None = None
+    params_hash: str | None = None
+    """For a call that asks for approval: the hash of its full arguments, which the approval covers."""
+    target: str | None = None
+    """For a call that asks for approval: its target (`Capability.target_of`), which `always` grants."""
+    lapsed_grants: tuple[str, ...] = ()
+    """Standing approvals of the call's step and capability for another target: they lapse."""
 
 
 class InvocationLog(Protocol):

@@ -28,6 +28,7 @@ from app.persistence.repositories.automations import AutomationVersionRepository
 from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.services.access import Permissions, SpaceAccess
+from app.services.approval_grants import approval_grant_service
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
 from app.services.finishing import publish_terminal
 from app.services.governance import ApprovalSettings, governance_service
@@ -78,7 +79,8 @@ class ApprovalService:
     async def approve(
         self, session: AsyncSession, access: SpaceAccess, approval_id: uuid.UUID, scope: Scope
     ) -> ActionInvocation:
-        """Approve a pending call once, or for later calls too (`always`: this automation; `always_space`)."""
+        """Approve a pending call once, or for later calls too: `always`, this step's calls to the same
+        target (a standing grant); `always_space`, the capability anywhere in the space (a space mode)."""
         access.require(Permissions.manage_space)
         approval = await self._approval(session, access, approval_id, for_update=True)
         run = await self._decidable(session, access, approval)
@@ -91,15 +93,12 @@ class ApprovalService:
         approval.status, approval.decided_by, approval.decided_at = "approved", access.user_id, now
         approval.decision_scope = scope
         if scope == "always":
-            await governance_service.allow_always(
-                session,
-                space_id=approval.space_id,
-                automation_id=approval.automation_id,
-                capability=approval.capability,
-            )
+            # Bound to this call (step, capability, target), not to the capability: an edit that makes
+            # the step do something else is not covered.
+            await approval_grant_service.grant(session, approval, run, access.user_id)
         elif scope == "always_space":
-            await governance_service.allow_always(
-                session, space_id=approval.space_id, automation_id=None, capability=approval.capability
+            await governance_service.allow_in_space(
+                session, space_id=approval.space_id, capability=approval.capability, actor_id=access.user_id
             )
         await self._resume(session, run, now)
         await record_approval_event(session, approval, "approval.decided")

@@ -264,7 +264,11 @@ class ExecutionService:
                 if record.status == "suspended"
             }
             governance = await governance_service.for_claim(
-                session, run, definition, (claim.automation_modes, claim.space_modes)
+                session,
+                run,
+                definition,
+                (claim.automation_modes, claim.space_modes),
+                claim.approval_grants,
             )
             resume = resume_from(run, records, definition)
             return _Claimed(

@@ -23,6 +23,7 @@ from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.registry.ports import InvocationRecord
 from app.services.access import Permissions, SpaceAccess
+from app.services.approval_grants import approval_grant_service
 from app.services.governance import ApprovalSettings
 from app.services.notifications import notification_service
 from app.services.outbox import record_approval_event
@@ -48,6 +49,8 @@ def _row(run: Run, record: InvocationRecord) -> ActionInvocation:
         mode=record.mode,
         mode_source=record.mode_source,
         params=record.params,
+        params_hash=record.params_hash,
+        target=record.target,
         status=record.status,
         result=record.result,
         error=record.error,
@@ -93,6 +96,8 @@ class InvocationService:
                 f"{MAX_PENDING_PER_SPACE} per space)",
                 retryable=False,
             )
+        # A grant of this step for another target no longer covers it: the step now does something else.
+        await approval_grant_service.lapse(session, run, record.lapsed_grants, record.target)
         row = _row(run, record)
         row.expires_at = row.created_at + timedelta(seconds=settings.approval_ttl_seconds)
         await repository.create(row)

@@ -20,10 +20,12 @@ from app.definitions.pointers import join
 from app.engine.call_modes import CallPolicy
 from app.engine.inputs import FireContext, resolve_inputs
 from app.engine.preview import fires_per_month, next_fires, preview_steps
+from app.engine.standing_grants import StandingGrant
 from app.engine.validation import Vocabulary
 from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, Space
+from app.persistence.repositories.policy import ApprovalGrantRepository
 from app.persistence.repositories.runs import RunRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.admission import first_run_estimate
@@ -37,16 +39,19 @@ async def _policy(
     session: AsyncSession,
     space_id: uuid.UUID,
     definition: AutomationDefinition,
-    automation_modes: Mapping[str, str] | None,
+    automation: Automation | None,
 ) -> CallPolicy:
-    """The modes and grants a run would be governed by, read now (a run reads them at each claim)."""
+    """The modes, grants and standing approvals a run would be governed by, read now (a run reads them
+    at each claim); an unsaved definition has no overrides or standing approvals of its own."""
     space = await session.get(Space, space_id)
     grants = definition.execution.tool_grants
+    standing = await ApprovalGrantRepository(session).live(automation.id) if automation is not None else []
     return CallPolicy(
-        automation_modes=automation_modes or {},
+        automation_modes=(automation.action_modes if automation is not None else None) or {},
         space_modes=(space.action_modes if space is not None else None) or {},
         write_policy=definition.execution.write_policy,
         grants=[grant.model_dump(exclude_none=True) for grant in grants] if grants is not None else None,
+        approval_grants=tuple(StandingGrant(*row) for row in standing),
     )
 
 
@@ -86,7 +91,7 @@ class PreviewService:
         average = await RunRepository(session).average_cost(automation.id)
         return await self._preview(
             definition,
-            policy=await _policy(session, access.space_id, definition, automation.action_modes),
+            policy=await _policy(session, access.space_id, definition, automation),
             automation_id=automation.id,
             version=automation.version,
             inputs=inputs,

@@ -34,6 +34,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "endpoint_id": str(uuid.uuid4()),
         "delivery_id": str(uuid.uuid4()),
         "approval_id": str(uuid.uuid4()),
+        "grant_id": str(uuid.uuid4()),
         "invocation_id": str(uuid.uuid4()),
         "connection_id": str(uuid.uuid4()),
         "artifact_id": str(uuid.uuid4()),

@@ -81,12 +81,13 @@ class TestApprove:
         approval = await the_approval(owner, run["id"])
         assert (await decide(owner, approval["id"], "approve", {"scope": "always"})).status_code == 200
         assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
+        # A standing grant of this step's call, not an override of the whole capability.
         automation = (await owner.request("GET", owner.space_path(f"/automations/{automation_id}"))).json()
-        assert automation["action_modes"] == {"http.request": "allow"}
+        assert automation["action_modes"] == {"http.request": "require_approval"}
         second = await wait_for(owner, (await fire(owner, automation_id))["id"])
         assert second["status"] == "succeeded"
         assert loopback.hits[hits] == 2
-        assert second["invocations"][0]["mode_source"] == "automation_override"
+        assert second["invocations"][0]["mode_source"] == "approval_grant"
 
         other_hits = name("space")
         _, other = await waiting_run(owner, loopback, other_hits)

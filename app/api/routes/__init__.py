@@ -14,6 +14,7 @@ from app.api.routes import (
     kv,
     mcp,
     plugins,
+    policy,
     preview,
     run_events,
     runs,
@@ -40,6 +41,7 @@ api_router.include_router(kv.router)
 # Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
 api_router.include_router(preview.router)
 api_router.include_router(approvals.router)
+api_router.include_router(policy.router)
 api_router.include_router(automations.router)
 api_router.include_router(events.router)
 api_router.include_router(tokens.router)

@@ -3,13 +3,15 @@
 Each is a named rule of the pipeline, between `validate_arguments` and anything that spends or reads a
 secret:
 
-    invocation_record → grants → permission_mode → drift_guard → enforce_mode → rate_limit
+    invocation_record → grants → permission_mode → approval_grant → drift_guard → enforce_mode → rate_limit
 
-`permission_mode` and `drift_guard` only decide (the decision is left in `call.notes`); `enforce_mode`
-acts on it: `deny` fails the call (`action_denied`, not retried), `require_approval` pauses the run
-(`Suspend`), and a call that paused on an earlier claim meets the human's decision instead. The record
-rule wraps them all, so every outcome, refusals included, is one `action_invocations` row written with
-one database round trip. The agent's own model turns are engine-internal and not governed here.
+`permission_mode`, `approval_grant` (a standing `always` approval of this step's call, see
+`app.engine.standing_grants`) and `drift_guard` only decide (the decision is left in `call.notes`);
+`enforce_mode` acts on it: `deny` fails the call (`action_denied`, not retried), `require_approval`
+pauses the run (`Suspend`), and a call that paused on an earlier claim meets the human's decision
+instead. The record rule wraps them all, so every outcome, refusals included, is one
+`action_invocations` row written with one database round trip. The agent's own model turns are
+engine-internal and not governed here.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.definitions.signals import StepError, Suppressed, Suspend
+from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.call import CapabilityCall, Proceed
 from app.engine.capabilities.run_mode import held_back
 from app.engine.grants import granted
 from app.engine.permissions import ModeDecision, WritePolicy, cascade, drift_guarded
+from app.engine.standing_grants import StandingGrant, match_grants
 from app.registry.builtin_llm import MODEL_TURN
 from app.registry.ports import InvocationRecord
 from app.security.redaction import redact
@@ -34,6 +38,7 @@ MODE = "permission_mode"
 DENIED = "denied_reason"
 EXISTING = "decided_invocation"
 APPROVED = "approved_invocation"
+LAPSED = "lapsed_grants"
 
 
 @dataclass(frozen=True)
@@ -43,8 +48,9 @@ class CallDecision:
     invocation_id: str
     status: str
     reason: str | None = None
-    params: Any = None
-    """The params as stored when the call paused (`for_storage`): an approval covers exactly these."""
+    params_hash: str | None = None
+    """`arguments_hash` of the call's full arguments when it paused: an approval covers exactly these
+    (None, a row stored before calls were bound: covers nothing)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,8 @@ class Governance:
     """From the run's snapshot; None: no grant list, every capability may be called."""
     decisions: Mapping[str, CallDecision] = field(default_factory=dict)
     """Call key → the decided (or still pending) invocation of a call that paused."""
+    approval_grants: Sequence[StandingGrant] = ()
+    """The automation's live standing approvals (`scope: always`)."""
 
 
 def for_storage(value: Any) -> Any:
@@ -107,6 +115,17 @@ def _record(call: CapabilityCall, status: str, **values: Any) -> InvocationRecor
     )
 
 
+def _pending(call: CapabilityCall) -> InvocationRecord:
+    """The request a human answers: bound to the full arguments, with the target `always` would grant."""
+    return _record(
+        call,
+        "pending",
+        params_hash=arguments_hash(call.args),
+        target=call.resolved().target_of(call.args),
+        lapsed_grants=tuple(grant.id for grant in call.notes.get(LAPSED, ())),
+    )
+
+
 async def _store(call: CapabilityCall, record: InvocationRecord) -> None:
     log = call.ctx.ports.invocations
     assert log is not None
@@ -133,7 +152,7 @@ async def invocation_record(call: CapabilityCall, proceed: Proceed) -> Any:
     except Suspend:
         if call.notes.get(EXISTING) is None:
             # First time this call pauses: the pending row is the request a human answers.
-            await log.request_approval(_record(call, "pending"))
+            await log.request_approval(_pending(call))
         raise
     except Suppressed:
         # A dry or verify run held the call back: audited with what would have been sent.
@@ -172,6 +191,27 @@ async def permission_mode(call: CapabilityCall, proceed: Proceed) -> Any:
     return await proceed()
 
 
+async def approval_grant(call: CapabilityCall, proceed: Proceed) -> Any:
+    """A standing `always` approval of this step's call to this target turns `require_approval` into
+    `allow` (`mode_source: approval_grant`); a grant of the step for another target lapses."""
+    decision = call.notes.get(MODE)
+    grants = call.ctx.governance.approval_grants
+    capability = call.capability
+    if (
+        grants
+        and capability is not None
+        and not capability.destructive
+        and isinstance(decision, ModeDecision)
+        and decision.mode == "require_approval"
+    ):
+        found = match_grants(grants, capability.id, call.ctx.step_id, capability.target_of(call.args))
+        if found.covering is not None:
+            call.notes[MODE] = ModeDecision("allow", "approval_grant", found.covering.id)
+        elif found.lapsed:
+            call.notes[LAPSED] = found.lapsed
+    return await proceed()
+
+
 async def drift_guard(call: CapabilityCall, proceed: Proceed) -> Any:
     """A drifted capability never runs on a plain `allow`: it needs approval (`mode_source: drift_guard`)."""
     decision = call.notes.get(MODE)
@@ -190,8 +230,9 @@ async def _decided(call: CapabilityCall, decided: CallDecision, proceed: Proceed
     if decided.status == "pending":
         raise _suspend(call)
     if decided.status == "approved":
-        if decided.params is not None and for_storage(call.args) != decided.params:
-            # The step rendered different arguments this time: the human approved other ones.
+        if decided.params_hash is None or arguments_hash(call.args) != decided.params_hash:
+            # The step rendered different arguments this time (perhaps only where the inbox shows
+            # them redacted or cut): the human approved other ones.
             raise StepError(
                 "approval_params_changed",
                 f"{call.capability_id} was approved with other arguments than it has now",

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.engine.capabilities.call import CapabilityCall, NamedRule
 from app.engine.capabilities.governance import (
+    approval_grant,
     drift_guard,
     enforce_mode,
     grants_rule,
@@ -22,9 +23,9 @@ from app.registry import CapabilityResolver
 
 
 def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
-    """resolve → validate arguments → invocation record → grants → permission mode → drift guard →
-    enforce mode → rate limit → model allowed → budget → token cap → validate output → ledger →
-    run mode → secrets → execute.
+    """resolve → validate arguments → invocation record → grants → permission mode → approval grant →
+    drift guard → enforce mode → rate limit → model allowed → budget → token cap → validate output →
+    ledger → run mode → secrets → execute.
 
     Rules that decide whether a call may happen at all (grants, permission mode, rate limit) sit
     between `validate_arguments` and `model_allowed`: after the call is known to be well formed, before
@@ -38,6 +39,7 @@ def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list
         NamedRule("invocation_record", invocation_record),
         NamedRule("grants", grants_rule),
         NamedRule("permission_mode", permission_mode),
+        NamedRule("approval_grant", approval_grant),
         NamedRule("drift_guard", drift_guard),
         NamedRule("enforce_mode", enforce_mode),
         NamedRule("rate_limit", rate_limit),

@@ -7,6 +7,7 @@ from app.persistence.models.kv import AutomationKv
 from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.plugins import SpacePlugin
+from app.persistence.models.policy import ApprovalGrant, PolicyChange
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
@@ -16,6 +17,7 @@ __all__ = [
     "RUN_STATUSES",
     "ActionInvocation",
     "ApiToken",
+    "ApprovalGrant",
     "Artifact",
     "Automation",
     "AutomationKv",
@@ -30,6 +32,7 @@ __all__ = [
     "McpTool",
     "Membership",
     "Notification",
+    "PolicyChange",
     "Role",
     "Run",
     "RunStep",

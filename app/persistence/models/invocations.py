@@ -63,6 +63,12 @@ class ActionInvocation(IdMixin, Base):
     mode: Mapped[str] = mapped_column(String(32))
     mode_source: Mapped[str] = mapped_column(String(32))
     params: Mapped[Any | None] = mapped_column(JSONB, comment="Redacted; secrets as references.")
+    params_hash: Mapped[str | None] = mapped_column(
+        String(64), comment="SHA-256 of the full arguments (before redaction) an approval covers."
+    )
+    target: Mapped[str | None] = mapped_column(
+        Text, comment="For a call that asked for approval: its target, which `always` grants."
+    )
     status: Mapped[str] = mapped_column(String(16))
     result: Mapped[Any | None] = mapped_column(JSONB, comment="Redacted, at most 10 KB, cut structurally.")
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)

@@ -27,6 +27,7 @@ from app.definitions.run_states import RunStatus, Transition
 from app.persistence.base import constant
 from app.persistence.models import Automation, DomainEvent, Run, RunStep, Space
 from app.persistence.repositories.base import RepositoryBase
+from app.persistence.repositories.policy import live_grants_subquery
 from app.persistence.repositories.run_finish import (
     RUN_COLUMNS,
     RUNS,
@@ -52,17 +53,19 @@ GLOBAL_CAP_LOCK_KEY = 7_340_021
 
 @dataclass(frozen=True)
 class ClaimedRun:
-    """A claimed run and the action modes read with it."""
+    """A claimed run and the action modes and standing approvals read with it."""
 
     run: Run
     automation_modes: dict[str, str]
     space_modes: dict[str, str]
+    approval_grants: list[list[str]]
+    """`[id, capability, step_id, target]` of the automation's live standing approvals."""
 
 
 @functools.cache
 def _claim_with_modes() -> Any:
-    """The claim's conditional update, returning the run's columns and the action modes (bound: run_id,
-    worker, lease_until, now); built once.
+    """The claim's conditional update, returning the run's columns, the action modes and the live
+    standing approvals (bound: run_id, worker, lease_until, now); built once.
 
     A Core statement on the table, not an ORM update of `Run`: the ORM's bulk-update path would rebuild
     its Python evaluator of the WHERE clause and load the row into the identity map on every claim.
@@ -87,6 +90,7 @@ def _claim_with_modes() -> Any:
             *RUNS.c,
             select(Automation.action_modes).where(Automation.id == RUNS.c.automation_id).scalar_subquery(),
             select(Space.action_modes).where(Space.id == RUNS.c.space_id).scalar_subquery(),
+            live_grants_subquery(RUNS.c.automation_id),
         )
     )
 
@@ -188,13 +192,15 @@ class RunRepository(RepositoryBase[Run]):
         """Take a pending run (or one whose lease expired) for `worker`; None if someone else has it.
 
         The same statement answers what the executor needs besides the row: the automation's and its
-        space's action modes (one round trip instead of two)."""
+        space's action modes and the automation's standing approvals (one round trip, not three)."""
         params = {"claim_run_id": run_id, "worker": worker, "lease_until": now + lease, "now": now}
         row = (await self.session.execute(_claim_with_modes(), params)).one_or_none()
         if row is None:
             return None
         modes = len(RUN_COLUMNS)
-        return ClaimedRun(run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}))
+        return ClaimedRun(
+            run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}), list(row[modes + 2] or [])
+        )
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:

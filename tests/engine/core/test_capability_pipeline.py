@@ -74,6 +74,7 @@ class TestOrder:
             "invocation_record",
             "grants",
             "permission_mode",
+            "approval_grant",
             "drift_guard",
             "enforce_mode",
             "rate_limit",

@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 from app.definitions.signals import StepError, Suspend
+from app.engine.call_modes import CallPolicy, call_mode
+from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.context import ActionContext
+from app.engine.standing_grants import StandingGrant
 from app.registry import Capability
 from app.registry.builtin_agent import AGENT_TASK
 from app.registry.ports import HandlerContext, InvocationRecord
@@ -185,7 +188,9 @@ class TestDecisions:
         log = MemoryLog()
         governance = Governance(
             automation_modes={"crm.note": "require_approval"},
-            decisions={"run-1/step/1/0": CallDecision("inv-1", "approved")},
+            decisions={
+                "run-1/step/1/0": CallDecision("inv-1", "approved", params_hash=arguments_hash({"a": 1}))
+            },
         )
         assert await ctx_for(cap, log=log, governance=governance).invoke_capability("crm.note", {"a": 1})
         assert seen == [{"a": 1}]
@@ -303,7 +308,8 @@ class TestAgent:
         assert suspension["checkpoint"]["pending_tool_calls"][0]["name"] == "crm__note"
         assert suspension["call"]["index"] == 1, "the model turn was call 0"
 
-        governance = Governance(decisions={"run-1/step/1/1": CallDecision("inv-2", "approved")})
+        approved = CallDecision("inv-2", "approved", params_hash=arguments_hash({"text": "a"}))
+        governance = Governance(decisions={"run-1/step/1/1": approved})
         resumed = ctx_for(cap, log=log, llm=llm, governance=governance, resumed=suspension)
         assert await AGENT_TASK.handler(resumed, config) == "done"
         assert len(llm.calls) == 2, "one model call after the decision, none repeated"
@@ -318,7 +324,8 @@ class TestApprovedParams:
         cap, seen = capability()
         log = MemoryLog()
         shown = {"url": "https://crm.example.com/a"}
-        governance = Governance(decisions={"run-1/step/1/0": CallDecision("inv-1", "approved", params=shown)})
+        decided = CallDecision("inv-1", "approved", params_hash=arguments_hash(shown))
+        governance = Governance(decisions={"run-1/step/1/0": decided})
         with pytest.raises(StepError) as refused:
             await ctx_for(cap, log=log, governance=governance).invoke_capability(
                 "crm.note", {"url": "https://crm.example.com/b"}
@@ -328,3 +335,135 @@ class TestApprovedParams:
         assert log.started == []
         await ctx_for(cap, log=log, governance=governance).invoke_capability("crm.note", dict(shown))
         assert seen == [shown]
+
+    @pytest.mark.parametrize(
+        ("approved", "resumed"),
+        [
+            ({"api_key": "a"}, {"api_key": "b"}),
+            ({"body": "x" * 11_000 + "a"}, {"body": "x" * 11_000 + "b"}),
+            ({"token": {"$secret": "one"}}, {"token": {"$secret": "two"}}),
+        ],
+        ids=["sensitive_key", "past_10_kb", "another_secret"],
+    )
+    async def test_what_the_audit_hides_is_still_bound(
+        self, approved: dict[str, Any], resumed: dict[str, Any]
+    ) -> None:
+        cap, seen = capability()
+        decided = CallDecision("inv-1", "approved", params_hash=arguments_hash(approved))
+        governance = Governance(decisions={"run-1/step/1/0": decided})
+        with pytest.raises(StepError) as refused:
+            await ctx_for(cap, log=MemoryLog(), governance=governance).invoke_capability("crm.note", resumed)
+        assert refused.value.code == "approval_params_changed"
+        assert seen == []
+
+    async def test_a_paused_call_stores_the_hash_of_its_arguments_as_written(self) -> None:
+        cap, _ = capability()
+        log = MemoryLog()
+        args = {"b": 1, "a": {"token": {"$secret": "crm"}}}
+        with pytest.raises(Suspend):
+            await ctx_for(
+                cap, log=log, governance=Governance(space_modes={"*": "require_approval"})
+            ).invoke_capability("crm.note", args)
+        [pending] = log.records
+        assert pending.params_hash == arguments_hash({"a": {"token": {"$secret": "crm"}}, "b": 1})
+        assert pending.params["a"]["token"] == {"$secret": "crm"}
+
+    async def test_a_decision_without_a_hash_covers_nothing(self) -> None:
+        cap, seen = capability()
+        governance = Governance(decisions={"run-1/step/1/0": CallDecision("inv-1", "approved")})
+        with pytest.raises(StepError) as refused:
+            await ctx_for(cap, log=MemoryLog(), governance=governance).invoke_capability("crm.note", {})
+        assert refused.value.code == "approval_params_changed"
+        assert seen == []
+
+
+class TestArgumentsHash:
+    def test_key_order_does_not_matter_and_types_do(self) -> None:
+        assert arguments_hash({"a": 1, "b": [1, 2]}) == arguments_hash({"b": [1, 2], "a": 1})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": True})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": "1"})
+        assert arguments_hash({"a": 1}) != arguments_hash({"a": 1.0})
+        assert arguments_hash({"a": [1, 2]}) != arguments_hash({"a": [2, 1]})
+
+
+def _targeted(**changes: Any) -> tuple[Capability, list[Any]]:
+    """A capability whose target is the `to` argument of a call."""
+    return capability(call_target=lambda args: f"to {args.get('to')}", **changes)
+
+
+class TestStandingGrants:
+    ASKS = {"crm.note": "require_approval"}
+
+    def governance(self, *grants: StandingGrant, **changes: Any) -> Governance:
+        return Governance(automation_modes=self.ASKS, approval_grants=grants, **changes)
+
+    async def test_a_grant_covers_the_same_step_and_target(self) -> None:
+        cap, seen = _targeted()
+        log = MemoryLog()
+        grant = StandingGrant("g-1", "crm.note", "step", "to a")
+        await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+            "crm.note", {"to": "a", "body": "anything"}
+        )
+        assert seen == [{"to": "a", "body": "anything"}]
+        assert (log.records[0].mode, log.records[0].mode_source) == ("allow", "approval_grant")
+
+    async def test_another_target_asks_and_names_the_grant_that_lapses(self) -> None:
+        cap, seen = _targeted()
+        log = MemoryLog()
+        grants = (
+            StandingGrant("g-1", "crm.note", "step", "to a"),
+            StandingGrant("g-2", "crm.x", "step", "t"),
+        )
+        with pytest.raises(Suspend):
+            await ctx_for(cap, log=log, governance=self.governance(*grants)).invoke_capability(
+                "crm.note", {"to": "b"}
+            )
+        assert seen == []
+        [pending] = log.records
+        assert (pending.target, pending.lapsed_grants) == ("to b", ("g-1",))
+
+    async def test_another_step_is_not_covered_and_lapses_nothing(self) -> None:
+        cap, _ = _targeted()
+        log = MemoryLog()
+        grant = StandingGrant("g-1", "crm.note", "other-step", "to a")
+        with pytest.raises(Suspend):
+            await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+                "crm.note", {"to": "a"}
+            )
+        assert log.records[0].lapsed_grants == ()
+
+    async def test_a_grant_never_relaxes_deny_a_destructive_call_or_drift(self) -> None:
+        grant = StandingGrant("g-1", "crm.note", "step", "crm.note")
+        cap, seen = capability()
+        log = MemoryLog()
+        denied = Governance(automation_modes={"crm.note": "deny"}, approval_grants=(grant,))
+        with pytest.raises(StepError):
+            await ctx_for(cap, log=log, governance=denied).invoke_capability("crm.note", {})
+        for changes in ({"destructive": True}, {"drifted": True}):
+            cap, seen = capability(**changes)
+            with pytest.raises(Suspend):
+                await ctx_for(cap, log=log, governance=self.governance(grant)).invoke_capability(
+                    "crm.note", {}
+                )
+            assert seen == []
+        assert log.records[-1].mode_source == "drift_guard"
+
+    def test_a_capability_without_a_target_function_is_its_own_target(self) -> None:
+        cap, _ = capability()
+        assert cap.target_of({"anything": 1}) == "crm.note"
+
+    def test_a_preview_gives_the_same_answer_as_the_pipeline(self) -> None:
+        cap, _ = _targeted()
+        grant = StandingGrant("g-1", "crm.note", "step", "to a")
+        policy = CallPolicy(automation_modes=self.ASKS, approval_grants=(grant,))
+        assert (
+            call_mode(cap, "definition", {"to": "a"}, policy, step_id="step")["mode_source"]
+            == "approval_grant"
+        )
+        assert call_mode(cap, "definition", {"to": "b"}, policy, step_id="step")["mode"] == "require_approval"
+        assert call_mode(cap, "agent", None, policy, step_id="step")["mode"] == "require_approval"
+        drifted, _ = _targeted(drifted=True)
+        assert (
+            call_mode(drifted, "definition", {"to": "a"}, policy, step_id="step")["mode"]
+            == "require_approval"
+        )

@@ -87,6 +87,9 @@ export function approvalsPage(main) {
         h("dd", {}, when(approval.expires_at)),
       ),
       h("details", { open: true }, h("summary", {}, "Parameters"), pretty(approval.params || approval.args || {})),
+      approval.params_hash
+        ? h("p", { class: "hint" }, "The approval covers these exact arguments, hidden and cut values included (SHA-256 ", h("code", {}, `${approval.params_hash.slice(0, 12)}…`), "): if the resumed call differs in any of them, it is refused.")
+        : null,
       flash,
       h(
         "div",
@@ -94,7 +97,7 @@ export function approvalsPage(main) {
         h("button", { type: "button", class: "primary", onclick: () => decide("approve", { scope: "once" }) }, "Approve once"),
         approval.destructive
           ? null
-          : h("button", { type: "button", onclick: () => decide("approve", { scope: "always" }) }, "Approve and always allow"),
+          : h("button", { type: "button", title: `Later calls of step ${approval.step_id} to ${approval.target || approval.capability} run without asking; an edit that calls something else asks again.`, onclick: () => decide("approve", { scope: "always" }) }, "Approve and always allow"),
         h("label", { for: reason.id }, "Reason"),
         reason,
         h("button", { type: "button", class: "danger", onclick: () => decide("deny", reason.value ? { reason: reason.value } : {}) }, "Deny"),

@@ -12,6 +12,7 @@ import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
 import { changeSection } from "./automation/change.js";
 import { modesSection } from "./automation/modes.js";
+import { grantsSection } from "./automation/grants.js";
 import { sameDefinition, tryoutSection } from "./automation/tryout.js";
 import { secretKeeper } from "../secrets.js";
 
@@ -74,6 +75,7 @@ export function automationPage(main, id) {
       triggersSection(),
       tryout.element,
       modes.element,
+      grantsSection(current).element,
       editorSection(),
       changeSection(current, (saved, message) => {
         automation = saved;

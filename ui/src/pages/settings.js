@@ -3,6 +3,7 @@
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { loadApprovalSettings, loadModes } from "./space_modes.js";
+import { policyHistorySection } from "./settings_audit.js";
 
 export function settingsPage(main) {
   main.append(h("h1", {}, "Settings"));
@@ -15,6 +16,7 @@ export function settingsPage(main) {
     h("section", { "aria-labelledby": "members-title" }, h("h2", { id: "members-title" }, "Members"), members),
     h("section", { "aria-labelledby": "modes-title" }, h("h2", { id: "modes-title" }, "Action modes"), modes),
     h("section", { "aria-labelledby": "approval-settings-title" }, h("h2", { id: "approval-settings-title" }, "Approvals"), approvals),
+    policyHistorySection(),
     h("section", { "aria-labelledby": "tokens-title" }, h("h2", { id: "tokens-title" }, "Your API tokens"), tokens),
     h("section", { "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, "Your password"), password),
   );

@@ -11,6 +11,7 @@ const SOURCES = {
   space_default: "space default",
   inferred_default: "inferred default",
   write_policy: "write policy (always draft)",
+  approval_grant: "standing approval (always)",
   drift_guard: "drift guard (tool changed)",
 };
 
