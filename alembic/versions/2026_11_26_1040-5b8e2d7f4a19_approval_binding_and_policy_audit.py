@@ -13,7 +13,7 @@
   when, and the value before and after.
 
 Revision ID: 5b8e2d7f4a19
-Revises: 9e4b7a2c6d15
+Revises: 5b8e2d7f4c19
 Create Date: 2026-11-26 10:40:00.000000+00:00
 """
 
@@ -25,7 +25,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "5b8e2d7f4a19"
-down_revision: str | None = "9e4b7a2c6d15"
+down_revision: str | None = "5b8e2d7f4c19"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -5,7 +5,7 @@ can change data is refused unless the registration says `write`, which makes its
 Existing registrations are `read`: their role is checked from their next run on.
 
 Revision ID: 5b8d2e7c4a91
-Revises: 5b8e2d7f4c19
+Revises: 5b8e2d7f4a19
 Create Date: 2026-11-26 10:50:00.000000+00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "5b8d2e7c4a91"
-down_revision: str | None = "5b8e2d7f4c19"
+down_revision: str | None = "5b8e2d7f4a19"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
