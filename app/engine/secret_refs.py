@@ -97,6 +97,21 @@ def _walk(value: Any) -> Iterator[SecretRef]:
             yield from _walk(item)
 
 
+def located(value: Any) -> list[tuple[tuple[str | int, ...], SecretRef]]:
+    """Every bound reference in a value with the segments of its JSON pointer, in document order."""
+    found: list[tuple[tuple[str | int, ...], SecretRef]] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, SecretRef):
+            found.append((where, node))
+        elif isinstance(node, Mapping):
+            stack.extend(((*where, key), child) for key, child in reversed(list(node.items())))
+        elif isinstance(node, list | tuple):
+            stack.extend(((*where, index), child) for index, child in reversed(list(enumerate(node))))
+    return found
+
+
 def substitute(value: Any, values: Mapping[str, str]) -> Any:
     """A copy of `value` with each bound reference replaced by its secret's value."""
     if isinstance(value, SecretRef):

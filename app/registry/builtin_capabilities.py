@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.registry.builtin_llm import LLM_COMPLETE
-from app.registry.models import Capability, Risk
+from app.registry.models import Capability, Risk, SecretFields
 from app.registry.ports import HandlerContext
 
 HEADERS_SCHEMA: dict[str, Any] = {
@@ -113,6 +114,20 @@ async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, 
     return result
 
 
+def _url_host(args: dict[str, Any]) -> str | None:
+    """The host a request goes to first (redirects are checked hop by hop by the egress transport)."""
+    url = args.get("url")
+    if not isinstance(url, str):
+        return None
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
+
+
+HTTP_SECRET_FIELDS = SecretFields(paths=("/headers/*", "/query/*", "/json/**", "/body"), host=_url_host)
+"""A credential goes in a header, a query parameter or the body of the request, to its URL's host."""
+
 READING_METHODS = frozenset({"GET", "HEAD"})
 
 
@@ -163,6 +178,7 @@ HTTP_REQUEST = Capability(
     handler=_http_request,
     risk="write",
     call_risk=_http_risk,
+    secret_fields=HTTP_SECRET_FIELDS,
 )
 
 

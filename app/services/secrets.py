@@ -16,6 +16,7 @@ from app.persistence.models import Secret
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.secrets import SecretRepository
 from app.security.crypto import Context, Keyring
+from app.security.egress import MAX_HOSTS, host_pattern_problem, normalised_pattern
 from app.services.access import Permissions, SpaceAccess
 
 NAME_PATTERN = r"^[a-z0-9_]{1,64}$"
@@ -51,6 +52,24 @@ def value_size_problem(value: str) -> str | None:
     return None
 
 
+def checked_hosts(hosts: list[str]) -> list[str]:
+    """The host patterns normalised and without repeats; `invalid_secret_hosts` points at a bad one."""
+    problems = [
+        ErrorDetail(path=f"/hosts/{index}", message=problem)
+        for index, pattern in enumerate(hosts)
+        if (problem := host_pattern_problem(pattern)) is not None
+    ]
+    if len(hosts) > MAX_HOSTS:
+        problems.insert(0, ErrorDetail(path="/hosts", message=f"at most {MAX_HOSTS} hosts"))
+    if problems:
+        raise ValidationFailed(
+            "A secret's hosts are host names (api.example.com), *.domain wildcards or addresses.",
+            code="invalid_secret_hosts",
+            details=problems,
+        )
+    return list(dict.fromkeys(normalised_pattern(pattern) for pattern in hosts))
+
+
 @dataclass(frozen=True)
 class SecretWrite:
     """A secret after PUT; `created` tells a new secret from a replaced one."""
@@ -69,10 +88,14 @@ class SecretService:
         name: str,
         value: str,
         description: str | None,
+        hosts: list[str] | None = None,
     ) -> SecretWrite:
-        """Create or replace a secret (admin); the value is sealed for this space and name."""
+        """Create or replace a secret (admin); the value is sealed for this space and name.
+
+        `hosts` binds it (see `set_hosts`); None keeps a replaced secret's hosts, a new one has none."""
         access.require(Permissions.manage_secrets)
         check_name(name)
+        bound = None if hosts is None else checked_hosts(hosts)
         problem = value_size_problem(value)
         if problem is not None:
             raise ValidationFailed(
@@ -88,8 +111,20 @@ class SecretService:
             ciphertext=ciphertext,
             key_id=keyring.current_key_id,
             user_id=access.user_id,
+            hosts=bound,
         )
         return SecretWrite(secret=secret, created=created)
+
+    async def set_hosts(
+        self, session: AsyncSession, access: SpaceAccess, name: str, hosts: list[str]
+    ) -> Secret:
+        """Bind a secret to hosts (admin): its value is sent to no other host; empty unbinds it."""
+        access.require(Permissions.manage_secrets)
+        bound = checked_hosts(hosts)
+        secret = await SecretRepository(session).set_hosts(access.space_id, name, bound, access.user_id)
+        if secret is None:
+            raise _not_found(name)
+        return secret
 
     async def list(
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
@@ -109,6 +144,12 @@ class SecretService:
         """The names of the space's secrets, what a definition's references are checked against."""
         access.require(Permissions.read)
         return frozenset(await SecretRepository(session).all_names(access.space_id))
+
+    async def bindings(self, session: AsyncSession, access: SpaceAccess) -> dict[str, tuple[str, ...]]:
+        """Each secret's name with the hosts it is bound to (empty: any public host)."""
+        access.require(Permissions.read)
+        found = await SecretRepository(session).hosts_by_name(access.space_id)
+        return {name: tuple(hosts) for name, hosts in found.items()}
 
     async def get(self, session: AsyncSession, access: SpaceAccess, name: str) -> Secret:
         """One secret's metadata."""
@@ -138,6 +179,7 @@ __all__ = [
     "SecretService",
     "SecretWrite",
     "check_name",
+    "checked_hosts",
     "secret_context",
     "secret_service",
     "value_size_problem",

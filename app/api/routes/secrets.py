@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import KeyringDep, PageDep, SessionDep, SpaceDep
-from app.api.schemas import PageOut, SecretOut, SecretPut
+from app.api.schemas import PageOut, SecretHostsPut, SecretOut, SecretPut
 from app.services.secrets import NAME_PATTERN, secret_service
 
 router = APIRouter(prefix="/spaces/{space_id}/secrets", tags=["secrets"], route_class=JsonBodyRoute)
@@ -36,11 +36,19 @@ async def put_secret(
         name=name,
         value=body.value.get_secret_value(),
         description=body.description,
+        hosts=body.hosts,
     )
     if written.created:
         response.status_code = status.HTTP_201_CREATED
         response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/secrets/{name}"
     return SecretOut.model_validate(written.secret)
+
+
+@router.put("/{name}/hosts", summary="Bind a secret to the hosts its value may be sent to (admin)")
+async def put_secret_hosts(
+    name: SecretName, body: SecretHostsPut, session: SessionDep, access: SpaceDep
+) -> SecretOut:
+    return SecretOut.model_validate(await secret_service.set_hosts(session, access, name, body.hosts))
 
 
 @router.get("", summary="List the space's secrets (names and metadata, never values)")
