@@ -397,6 +397,11 @@ class SecretOut(Out):
     hosts: list[str] = Field(
         description="The hosts the value may be sent to; empty: any public host the egress guard allows."
     )
+    suggested_hosts: list[str] = Field(
+        default_factory=list,
+        description="For a secret bound to no host: the host the space's first automation that uses it "
+        "sends it to, for an admin to confirm with PUT …/hosts. Never applied by itself.",
+    )
     created_at: datetime
     updated_at: datetime
     created_by: uuid.UUID | None = Field(description="The user who first set it.")

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.engine.validation.secrets import first_destination
 from app.errors import ErrorDetail, NotFound, ValidationFailed
 from app.persistence.models import Secret
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.secrets import SecretRepository
+from app.registry import actions, capabilities
 from app.security.crypto import Context, Keyring
 from app.security.egress import MAX_HOSTS, host_pattern_problem, normalised_pattern
 from app.services.access import Permissions, SpaceAccess
@@ -25,6 +28,8 @@ MAX_DESCRIPTION_LENGTH = 500
 SECRET_PURPOSE = "secret"  # noqa: S105 (the purpose label of the encryption context, not a secret)
 
 _NAME = re.compile(NAME_PATTERN)
+# Automations read to suggest hosts for one page of secrets: the oldest that name any of them.
+SUGGESTION_SCAN_LIMIT = 200
 
 
 def secret_context(space_id: uuid.UUID, name: str) -> Context:
@@ -158,6 +163,25 @@ class SecretService:
         if secret is None:
             raise _not_found(name)
         return secret
+
+    async def suggested_hosts(
+        self, session: AsyncSession, access: SpaceAccess, secrets: Sequence[Secret]
+    ) -> dict[str, str]:
+        """For each secret bound to no host, the host the space's first automation that uses it sends it
+        to (when its URL is written out): what an admin may confirm as its binding. Never applied here."""
+        access.require(Permissions.read)
+        unbound = [secret.name for secret in secrets if not secret.hosts]
+        definitions = await SecretRepository(session).definitions_naming(
+            access.space_id, unbound, SUGGESTION_SCAN_LIMIT
+        )
+        found: dict[str, str] = {}
+        for name in unbound:
+            for definition in definitions:
+                host = first_destination(definition, name, actions, capabilities)
+                if host is not None:
+                    found[name] = host
+                    break
+        return found
 
     async def delete(self, session: AsyncSession, access: SpaceAccess, name: str) -> None:
         """Delete a secret (admin); steps that name it fail with `secret_missing` from then on."""

@@ -115,6 +115,11 @@ async def test_saving_a_definition_with_an_unbound_secret_warns(factory: Factory
     assert warning["path"] == "/plan/0/config/headers/X-Key"
     assert "any public host" in warning["message"]
     assert "api.example.com" in warning["message"]
+    # The secrets list suggests that host; nothing is bound until an admin confirms it.
+    [listed] = (await owner.request("GET", owner.space_path("/secrets"))).json()["items"]
+    assert (listed["hosts"], listed["suggested_hosts"]) == ([], ["api.example.com"])
+    one = (await owner.request("GET", owner.space_path("/secrets/api_key"))).json()
+    assert one["suggested_hosts"] == ["api.example.com"]
     await owner.request(
         "PUT", owner.space_path("/secrets/api_key/hosts"), json={"hosts": ["api.example.com"]}
     )
@@ -122,3 +127,36 @@ async def test_saving_a_definition_with_an_unbound_secret_warns(factory: Factory
         "POST", owner.space_path("/automations/validate"), json={"definition": document}
     )
     assert [w for w in again.json()["warnings"] if w["code"] == "secret_unbound"] == []
+    [listed] = (await owner.request("GET", owner.space_path("/secrets"))).json()["items"]
+    assert (listed["hosts"], listed["suggested_hosts"]) == (["api.example.com"], [])
+
+
+async def test_no_host_is_suggested_for_a_templated_url_or_another_space(factory: Factory) -> None:
+    owner = await factory.owner()
+    other = await factory.owner(space="Other")
+    for caller in (owner, other):
+        await put(caller, {"value": "v-1"})
+    templated = {
+        "schema_version": "1.0",
+        "name": "Templated",
+        "plan": [
+            {
+                "step_id": "call",
+                "action": "http_request",
+                "config": {"url": "{{ inputs.u }}", "headers": {"X-Key": {"$secret": "api_key"}}},
+            }
+        ],
+    }
+    await owner.create_automation(templated)
+    elsewhere = dict(
+        templated,
+        plan=[
+            {
+                **templated["plan"][0],
+                "config": {"url": "https://b.example/x", "headers": {"X-Key": {"$secret": "api_key"}}},
+            }
+        ],
+    )
+    await other.create_automation(elsewhere)
+    [listed] = (await owner.request("GET", owner.space_path("/secrets"))).json()["items"]
+    assert listed["suggested_hosts"] == []

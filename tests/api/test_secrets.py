@@ -38,6 +38,7 @@ class TestSetAndRead:
             "name",
             "description",
             "hosts",
+            "suggested_hosts",
             "created_at",
             "updated_at",
             "created_by",

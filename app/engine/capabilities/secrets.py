@@ -25,7 +25,7 @@ from app.definitions.signals import StepError
 from app.engine.capabilities.call import CapabilityCall, Proceed, Rule
 from app.engine.secret_refs import SecretRef, located, references, scrub, substitute
 from app.registry import Capability
-from app.security.egress import CarriedSecret, carrying, host_allowed
+from app.security.egress.carried import CarriedSecret, carrying, host_allowed
 
 
 class SecretResolver(Protocol):

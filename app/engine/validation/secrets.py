@@ -18,7 +18,7 @@ from app.definitions.pointers import join
 from app.engine.secret_refs import REFERENCE_KEY, looks_like_reference, reference_problem
 from app.engine.validation.problems import Problem
 from app.registry import NO_SECRET_FIELDS, SecretFields
-from app.security.egress import host_allowed
+from app.security.egress.carried import host_allowed
 
 Where = tuple[str | int, ...]
 
@@ -124,3 +124,37 @@ def _literal_destination(target: SecretTarget) -> str | None:
         return None
     # A host that a template writes is known only at call time, where the rule checks it.
     return host if host and "{" not in host and "%7b" not in host.lower() else None
+
+
+def first_destination(definition: Any, name: str, actions: Any, capabilities: Any) -> str | None:
+    """The host the first step of `definition` that sends the secret `name` sends it to, when its
+    config spells the host without a template: the binding to suggest for an unbound secret."""
+    stack: list[Any] = [definition]
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, dict):
+            if isinstance(node.get("action"), str) and isinstance(node.get("config"), dict):
+                action = actions.get(node["action"])
+                if action is not None and _sends(node["config"], name):
+                    target = secret_target(action, node["config"], capabilities, CALL_TOOL)
+                    host = _literal_destination(target)
+                    if host is not None:
+                        return host
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+# The actions that name the capability they call in their config (as the validator's own list).
+CALL_TOOL = frozenset({"call_tool"})
+
+
+def _sends(config: Any, name: str) -> bool:
+    if looks_like_reference(config):
+        return bool(config.get(REFERENCE_KEY) == name)
+    if isinstance(config, dict):
+        return any(_sends(child, name) for child in config.values())
+    if isinstance(config, list):
+        return any(_sends(child, name) for child in config)
+    return False

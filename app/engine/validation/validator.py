@@ -23,7 +23,7 @@ from app.engine.mapping import check_mapping
 from app.engine.secret_refs import is_literal_reference, stands_for_string
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
-from app.engine.validation.secrets import secret_reference_problems, secret_target
+from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
 from app.engine.validation.templates import check_one, is_template, template_leaves
 from app.registry import DYNAMIC_OUTPUT, Actions, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
@@ -220,7 +220,7 @@ def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
 
 
 # Actions whose config names the one capability they call (`capability`) with its arguments (`args`).
-CAPABILITY_NAMING_ACTIONS = frozenset({"call_tool"})
+CAPABILITY_NAMING_ACTIONS = CALL_TOOL
 
 
 def _list(value: Any) -> list[Any]:

@@ -6,11 +6,11 @@ import uuid
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import Boolean, Select, delete, func, literal_column, select, update
+from sqlalchemy import Boolean, Select, Text, cast, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.sql.dml import ReturningInsert
 
-from app.persistence.models import Secret
+from app.persistence.models import Automation, Secret
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -97,6 +97,24 @@ class SecretRepository(RepositoryBase[Secret]):
         """Every secret's name with its hosts (never a value)."""
         statement = select(Secret.name, Secret.hosts).where(Secret.space_id == space_id)
         return {row[0]: list(row[1]) for row in (await self.session.execute(statement)).all()}
+
+    async def definitions_naming(self, space_id: uuid.UUID, names: Collection[str], limit: int) -> list[Any]:
+        """Definitions of the space's automations (oldest first, archived ones left out) whose text names
+        one of `names` as a secret reference; the caller finds where in each."""
+        if not names:
+            return []
+        text = cast(Automation.definition, Text)
+        statement = (
+            select(Automation.definition)
+            .where(
+                Automation.space_id == space_id,
+                Automation.archived_at.is_(None),
+                or_(*(text.contains(f'"$secret": "{name}"', autoescape=True) for name in names)),
+            )
+            .order_by(Automation.created_at)
+            .limit(limit)
+        )
+        return list((await self.session.scalars(statement)).all())
 
     async def delete_by_name(self, space_id: uuid.UUID, name: str) -> bool:
         statement = delete(Secret).where(Secret.space_id == space_id, Secret.name == name)
