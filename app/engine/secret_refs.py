@@ -86,6 +86,11 @@ def references(value: Any) -> list[SecretRef]:
     return list(_walk(value))
 
 
+def has_references(value: Any) -> bool:
+    """Whether a value holds a bound reference; stops at the first one."""
+    return next(_walk(value), None) is not None
+
+
 def _walk(value: Any) -> Iterator[SecretRef]:
     if isinstance(value, SecretRef):
         yield value

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from app.definitions.pointers import join
 from app.definitions.signals import StepError
 from app.engine.capabilities.call import CapabilityCall, Proceed, Rule
-from app.engine.secret_refs import SecretRef, located, references, scrub, substitute
+from app.engine.secret_refs import SecretRef, has_references, located, scrub, substitute
 from app.registry import Capability
 from app.security.egress.carried import CarriedSecret, carrying, host_allowed
 
@@ -83,7 +83,7 @@ def secrets_rule(resolver: SecretResolver) -> Rule:
     """Resolve the call's bound references; `secret_missing` (not retried) for an unknown name."""
 
     async def resolve_secrets(call: CapabilityCall, proceed: Proceed) -> Any:
-        if not references(call.args):
+        if not has_references(call.args):
             return await proceed()
         capability = call.resolved()
         found = located(call.args)
