@@ -20,6 +20,7 @@ STACK_FILE = "stack.json"
 SECRET_KEY_FILE = "secret_key"  # noqa: S105 (a file name, not a secret)
 _WEAK_SECRETS = {"", "changeme", "changethis", "secret", "development", "dev"}
 MIN_SECRET_LENGTH = 32
+MIN_METRICS_TOKEN_LENGTH = 16
 
 
 class ConfigurationError(RuntimeError):
@@ -71,6 +72,13 @@ class Settings(BaseSettings):
     )
     metrics_enabled: bool = Field(
         default=True, description="Serve /metrics and record metrics (prometheus-client, multiprocess)."
+    )
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description=(
+            f"When set (at least {MIN_METRICS_TOKEN_LENGTH} characters), /metrics answers only requests "
+            "with `Authorization: Bearer <token>` (others get 401); unset = /metrics needs no token."
+        ),
     )
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_json_depth: int = Field(default=64, ge=4, le=512)
@@ -189,7 +197,12 @@ class Settings(BaseSettings):
     )
     smtp_url: SecretStr | None = Field(
         default=None,
-        description="smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable.",
+        description=(
+            "smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable. "
+            "The user and password are only sent over TLS (smtps://, or STARTTLS, used whenever the relay "
+            "offers it); a relay without STARTTLS fails with smtp_tls_required unless the URL ends in "
+            "?insecure=true, meant for a relay on a trusted local network (smtp:// only)."
+        ),
     )
     smtp_from: str | None = Field(default=None, description="Sender address of send_email.")
 
@@ -263,6 +276,22 @@ class Settings(BaseSettings):
                 f"AUTOMATIONS_SECRET_KEY must be set to a random value of at least {MIN_SECRET_LENGTH} "
                 f"characters when AUTOMATIONS_ENVIRONMENT={self.environment} "
                 "(generate one with: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+        return self
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _empty_metrics_token_is_unset(cls, value: Any) -> Any:
+        # Compose files pass an unset variable as "": that means no token, not an empty one.
+        return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _metrics_token_long_enough(self) -> Settings:
+        token = self.metrics_token.get_secret_value() if self.metrics_token else None
+        if token is not None and len(token) < MIN_METRICS_TOKEN_LENGTH:
+            raise ConfigurationError(
+                f"AUTOMATIONS_METRICS_TOKEN must hold at least {MIN_METRICS_TOKEN_LENGTH} characters "
+                "(generate one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
             )
         return self
 

@@ -5,7 +5,7 @@ the capability pipeline and the egress transport refuse to send its value anywhe
 any host the egress guard lets through, which is what every existing secret keeps.
 
 Revision ID: 5b8e2d4a9c31
-Revises: 9e4b7a2c6d15
+Revises: 5b8d2e7c4a91
 Create Date: 2026-11-26 10:00:00.000000+00:00
 """
 
@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "5b8e2d4a9c31"
-down_revision: str | None = "9e4b7a2c6d15"
+down_revision: str | None = "5b8d2e7c4a91"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -53,6 +53,11 @@ class DatabaseCreate(Body):
     tool_prefix: str = Field(
         min_length=1, max_length=40, description="Capabilities become <prefix>.query and <prefix>.tables."
     )
+    access: Literal["read", "write"] = Field(
+        default="read",
+        description="read: the role must change nothing and queries run read-only. write: the admin "
+        "accepts a role that writes; <prefix>.query is then a write capability.",
+    )
 
 
 class DatabasePatch(Body):
@@ -69,6 +74,9 @@ class DatabasePatch(Body):
         max_length=40,
         description="Renames the capabilities; steps naming the old ones fail.",
     )
+    access: Literal["read", "write"] | None = Field(
+        default=None, description="read or write; the role is checked again for it."
+    )
 
 
 class DatabaseCheckOut(Out):
@@ -76,7 +84,7 @@ class DatabaseCheckOut(Out):
     tables: int | None = Field(description="Tables outside the system schemas that the DSN's role sees.")
     code: str | None = Field(
         description="Why not: secret_missing, invalid_dsn, egress_denied, database_auth_failed, "
-        "database_unavailable or query_error."
+        "database_unavailable, database_role_unsafe or query_error."
     )
     message: str | None = Field(description="What went wrong, never quoting the DSN.")
 
@@ -86,5 +94,6 @@ class DatabaseOut(Out):
     name: str
     dsn_secret: str
     tool_prefix: str
+    access: str = Field(description="read or write (then <prefix>.query is a write capability).")
     capabilities: list[str]
     created_at: datetime

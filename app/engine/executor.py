@@ -328,21 +328,29 @@ class Executor:
                 record, config, {"code": exc.code, "message": exc.message, "retryable": False}
             )
         except StepError as exc:
-            return await self._failed(record, config, {**exc.as_dict(), "retryable": exc.retryable})
+            return await self._failed(record, config, {**exc.as_dict(), "retryable": exc.retryable}, action)
         except _DeadlineReached:
             raise
         except Exception as exc:  # a handler's own failure: the message only, never a traceback
             message = f"{type(exc).__name__}: {str(exc)[:500]}"
             return await self._failed(
-                record, config, {"code": "action_error", "message": message, "retryable": True}
+                record, config, {"code": "action_error", "message": message, "retryable": True}, action
             )
         await self.journal.finish_step(
-            record, status="succeeded", config=config, output=output, suppressed=_held(ctx)
+            record,
+            status="succeeded",
+            config=_recorded(action, config, output),
+            output=output,
+            suppressed=_held(ctx),
         )
         return _StepResult("ok", output=output)
 
-    async def _failed(self, record: Any, config: Any, error: dict[str, Any]) -> _StepResult:
-        await self.journal.finish_step(record, status="failed", config=config, error=error)
+    async def _failed(
+        self, record: Any, config: Any, error: dict[str, Any], action: ActionDefinition | None = None
+    ) -> _StepResult:
+        await self.journal.finish_step(
+            record, status="failed", config=_recorded(action, config, None), error=error
+        )
         return _StepResult("failed", error=error)
 
     async def _stop_or_timeout(self, deadline: datetime) -> Outcome | None:
@@ -364,6 +372,13 @@ class Executor:
                 return stop
             await self.clock.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
         return None
+
+
+def _recorded(action: ActionDefinition | None, config: Any, output: Any) -> Any:
+    """The rendered config as the step record keeps it (see `ActionDefinition.recorded_config`)."""
+    if action is None or action.recorded_config is None or not isinstance(config, dict):
+        return config
+    return action.recorded_config(config, output)
 
 
 def _held_output(action: ActionDefinition | None, held: Suppressed) -> Any:

@@ -2,7 +2,10 @@
 
 The relay's host is resolved and checked like any outbound address, and the connection goes to the
 address that was checked (TLS still verifies the host name). STARTTLS is used whenever the server
-offers it. 5xx answers are permanent failures; 4xx answers and lost connections are worth a retry.
+offers it. The relay's user and password are only ever sent over TLS (smtps://, or smtp:// after
+STARTTLS); a relay that offers no STARTTLS gets no login and the send fails with `smtp_tls_required`,
+unless the operator opts in with `?insecure=true` for a relay on a trusted local network.
+5xx answers are permanent failures; 4xx answers and lost connections are worth a retry.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import socket
 import ssl
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from app.definitions.signals import StepError
 from app.integrations.email_message import Mail, build_mail
@@ -21,6 +24,10 @@ from app.security.egress import EgressAllowList, EgressDenied, system_resolver
 from app.security.egress.targets import resolve_checked
 
 DEFAULT_PORTS = {"smtp": 25, "smtps": 465}
+_URL_FORM = (
+    "AUTOMATIONS_SMTP_URL must be smtp://[user:password@]host[:port][?insecure=true] or "
+    "smtps://[user:password@]host[:port]"
+)
 
 
 @dataclass(frozen=True)
@@ -32,22 +39,33 @@ class SmtpRelay:
     port: int
     username: str | None
     password: str | None
+    insecure: bool = False
+    """Log in even when the connection is not encrypted: for a relay on a trusted local network only."""
 
     @classmethod
     def parse(cls, url: str) -> SmtpRelay:
         parts = urlsplit(url)
         if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
-            raise ValueError("AUTOMATIONS_SMTP_URL must be smtp://host[:port] or smtps://host[:port]")
+            raise ValueError(_URL_FORM)
+        options = dict(parse_qsl(parts.query, keep_blank_values=True))
+        # The one option is spelled exactly, so a typo never silently leaves a password unprotected.
+        if set(options) - {"insecure"} or options.get("insecure", "false") not in ("true", "false"):
+            raise ValueError(_URL_FORM)
+        insecure = options.get("insecure") == "true"
+        if insecure and parts.scheme == "smtps":
+            raise ValueError(_URL_FORM + " (insecure applies to smtp:// only: smtps:// is always TLS)")
         return cls(
             scheme=parts.scheme,
             host=parts.hostname,
             port=parts.port or DEFAULT_PORTS[parts.scheme],
             username=unquote(parts.username) if parts.username else None,
             password=unquote(parts.password) if parts.password else None,
+            insecure=insecure,
         )
 
     def __repr__(self) -> str:
-        return f"SmtpRelay({self.scheme}://{self.host}:{self.port})"
+        flag = "?insecure=true" if self.insecure else ""
+        return f"SmtpRelay({self.scheme}://{self.host}:{self.port}{flag})"
 
 
 class _PinnedSMTP(smtplib.SMTP):
@@ -108,10 +126,14 @@ class SmtpMailer:
         try:
             client.connect(relay.host, relay.port)
             client.ehlo()
-            if relay.scheme == "smtp" and client.has_extn("starttls"):
+            encrypted = relay.scheme == "smtps"
+            if not encrypted and client.has_extn("starttls"):
                 client.starttls(context=self.tls)
                 client.ehlo()
+                encrypted = True
             if relay.username and relay.password:
+                if not encrypted and not relay.insecure:
+                    raise _tls_required(label)
                 client.login(relay.username, relay.password)
             refused = client.send_message(mail.message, from_addr=self.sender, to_addrs=list(mail.recipients))
         except smtplib.SMTPRecipientsRefused as exc:
@@ -136,6 +158,16 @@ class SmtpMailer:
                 client.close()
         accepted = [r for r in mail.recipients if r not in refused]
         return {"message_id": mail.message_id, "accepted": accepted, "refused": sorted(refused)}
+
+
+def _tls_required(label: str) -> StepError:
+    return StepError(
+        "smtp_tls_required",
+        f"{label} offers no STARTTLS, so its login was not sent: the password would cross the network "
+        "in the clear. Use a relay with STARTTLS or smtps://, or, for a relay on a trusted local network "
+        "only, add ?insecure=true to AUTOMATIONS_SMTP_URL.",
+        retryable=False,
+    )
 
 
 class RelayMail:

@@ -14,10 +14,11 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.engine.validation import Problem, errors
-from app.nl.checks import scrub, without_literal_credentials
+from app.nl.checks import CREDENTIAL_REMOVED, without_literal_credentials
 from app.nl.drafts import Clarification
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm
 from app.nl.prompts import GENERATOR_SYSTEM, answer_echo, envelope_schema, problems_message
+from app.security.credentials import scrub
 
 MAX_ANSWER_CHARS = 256 * 1024
 MAX_CLARIFICATIONS = 10
@@ -81,6 +82,9 @@ async def generate(
         if answer.clarifications:
             return Proposal(last, problems, attempt, list(answer.clarifications))
         if answer.definition is not None and not errors(problems):
+            return Proposal(last, problems, attempt)
+        if answer.definition is not None and all(p.code == CREDENTIAL_REMOVED for p in errors(problems)):
+            # Only the user can put back what was cut before the model saw it: asking again cannot help.
             return Proposal(last, problems, attempt)
         messages += [answer_echo(reply.content or ""), problems_message(errors(problems))]
     return Proposal(last, problems, max_attempts)

@@ -1,5 +1,6 @@
 """What the generator and the reviewer are told. Their context is only the request, the schemas and the
-space's catalog and resource names: never document content, run data or anything of another space."""
+space's catalog and resource names: never document content, run data or anything of another space.
+Every definition and earlier answer sent is cut of credential literals here, the one way out to a model."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.nl.context import SpaceNames
 from app.nl.drafts import CostEstimate, Flag
 from app.nl.examples import authoring_examples
 from app.registry.catalog import catalog
+from app.security.credentials import scrub, without_credentials
 
 # Caps on what is echoed back to a model: a previous answer, one problem message.
 MAX_ECHOED_ANSWER = 20_000
@@ -133,11 +135,12 @@ def request_message(request: str) -> dict[str, Any]:
 
 
 def change_message(current: Any, instruction: str) -> dict[str, Any]:
-    """Ask for the whole definition again, changed as the user says (NL patch and refinement)."""
+    """Ask for the whole definition again, changed as the user says (NL patch and refinement); credential
+    literals of the current definition are cut out first."""
     return {
         "role": "user",
         "content": "This is the current definition:\n"
-        + _compact(current)
+        + _compact(without_credentials(current)[0])
         + "\nAnswer with the whole definition, changed only as this instruction asks:\n<instruction>\n"
         + instruction
         + "\n</instruction>",
@@ -145,10 +148,17 @@ def change_message(current: Any, instruction: str) -> dict[str, Any]:
 
 
 def answer_echo(content: str) -> dict[str, Any]:
-    """The previous answer as the assistant's turn; a huge one is not sent back in full."""
+    """The previous answer as the assistant's turn, credential-like text cut; a huge one is not sent
+    back in full."""
     if len(content) > MAX_ECHOED_ANSWER:
         content = f"[previous answer omitted: {len(content)} characters]"
-    return {"role": "assistant", "content": content}
+    return {"role": "assistant", "content": scrub(content)[0]}
+
+
+def proposal_echo(definition: Any) -> dict[str, Any]:
+    """A draft's last proposal as the assistant's turn; it may have been edited by hand, so credential
+    literals are cut out of its values first."""
+    return answer_echo(_compact(without_credentials(definition)[0]))
 
 
 def problems_message(problems: Iterable[Problem]) -> dict[str, Any]:
@@ -166,7 +176,7 @@ def review_messages(
 ) -> list[dict[str, Any]]:
     checks = [{"path": flag.path, "code": flag.code, "message": flag.message} for flag in flags]
     content = {
-        "definition": definition,
+        "definition": without_credentials(definition)[0],
         "checks_already_listed": checks,
         "cost_estimate": estimate.model_dump() if estimate else None,
     }

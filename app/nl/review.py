@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.definitions.signals import StepError
-from app.nl.checks import scrub
 from app.nl.drafts import CostEstimate, Flag
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm
 from app.nl.prompts import REVIEW_SCHEMA, review_messages
+from app.security.credentials import scrub
 
 MAX_SUMMARY_CHARS = 4000
 MAX_FLAG_CHARS = 500

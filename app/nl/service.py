@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import json
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -19,9 +18,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.definitions.automation import AutomationDefinition
+from app.definitions.pointers import join
 from app.engine.validation import Problem, Vocabulary, errors, warnings
+from app.engine.validation.credentials import LITERAL_SECRET
 from app.errors import Conflict, ErrorDetail, NotFound, ServiceUnavailable, ValidationFailed
-from app.nl.checks import proposal_problems, scrub
+from app.nl.checks import proposal_problems
 from app.nl.context import AuthoringContextSource, DatabaseContextSource, SpaceNames, space_names
 from app.nl.diff import definition_diff
 from app.nl.drafts import MAX_REQUEST_CHARS, Draft, DraftProblem, DraftStatus
@@ -29,13 +30,14 @@ from app.nl.flags import FlagContext, rule_flags
 from app.nl.generator import Proposal, generate
 from app.nl.metering import CallLimits, MeteredLlm, SpendingLedger
 from app.nl.permissions import ModeResolver, inferred_mode
-from app.nl.prompts import GeneratorContext, answer_echo, change_message, request_message
+from app.nl.prompts import GeneratorContext, change_message, proposal_echo, request_message
 from app.nl.review import review
 from app.nl.store import DraftStore
 from app.nl.usage import used_capability_ids
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
 from app.registry.ports import LlmPort
+from app.security.credentials import scrub, without_credentials
 from app.security.egress import EgressAllowList
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import Saved, automation_service
@@ -44,6 +46,11 @@ from app.services.definitions import problems_of
 CREDENTIAL_NOTE = (
     "Your request contained something that looks like a credential; it was removed before the request "
     'was sent to the model. Store it as a secret and reference it as {"$secret": "<name>"}.'
+)
+LITERALS_NOTE = (
+    "The definition holds what looks like a credential at {pointers}; it was cut before the definition "
+    "was sent to the model, and a draft holding it cannot be saved. Move it into a secret and reference "
+    'it as {{"$secret": "<name>"}}.'
 )
 STALE_SUMMARY_NOTE = "The definition was edited after the summary; ask for a new one with ?review=true."
 
@@ -135,6 +142,7 @@ class DraftService:
             draft.automation_id = str(base.id)
             draft.base_version = base.version
             draft.base_definition = copy.deepcopy(base.definition)
+            _note_literals(draft, base.definition)
             first = change_message(base.definition, clean)
         await self._generate(draft, turn, [first])
         await self.store.put(draft)
@@ -180,7 +188,8 @@ class DraftService:
             else change_message(draft.base_definition, request)
         ]
         if previous is not None:
-            context.append(answer_echo(_json(previous)))
+            _note_literals(draft, previous)
+            context.append(proposal_echo(previous))
         context.append({"role": "user", "content": clean})
         draft.model = model
         draft.turns = [*draft.turns, instruction]
@@ -290,7 +299,8 @@ class DraftService:
         return MeteredLlm(self.llm, self.ledger, self.config.limits, space_id, draft.id)
 
     async def _check(self, definition: Any, turn: _Turn) -> list[Problem]:
-        found = await problems_of(definition, turn.vocabulary)
+        # The validator's literal_secret warnings come back from proposal_problems as errors.
+        found = [p for p in await problems_of(definition, turn.vocabulary) if p.code != LITERAL_SECRET]
         return found + proposal_problems(definition, turn.names, self.config.egress_allow)
 
     async def _generate(
@@ -443,5 +453,12 @@ def _credential_free(draft: Draft, text: str) -> str:
     return clean
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def _note_literals(draft: Draft, definition: Any) -> None:
+    """A note naming where a definition about to be shown to a model held credential literals (cut
+    before sending, see prompts.py)."""
+    found = without_credentials(definition)[1]
+    if not found:
+        return
+    note = LITERALS_NOTE.format(pointers=", ".join(join(*path) for path in found))
+    if note not in draft.notes:
+        draft.notes = [*draft.notes, note]

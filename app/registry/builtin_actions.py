@@ -30,6 +30,18 @@ async def _transform_data(ctx: HandlerContext, config: dict[str, Any]) -> Any:
     return {"artifact_id": ref.id, "artifact": ref.as_dict()}
 
 
+NOT_KEPT = "[not recorded: content for an artifact that was not written]"
+
+
+def _transform_record(config: dict[str, Any], output: Any) -> dict[str, Any]:
+    """An artifact's content stays in the artifact, whose visibility decides who reads it: the step
+    record, which every member reads, holds the artifact's id in place of `output`."""
+    if not config.get("save_as_artifact"):
+        return config
+    kept = output.get("artifact_id") if isinstance(output, dict) else None
+    return {**config, "output": {"artifact_id": kept} if kept else NOT_KEPT}
+
+
 TRANSFORM_DATA = ActionDefinition(
     type="transform_data",
     name="Transform data",
@@ -64,6 +76,7 @@ TRANSFORM_DATA = ActionDefinition(
     },
     handler=_transform_data,
     duration_class="fast",
+    recorded_config=_transform_record,
 )
 
 

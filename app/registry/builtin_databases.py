@@ -1,4 +1,4 @@
-"""`database_query`: a step that runs one read-only statement on a database the space registered.
+"""`database_query`: a step that runs one statement on a database the space registered.
 
 The database's capabilities (`<prefix>.query`, `<prefix>.tables`) come from the resolver's database
 tier, per space; this action names the prefix and forwards to `<prefix>.query` through the pipeline,
@@ -35,9 +35,11 @@ DATABASE_QUERY = ActionDefinition(
     type="database_query",
     name="Database query",
     description=(
-        "Run one read-only SQL statement on a database registered in the space (POST …/databases), "
-        "with bound parameters ($1, $2, ...). Answers columns and rows (at most 1,000 rows and 1 MB; "
-        "`truncated` says when more were left out). Writes fail with the database's read-only error."
+        "Run one SQL statement on a database registered in the space (POST …/databases), with bound "
+        "parameters ($1, $2, ...). Answers columns and rows (at most 1,000 rows and 1 MB; `truncated` "
+        "says when more were left out). On a database registered `read` (the default) it must be one "
+        "SELECT, WITH, VALUES or TABLE statement, and anything else fails with database_read_only; on one "
+        "registered `write` it may write, and the call is a write."
     ),
     config_schema={
         "type": "object",

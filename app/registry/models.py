@@ -27,6 +27,7 @@ from app.registry.base import InvalidEntry
 from app.registry.ports import HandlerContext
 
 Handler = Callable[[HandlerContext, dict[str, Any]], Awaitable[Any]]
+RecordedConfig = Callable[[dict[str, Any], Any], dict[str, Any]]
 CallRisk = Callable[[dict[str, Any]], "Risk"]
 """The risk of one call from its arguments, for a capability that reads or writes depending on them."""
 """An async handler: the step's context and the (rendered) config or arguments in, the result out."""
@@ -267,6 +268,10 @@ class ActionDefinition:
     secret_fields: SecretFields = NO_SECRET_FIELDS
     """Which config fields may carry a secret reference (those of the capability it forwards its config
     to); `call_tool` is checked against the capability it names instead."""
+    recorded_config: RecordedConfig | None = None
+    """What the step record keeps of a rendered config, given the step's output (None when it failed):
+    for an action whose config carries content kept elsewhere (an artifact, readable by fewer people
+    than the run), so the record does not copy it. None keeps the rendered config as it is."""
 
     @functools.cached_property
     def config_check(self) -> CompiledSchema:

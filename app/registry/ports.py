@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -293,6 +293,15 @@ class KvPort(Protocol):
         ...
 
 
+@dataclass
+class ClaimChecks:
+    """Checks one claim of a run makes once, before the first call that needs them (the role of a
+    registered database): the keys of those that passed. Ports are built per claim, so the next claim
+    (a retry, a resume, the next run) checks again."""
+
+    passed: set[str] = field(default_factory=set)
+
+
 @dataclass(frozen=True)
 class Ports:
     http: HttpPort
@@ -312,6 +321,7 @@ class Ports:
     kv: KvPort | None = None
     # None where no run stands behind the call (tests of a handler alone): emitting then fails clearly.
     events: EventPort | None = None
+    checks: ClaimChecks = field(default_factory=ClaimChecks, compare=False)
 
 
 class HandlerContext(Protocol):

@@ -1,12 +1,18 @@
-"""Databases a space registered for read-only queries: register, list, read, delete; and the capability
-source that turns each into `<prefix>.query` and `<prefix>.tables` (tier `database`, risk `read`).
+"""Databases a space registered for queries: register, list, read, delete; and the capability source
+that turns each into `<prefix>.query` and `<prefix>.tables` (tier `database`).
 
 The DSN never leaves the vault: a registration names the secret holding it, the source resolves it
 right before each call, and no answer, error or record quotes it.
+
+The DSN's role is checked when a registration is made or re-pointed and before each claim's first
+query on it (`app.persistence.database_roles`): one that reaches the database host or other sessions is
+refused, and one that can change data unless the registration's `access` is `write`. A `write`
+registration's query is a write capability (risk `write`), so the permission mode of writes applies.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 from collections.abc import Collection, Mapping, Sequence
@@ -18,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.definitions.signals import StepError
 from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
+from app.persistence.database_roles import ACCESS_LEVELS
 from app.persistence.dsn import DsnProblem, checked_address, parse_dsn
 from app.persistence.models import SpaceDatabase
 from app.persistence.repositories.artifacts import DatabaseRepository
@@ -40,27 +47,42 @@ _PREFIX = re.compile(PREFIX_PATTERN)
 class Queries(Protocol):
     """Runs statements on registered databases (`app.persistence.user_databases.QueryRunner`)."""
 
-    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]: ...
+    async def check_role(self, database_id: str, dsn: str, access: str) -> None:
+        """Raise `StepError("database_role_unsafe")` when the DSN's role may not serve `access`."""
+        ...
 
-    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]: ...
+    async def query(
+        self, database_id: str, dsn: str, sql: str, params: list[Any], access: str
+    ) -> dict[str, Any]: ...
+
+    async def tables(self, database_id: str, dsn: str, access: str) -> dict[str, Any]: ...
+
+
+def _unavailable() -> StepError:
+    return StepError("database_unavailable", "this process does not run database queries")
 
 
 class NoQueries:
     """The runner of a process that cannot reach registered databases: every call fails, retryably."""
 
-    async def query(self, database_id: str, dsn: str, sql: str, params: list[Any]) -> dict[str, Any]:
-        raise StepError("database_unavailable", "this process does not run database queries")
+    async def check_role(self, database_id: str, dsn: str, access: str) -> None:
+        raise _unavailable()
 
-    async def tables(self, database_id: str, dsn: str) -> dict[str, Any]:
-        raise StepError("database_unavailable", "this process does not run database queries")
+    async def query(
+        self, database_id: str, dsn: str, sql: str, params: list[Any], access: str
+    ) -> dict[str, Any]:
+        raise _unavailable()
+
+    async def tables(self, database_id: str, dsn: str, access: str) -> dict[str, Any]:
+        raise _unavailable()
 
 
 @runtime_checkable
 class ConnectionProbe(Protocol):
     """Tries a DSN once (`app.persistence.user_databases.ConnectionProbe`): the tables its role sees, or
-    a `StepError` saying why not."""
+    a `StepError` saying why not (`database_role_unsafe` when the role may not serve `access`)."""
 
-    async def check(self, dsn: str) -> int: ...
+    async def check(self, dsn: str, access: str) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -90,6 +112,7 @@ class DatabaseChanges:
     name: str | None = None
     dsn_secret: str | None = None
     tool_prefix: str | None = None
+    access: str | None = None
 
 
 def _exists() -> Conflict:
@@ -116,10 +139,15 @@ def _check_prefix(tool_prefix: str, taken_prefixes: frozenset[str]) -> None:
         )
 
 
+def _check_access(value: str) -> None:
+    if value not in ACCESS_LEVELS:
+        raise _invalid(f"must be one of {', '.join(ACCESS_LEVELS)}", "/access", "invalid_database_access")
+
+
 async def _check_dsn_secret(
     session: AsyncSession, access: SpaceAccess, keyring: Keyring, allow: EgressAllowList, dsn_secret: str
-) -> None:
-    """The named secret exists and holds a DSN whose host the egress guard admits; the DSN is never echoed."""
+) -> str:
+    """The DSN in the named secret, when it exists and its host passes the egress guard; never echoed."""
     try:
         values = await SecretVault(keyring).resolve(session, access.space_id, [dsn_secret])
     except SecretMissing:
@@ -140,6 +168,29 @@ async def _check_dsn_secret(
         ) from None
     except OSError:
         raise _invalid("the DSN's host does not resolve", "/dsn_secret", "dsn_host_unresolvable") from None
+    return values[dsn_secret]
+
+
+async def _check_role(probe: ConnectionProbe, dsn: str, database_access: str) -> None:
+    """Connect once and refuse a DSN whose role may not serve `database_access` (or that cannot be
+    checked now: the role is the wall, so a registration needs the database to answer)."""
+    try:
+        await probe.check(dsn, database_access)
+    except StepError as exc:
+        if exc.code != "database_role_unsafe":
+            raise _invalid(
+                f"the database could not be checked: {exc.message}", "/dsn_secret", exc.code
+            ) from None
+        # A privilege that writes points at `access` (registering `write` accepts it); the rest at the DSN.
+        details = [
+            ErrorDetail(
+                path="/access" if finding["severity"] == "write" else "/dsn_secret",
+                message=finding["what"],
+                code=finding["severity"],
+            )
+            for finding in exc.details or []
+        ]
+        raise ValidationFailed(exc.message, code="database_role_unsafe", details=details) from None
 
 
 class DatabaseService:
@@ -149,26 +200,32 @@ class DatabaseService:
         access: SpaceAccess,
         keyring: Keyring,
         allow: EgressAllowList,
+        probe: ConnectionProbe,
         *,
         name: str,
         dsn_secret: str,
         tool_prefix: str,
         taken_prefixes: frozenset[str],
+        database_access: str = "read",
     ) -> SpaceDatabase:
-        """Register a database (admin). The DSN is read from the vault, checked, and never echoed."""
+        """Register a database (admin). The DSN is read from the vault, checked, and never echoed; its
+        role is checked on the database for `database_access` (`read` or `write`)."""
         access.require(Permissions.manage_secrets)
         _check_name(name)
         _check_prefix(tool_prefix, taken_prefixes)
-        await _check_dsn_secret(session, access, keyring, allow, dsn_secret)
+        _check_access(database_access)
+        dsn = await _check_dsn_secret(session, access, keyring, allow, dsn_secret)
         repository = DatabaseRepository(session)
         if await repository.taken(access.space_id, name, tool_prefix) is not None:
             raise _exists()
+        await _check_role(probe, dsn, database_access)
         row = SpaceDatabase(
             id=uuid.uuid4(),
             space_id=access.space_id,
             name=name,
             dsn_secret=dsn_secret,
             tool_prefix=tool_prefix,
+            access=database_access,
             created_by=access.user_id,
         )
         try:
@@ -186,31 +243,42 @@ class DatabaseService:
         access: SpaceAccess,
         keyring: Keyring,
         allow: EgressAllowList,
+        probe: ConnectionProbe,
         database_id: uuid.UUID,
         *,
         changes: DatabaseChanges,
         taken_prefixes: frozenset[str],
     ) -> SpaceDatabase:
-        """Rename, re-point or re-prefix a registration (admin); each given field is checked as when
-        registering, and a new secret is read and checked the same way."""
+        """Rename, re-point, re-prefix or change the access of a registration (admin); each given field
+        is checked as when registering. A new secret or access has the role checked again on the database
+        (narrowing `write` to `read` too: the role must then change nothing)."""
         access.require(Permissions.manage_secrets)
         row = await self.get(session, access, database_id)
         if changes.name is not None:
             _check_name(changes.name)
         if changes.tool_prefix is not None:
             _check_prefix(changes.tool_prefix, taken_prefixes)
+        if changes.access is not None:
+            _check_access(changes.access)
+        dsn: str | None = None
         if changes.dsn_secret is not None:
-            await _check_dsn_secret(session, access, keyring, allow, changes.dsn_secret)
+            dsn = await _check_dsn_secret(session, access, keyring, allow, changes.dsn_secret)
         name = changes.name or row.name
         prefix = changes.tool_prefix or row.tool_prefix
+        database_access = changes.access or row.access
         repository = DatabaseRepository(session)
         clash = await repository.taken(access.space_id, name, prefix, excluding=row.id)
         if clash is not None:
             raise _exists()
+        if dsn is not None or database_access != row.access:
+            if dsn is None:
+                dsn = await _check_dsn_secret(session, access, keyring, allow, row.dsn_secret)
+            await _check_role(probe, dsn, database_access)
         values = {
             "name": name,
             "tool_prefix": prefix,
             "dsn_secret": changes.dsn_secret or row.dsn_secret,
+            "access": database_access,
         }
         try:
             async with session.begin_nested():
@@ -238,8 +306,8 @@ class DatabaseService:
         probe: ConnectionProbe,
         database_id: uuid.UUID,
     ) -> CheckResult:
-        """Connect once with the registration's DSN (admin: it uses the credential); a failure is an
-        answer, not an error, and never quotes the DSN."""
+        """Connect once with the registration's DSN (admin: it uses the credential) and check its role
+        for the registration's access; a failure is an answer, not an error, and never quotes the DSN."""
         access.require(Permissions.manage_secrets)
         row = await self.get(session, access, database_id)
         try:
@@ -249,7 +317,7 @@ class DatabaseService:
                 False, code="secret_missing", message=f"this space has no secret named {row.dsn_secret!r}"
             )
         try:
-            tables = await probe.check(values[row.dsn_secret])
+            tables = await probe.check(values[row.dsn_secret], row.access)
         except StepError as exc:
             return CheckResult(False, code=exc.code, message=exc.message)
         return CheckResult(True, tables=tables)
@@ -324,35 +392,47 @@ class DatabaseSource:
         return next(c for c in self._capabilities(row) if c.id == capability_id)
 
     def _capabilities(self, row: SpaceDatabase) -> list[Capability]:
-        database_id, space_id, secret = str(row.id), str(row.space_id), row.dsn_secret
+        database_id, space_id, secret, access = str(row.id), str(row.space_id), row.dsn_secret, row.access
 
-        async def dsn() -> str:
+        async def checked_dsn(ctx: HandlerContext) -> str:
+            """The DSN, its role checked once per claim (the role may have changed since registration)."""
             values = await self.secrets.resolve(space_id, [secret])
             if secret not in values:
                 raise StepError(
                     "secret_missing", f"this space has no secret named {secret!r}", retryable=False
                 )
-            return values[secret]
+            dsn = values[secret]
+            key = "database-role:" + hashlib.sha256(f"{database_id}\0{access}\0{dsn}".encode()).hexdigest()
+            if key not in ctx.ports.checks.passed:
+                await self.runner.check_role(database_id, dsn, access)
+                ctx.ports.checks.passed.add(key)
+            return dsn
 
         async def query(ctx: HandlerContext, args: dict[str, Any]) -> Any:
-            return await self.runner.query(
-                database_id, await dsn(), args["sql"], list(args.get("params", []))
-            )
+            dsn, params = await checked_dsn(ctx), list(args.get("params", []))
+            return await self.runner.query(database_id, dsn, args["sql"], params, access)
 
         async def tables(ctx: HandlerContext, args: dict[str, Any]) -> Any:
-            return await self.runner.tables(database_id, await dsn())
+            return await self.runner.tables(database_id, await checked_dsn(ctx), access)
 
+        writes = access == "write"
+        query_description = (
+            f"Run one SQL statement, a read or a write, on the {row.name} database (PostgreSQL)"
+            if writes
+            else f"Run one read-only SQL statement (SELECT, WITH, VALUES or TABLE) on the {row.name} "
+            "database (PostgreSQL)"
+        )
         return [
             Capability(
                 id=f"{row.tool_prefix}.query",
                 description=(
-                    f"Run one read-only SQL statement on the {row.name} database (PostgreSQL) with bound "
-                    "parameters ($1, $2, ...); at most 1,000 rows and 1 MB come back."
+                    f"{query_description} with bound parameters ($1, $2, ...); at most 1,000 rows and "
+                    "1 MB come back."
                 ),
                 input_schema=QUERY_INPUT,
                 output_schema=QUERY_OUTPUT,
                 handler=query,
-                risk="read",
+                risk="write" if writes else "read",
                 tier="database",
             ),
             Capability(

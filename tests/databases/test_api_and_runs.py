@@ -168,7 +168,7 @@ class TestCheck:
         made = (await register(owner)).json()
         answer = await owner.request("POST", owner.space_path(f"/databases/{made['id']}/check"))
         assert answer.status_code == 200, answer.text
-        assert answer.json() == {"reachable": True, "tables": 2, "code": None, "message": None}
+        assert answer.json() == {"reachable": True, "tables": 3, "code": None, "message": None}
 
     async def test_failures_are_answers_that_never_quote_the_dsn(
         self, factory: Factory, warehouse_dsn: str

@@ -6,12 +6,16 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
+from sqlalchemy.engine import make_url
 
 from app.definitions.signals import StepError
 from app.persistence.dsn import DsnProblem, parse_dsn
 from app.persistence.user_databases import MAX_POOLS, QueryRunner
 from app.security.egress import EgressAllowList
+from tests.databases.conftest import RoleMaker
+from tests.support.servers import admin_sql
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 
@@ -26,6 +30,12 @@ async def runner() -> AsyncIterator[QueryRunner]:
 async def failure(runner: QueryRunner, dsn: str, sql: str, params: list | None = None) -> StepError:
     with pytest.raises(StepError) as caught:
         await runner.query("db", dsn, sql, params or [])
+    return caught.value
+
+
+async def failure_as(runner: QueryRunner, dsn: str, sql: str, access: str) -> StepError:
+    with pytest.raises(StepError) as caught:
+        await runner.query("db", dsn, sql, [], access)
     return caught.value
 
 
@@ -93,15 +103,70 @@ class TestAnswers:
 
 
 class TestRefusals:
-    async def test_an_insert_fails_with_the_read_only_error(
-        self, runner: QueryRunner, warehouse_dsn: str
+    @pytest.mark.parametrize(
+        ("sql", "keyword"),
+        [
+            ("INSERT INTO people VALUES (4, 'Eve', 1)", "INSERT"),
+            ("NOTIFY automations_test", "NOTIFY"),
+            ("LISTEN automations_test", "LISTEN"),
+            ("COPY (SELECT 1) TO PROGRAM 'true'", "COPY"),
+            ("SET transaction_read_only = off", "SET"),
+            ("DO $$ BEGIN DELETE FROM people; END $$", "DO"),
+            ("CALL some_procedure()", "CALL"),
+            ("  /* a /* nested */ comment */ -- and a line\n (DELETE FROM people)", "DELETE"),
+            ("EXPLAIN ANALYZE DELETE FROM people", "EXPLAIN"),
+        ],
+    )
+    async def test_a_statement_that_is_no_read_is_refused_before_it_is_sent(
+        self, runner: QueryRunner, warehouse_dsn: str, sql: str, keyword: str
     ) -> None:
-        error = await failure(runner, warehouse_dsn, "INSERT INTO people VALUES (4, 'Eve', 1)")
+        error = await failure(runner, warehouse_dsn, sql)
         assert error.code == "database_read_only"
-        assert "read-only transaction" in error.message
+        assert f"starts with {keyword}" in error.message
         assert not error.retryable
         count = await runner.query("db", warehouse_dsn, "SELECT count(*) FROM people", [])
         assert count["rows"] == [[3]]
+
+    @pytest.mark.parametrize(
+        "sql",
+        [
+            "WITH gone AS (DELETE FROM people RETURNING id) SELECT * FROM gone",
+            "SELECT * INTO stolen FROM people",
+            "SELECT 1; DELETE FROM people",
+            "SELECT 1; NOTIFY automations_test",
+            "(SELECT 1) UNION ALL (SELECT 2); DELETE FROM people",
+        ],
+    )
+    async def test_the_server_refuses_a_write_behind_a_read_keyword(
+        self, runner: QueryRunner, warehouse_dsn: str, sql: str
+    ) -> None:
+        error = await failure(runner, warehouse_dsn, sql)
+        assert error.code == "query_error"
+        assert not error.retryable
+        count = await runner.query("db", warehouse_dsn, "SELECT count(*) FROM people", [])
+        assert count["rows"] == [[3]]
+
+    async def test_a_select_cannot_turn_its_transaction_read_write(
+        self, runner: QueryRunner, warehouse_dsn: str
+    ) -> None:
+        error = await failure(
+            runner, warehouse_dsn, "SELECT set_config('transaction_read_only', 'off', true)"
+        )
+        assert "read-write mode must be set before any query" in error.message
+        locked = await failure(runner, warehouse_dsn, "SELECT * FROM people FOR UPDATE")
+        assert locked.code == "database_read_only"
+
+    async def test_a_role_taken_on_in_a_query_ends_with_it(
+        self, runner: QueryRunner, make_role: RoleMaker
+    ) -> None:
+        dsn = await make_role("monitor")
+        taken = await runner.query("db", dsn, "SELECT set_config('role', 'pg_monitor', false)", [])
+        assert taken["rows"] == [["pg_monitor"]]
+        # The pool holds two connections: every later query, on either, is the login role again.
+        answers = await asyncio.gather(
+            *(runner.query("db", dsn, "SELECT current_user, pg_sleep(0.05)", []) for _ in range(4))
+        )
+        assert {answer["rows"][0][0] for answer in answers} == {make_url(dsn).username}
 
     async def test_a_slow_query_is_stopped_by_the_statement_timeout(
         self, runner: QueryRunner, warehouse_dsn: str
@@ -135,6 +200,59 @@ class TestRefusals:
         closed = QueryRunner(EgressAllowList(), statement_timeout_seconds=1)
         error = await failure(closed, warehouse_dsn, "SELECT 1")
         assert error.code == "egress_denied"
+
+
+class TestRoles:
+    async def test_a_reader_cannot_signal_a_session_of_another_role(
+        self, runner: QueryRunner, warehouse_dsn: str, make_role: RoleMaker
+    ) -> None:
+        other = make_url(await make_role("reader"))
+        victim = await asyncpg.connect(
+            host=other.host, port=other.port, user=other.username, database=other.database
+        )
+        try:
+            pid = await victim.fetchval("SELECT pg_backend_pid()")
+            for function in ("pg_terminate_backend", "pg_cancel_backend"):
+                error = await failure(runner, warehouse_dsn, f"SELECT {function}($1::int)", [pid])
+                assert error.code == "query_error"
+                assert error.message.startswith("42501:"), error.message  # insufficient privilege
+            assert await victim.fetchval("SELECT 1") == 1
+        finally:
+            await victim.close()
+
+    async def test_check_role_refuses_by_access(self, runner: QueryRunner, make_role: RoleMaker) -> None:
+        await runner.check_role("reader", await make_role("reader"), "read")
+        inserter = await make_role("inserter")
+        await runner.check_role("inserter", inserter, "write")
+        with pytest.raises(StepError) as caught:
+            await runner.check_role("inserter", inserter, "read")
+        assert caught.value.code == "database_role_unsafe"
+        assert not caught.value.retryable
+        signaller = await make_role("signaller")
+        for access in ("read", "write"):
+            with pytest.raises(StepError) as caught:
+                await runner.check_role("signaller", signaller, access)
+            assert "pg_signal_backend" in caught.value.message
+
+    async def test_a_write_access_runs_any_one_statement_read_write(
+        self, runner: QueryRunner, make_role: RoleMaker, warehouse_admin_url: str
+    ) -> None:
+        dsn = await make_role("inserter")
+        try:
+            done = await runner.query("w", dsn, "INSERT INTO notes VALUES ($1, $2)", [7, "x"], "write")
+            assert done == {"columns": [], "rows": [], "row_count": 0, "truncated": False}
+            read = await runner.query("w", dsn, "SELECT body FROM notes WHERE id = 7", [], "write")
+            assert read["rows"] == [["x"]]
+            # Still one statement per call, and only what the role was granted.
+            error = await failure_as(runner, dsn, "INSERT INTO notes VALUES (8, 'y'); SELECT 1", "write")
+            assert error.code == "query_error"
+            denied = await failure_as(runner, dsn, "DELETE FROM notes", "write")
+            assert "permission denied" in denied.message
+            # The same DSN as `read` is refused before it is sent.
+            refused = await failure_as(runner, dsn, "INSERT INTO notes VALUES (9, 'z')", "read")
+            assert refused.code == "database_read_only"
+        finally:
+            await admin_sql(warehouse_admin_url, "DELETE FROM notes")
 
 
 class TestDsn:

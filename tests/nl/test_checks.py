@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from app.nl.checks import looks_like_credential, proposal_problems, scrub
+from app.nl.checks import proposal_problems
 from app.nl.context import SpaceNames
 from app.nl.flags import runs_per_month
 from app.nl.generator import parse_answer
+from app.security.credentials import looks_like_credential, scrub
 from app.security.egress import EgressAllowList
 
 NOTHING_OPEN = EgressAllowList()

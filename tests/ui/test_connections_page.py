@@ -6,8 +6,10 @@ destructive actions ask first; axe finds no serious or critical violation."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from tests.support.browser import axe_violations, free_port, shot, start_api
 from tests.support.loopback import Loopback
 from tests.support.mcp_oauth import OAuthMcpTestServer
 from tests.support.mcp_server import McpTestServer
+from tests.support.servers import admin_sql
 from tests.ui.conftest import Owner
 from tests.ui.space_api import space_api
 from tests.ui.test_draft_to_run import sign_in
@@ -43,6 +46,27 @@ def oauth_server() -> Iterator[OAuthMcpTestServer]:
     server = OAuthMcpTestServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def reader_dsn(settings: Settings) -> Iterator[str]:
+    """A DSN of a new login role that may read, and change, nothing in the test database; dropped after."""
+    admin = settings.resolved_database_url()
+    url = make_url(admin)
+    if not url.host or url.host.startswith("/"):
+        pytest.skip("the test server listens on a Unix socket; database DSNs need a TCP host")
+    role = f"automations_ui_{uuid.uuid4().hex[:10]}"
+    _sql(admin, f"CREATE ROLE {role} LOGIN PASSWORD 'unused-trust-auth'")
+    yield url.set(drivername="postgresql", username=role, password="unused-trust-auth").render_as_string(
+        hide_password=False
+    )
+    _sql(admin, f"DROP ROLE IF EXISTS {role}")
+
+
+def _sql(url: str, statement: str) -> None:
+    """One admin statement, on a thread of its own (the browser's driver runs an event loop here)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, admin_sql(url, statement)).result(timeout=30)
 
 
 def _open(page: Any, owner: Owner) -> None:
@@ -181,12 +205,12 @@ def test_mcp_server_connected_harvested_risk_changed_and_drift_confirmed(
 
 
 def test_a_database_is_registered_refused_edited_and_removed(
-    page: Any, owner: Owner, ui_base: str, settings: Settings
+    page: Any, owner: Owner, ui_base: str, settings: Settings, reader_dsn: str
 ) -> None:
-    url = make_url(settings.resolved_database_url())
-    if not url.host or url.host.startswith("/"):
-        pytest.skip("the test server listens on a Unix socket; database DSNs need a TCP host")
-    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    dsn = reader_dsn
+    superuser = make_url(settings.resolved_database_url()).set(drivername="postgresql")
+    root_dsn = superuser.render_as_string(hide_password=False)
+    space_api(ui_base, owner, "PUT", "/secrets/root_dsn", json={"value": root_dsn})
     _open(page, owner)
     databases = page.locator("#section-databases")
     databases.locator(".empty").wait_for()
@@ -225,6 +249,15 @@ def test_a_database_is_registered_refused_edited_and_removed(
     row.get_by_role("button", name="Test connection of warehouse").click()
     row.locator(".slot .mark.problem", has_text="database_unavailable").wait_for()
     _no_violations(page, "connections-database")
+
+    # A superuser's DSN: the role check's refusal shows beside the form, naming why.
+    page.fill("#database-name", "rooted")
+    page.select_option("#database-secret", "root_dsn")
+    page.fill("#database-prefix", "rooted")
+    form.locator("button[type=submit]").click()
+    form.locator(".error[role=alert]", has_text="database_role_unsafe").wait_for()
+    assert "superuser" in form.locator(".error[role=alert]").inner_text()
+    assert root_dsn not in page.content()
 
     # The same name again: the conflict shows beside the form.
     page.fill("#database-name", "warehouse")

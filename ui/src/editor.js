@@ -1,10 +1,12 @@
 // The definition editor: generated forms (one for the general fields, one per trigger, one per step,
 // each from the published schemas) and a JSON view, kept in sync both ways. Flags and validation
 // problems are shown beside the field their JSON pointer names; a refused save's problems stay until
-// the user edits what they name.
+// the user edits what they name. Beside a credential written as a literal (`literal_secret`), an
+// admin is offered to move it into a secret: the value is stored, and the field becomes a reference.
 import { JSONEditor } from "@json-editor/json-editor";
 import { clear, errorBox, h } from "./dom.js";
 import { generalSchema, stepSchema, triggerSchema } from "./schema.js";
+import { SECRET_NAME, suggestedName } from "./secrets.js";
 
 const OPTIONS = {
   theme: "html",
@@ -20,19 +22,55 @@ const OPTIONS = {
   show_errors: "change",
 };
 
+// What the server writes where it cut a credential out of a model's proposal.
+const CUT_MARKER = "[credential removed]";
+
 function decode(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-// What a JSON pointer names in `doc`, as comparable text ("" when it names nothing).
-function valueText(doc, pointer) {
-  const segments = pointer && pointer !== "/" ? pointer.split("/").slice(1).map(decode) : [];
+function segmentsOf(pointer) {
+  return pointer && pointer !== "/" ? pointer.split("/").slice(1).map(decode) : [];
+}
+
+// What a JSON pointer names in `doc` (undefined when it names nothing).
+function valueAt(doc, pointer) {
   let node = doc;
-  for (const segment of segments) {
-    if (node === null || typeof node !== "object" || !(segment in node)) return "";
+  for (const segment of segmentsOf(pointer)) {
+    if (node === null || typeof node !== "object" || !(segment in node)) return undefined;
     node = node[segment];
   }
-  return JSON.stringify(node);
+  return node;
+}
+
+// The same, as comparable text ("" when it names nothing).
+function valueText(doc, pointer) {
+  const node = valueAt(doc, pointer);
+  return node === undefined ? "" : JSON.stringify(node);
+}
+
+function isReference(node) {
+  return node !== null && typeof node === "object" && !Array.isArray(node) && Object.keys(node).length === 1 && typeof node.$secret === "string";
+}
+
+// A form field typed as a string shows a secret reference as its JSON text and answers that text
+// back: where the text is unchanged, the reference is put back in `after` (changed in place).
+function restoreReferences(before, after) {
+  if (before === null || typeof before !== "object" || after === null || typeof after !== "object") return;
+  for (const key of Object.keys(after)) {
+    if (!(key in before)) continue;
+    if (isReference(before[key]) && after[key] === JSON.stringify(before[key])) after[key] = before[key];
+    else restoreReferences(before[key], after[key]);
+  }
+}
+
+// A copy of `doc` with what `pointer` names replaced by `replacement`.
+function replacedAt(doc, pointer, replacement) {
+  const copy = structuredClone(doc);
+  const segments = segmentsOf(pointer);
+  const parent = valueAt(copy, "/" + segments.slice(0, -1).join("/"));
+  parent[segments[segments.length - 1]] = replacement;
+  return copy;
 }
 
 // `arrange` (optional, see arrange.js) adds controls to add, remove and reorder triggers and steps.
@@ -43,6 +81,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
   let silent = false;
   // The last refused save still shown: its box, its answer, and each problem with the value it saw.
   let refusal = null;
+  // Set by the page for callers who may create secrets: (name, value) => Promise.
+  let keepSecret = null;
   const formsBox = h("div", { class: "forms" });
   const jsonError = h("p", { class: "json-error", role: "alert", hidden: true });
   const json = h("textarea", {
@@ -161,6 +201,7 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       }
     }
     const ordered = {};
+    restoreReferences(value, next);
     for (const key of ["schema_version", "name", "goal", "description", "inputs", "triggers", "plan", "execution", "metadata"])
       if (key in next) ordered[key] = next[key];
     Object.assign(ordered, next);
@@ -291,6 +332,7 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
         " ",
         mark.message,
         found && !found.exact ? h("span", { class: "mark-path" }, ` (${mark.path})`) : null,
+        secretOffer(mark, index),
       );
       const target = found ? found.editor.container : formsBox;
       target.setAttribute("data-marked", mark.kind);
@@ -302,12 +344,48 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
 
   function setMarks(flags = [], problems = []) {
     marks = [
-      ...flags.map((f) => ({ kind: "flag", path: f.path, message: f.message })),
-      ...problems.map((p) => ({ kind: "problem", path: p.path, message: p.message, severity: p.severity })),
+      ...flags.map((f) => ({ kind: "flag", path: f.path, code: f.code, message: f.message })),
+      ...problems.map((p) => ({ kind: "problem", path: p.path, code: p.code, message: p.message, severity: p.severity })),
     ];
     applyMarks();
   }
 
+  // The offer beside a credential literal: a name for the secret and a button. Only where the pointer
+  // names the whole string (a key inside a URL's query cannot become a reference by itself).
+  function secretOffer(mark, index) {
+    const literal = valueAt(value, mark.path || "/");
+    if (mark.code !== "literal_secret" || !keepSecret || readOnly || typeof literal !== "string") return null;
+    // What the server cut out of a model's proposal is gone: there is nothing left to keep.
+    if (/\/url$/.test(mark.path) || literal.includes(CUT_MARKER)) return null;
+    const id = `secret-name-${index}`;
+    const name = h("input", { id, type: "text", class: "secret-name", value: suggestedName(value, mark.path), pattern: "[a-z0-9_]{1,64}", maxlength: "64" });
+    const result = h("span", { "aria-live": "polite" });
+    const move = async () => {
+      if (!SECRET_NAME.test(name.value)) {
+        result.replaceChildren(h("span", { class: "error", role: "alert" }, " 1-64 lowercase letters, digits or underscores."));
+        return;
+      }
+      button.disabled = true;
+      try {
+        await keepSecret(name.value, literal);
+      } catch (error) {
+        button.disabled = false;
+        result.replaceChildren(errorBox(error));
+        return;
+      }
+      marks = marks.filter((other) => other !== mark);
+      setValue(replacedAt(value, mark.path, { $secret: name.value }), { rebuild: true });
+      changed();
+    };
+    const button = h("button", { type: "button", class: "move-secret", onclick: move }, "Move into a secret");
+    return h("span", { class: "secret-offer" }, " ", h("label", { for: id }, "Secret name"), " ", name, " ", button, result);
+  }
+
+  function setSecretKeeper(keeper) {
+    keepSecret = keeper;
+    applyMarks();
+  }
+
   setValue(value);
-  return { getValue: () => structuredClone(value), setValue: (v) => setValue(v), setMarks, refuse, forgetRefusal };
+  return { getValue: () => structuredClone(value), setValue: (v) => setValue(v), setMarks, refuse, forgetRefusal, setSecretKeeper };
 }

@@ -1,4 +1,4 @@
-"""Databases a space registered for read-only queries: register (admin), list, read, delete (admin)."""
+"""Databases a space registered for queries: register (admin), list, read, delete (admin)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def _out(row: SpaceDatabase) -> DatabaseOut:
         name=row.name,
         dsn_secret=row.dsn_secret,
         tool_prefix=row.tool_prefix,
+        access=row.access,
         capabilities=capability_ids(row.tool_prefix),
         created_at=row.created_at,
     )
@@ -38,6 +39,7 @@ async def register_database(
     access: SpaceDep,
     keyring: KeyringDep,
     runtime: RuntimeDep,
+    probe: DatabaseProbeDep,
     response: Response,
 ) -> DatabaseOut:
     row = await database_service.register(
@@ -45,10 +47,12 @@ async def register_database(
         access,
         keyring,
         runtime.egress_allow,
+        probe,
         name=body.name,
         dsn_secret=body.dsn_secret,
         tool_prefix=body.tool_prefix,
         taken_prefixes=_native_prefixes(),
+        database_access=body.access,
     )
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/databases/{row.id}"
     return _out(row)
@@ -64,7 +68,9 @@ async def get_database(database_id: uuid.UUID, session: SessionDep, access: Spac
     return _out(await database_service.get(session, access, database_id))
 
 
-@router.patch("/{database_id}", summary="Rename, re-prefix or point a database at another secret (admin)")
+@router.patch(
+    "/{database_id}", summary="Rename, re-prefix, change the access of or re-point a database (admin)"
+)
 async def update_database(
     database_id: uuid.UUID,
     body: DatabasePatch,
@@ -72,13 +78,17 @@ async def update_database(
     access: SpaceDep,
     keyring: KeyringDep,
     runtime: RuntimeDep,
+    probe: DatabaseProbeDep,
 ) -> DatabaseOut:
-    changes = DatabaseChanges(name=body.name, dsn_secret=body.dsn_secret, tool_prefix=body.tool_prefix)
+    changes = DatabaseChanges(
+        name=body.name, dsn_secret=body.dsn_secret, tool_prefix=body.tool_prefix, access=body.access
+    )
     row = await database_service.update(
         session,
         access,
         keyring,
         runtime.egress_allow,
+        probe,
         database_id,
         changes=changes,
         taken_prefixes=_native_prefixes(),
@@ -88,7 +98,7 @@ async def update_database(
 
 @router.post(
     "/{database_id}/check",
-    summary="Test the connection once (admin): reachable with the tables seen, or why not",
+    summary="Test the connection and the role once (admin): reachable with the tables seen, or why not",
 )
 async def check_database(
     database_id: uuid.UUID,

@@ -21,6 +21,7 @@ from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
 from app.engine.mapping import check_mapping
 from app.engine.secret_refs import is_literal_reference, stands_for_string
+from app.engine.validation.credentials import literal_credentials
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
@@ -70,6 +71,7 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
     problems += _grants(document.get("execution"), vocabulary)
+    problems += literal_credentials(document)
     return problems
 
 

@@ -13,6 +13,7 @@ from app.persistence.base import Base, IdMixin, TimestampMixin
 ARTIFACT_KINDS = ("audio", "document", "image", "data")
 RETENTIONS = ("transient", "default", "permanent")
 VISIBILITIES = ("private", "space", "shared")
+DATABASE_ACCESS = ("read", "write")
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -49,10 +50,11 @@ class Artifact(IdMixin, TimestampMixin, Base):
 
 
 class SpaceDatabase(IdMixin, TimestampMixin, Base):
-    """A PostgreSQL database a space registered for read-only queries; its DSN is a secret's name."""
+    """A PostgreSQL database a space registered for queries; its DSN is a secret's name."""
 
     __tablename__ = "databases"
     __table_args__ = (
+        CheckConstraint(_one_of("access", DATABASE_ACCESS), name="access"),
         Index("uq_databases_space_id_name", "space_id", "name", unique=True),
         Index("uq_databases_space_id_tool_prefix", "space_id", "tool_prefix", unique=True),
     )
@@ -61,4 +63,10 @@ class SpaceDatabase(IdMixin, TimestampMixin, Base):
     name: Mapped[str] = mapped_column(String(64))
     dsn_secret: Mapped[str] = mapped_column(String(64), comment="Name of the secret holding the DSN.")
     tool_prefix: Mapped[str] = mapped_column(String(40))
+    access: Mapped[str] = mapped_column(
+        String(8),
+        server_default="read",
+        comment="read: queries run read-only and the role may change nothing; write: an admin accepted "
+        "a role that writes, and each query is a write call.",
+    )
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

@@ -13,6 +13,7 @@ import { loadSchemas } from "../schema.js";
 import { changeSection } from "./automation/change.js";
 import { modesSection } from "./automation/modes.js";
 import { sameDefinition, tryoutSection } from "./automation/tryout.js";
+import { secretKeeper } from "../secrets.js";
 
 const STATUS_ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
 
@@ -171,7 +172,21 @@ export function automationPage(main, id) {
       readOnly: automation.status === "archived",
       arrange: arrangeControls(schemas),
     });
+    warnBeside(editor, automation.definition);
     return section;
+  }
+
+  // The validator's warnings beside their fields (a credential written as a literal, with the offer to
+  // move it into a secret, among them). A page painted again meanwhile has a new editor: this one is left.
+  async function warnBeside(shown, definition) {
+    try {
+      const [result, keeper] = await Promise.all([api("POST", spacePath("/automations/validate"), { definition }), secretKeeper()]);
+      if (shown !== editor) return;
+      shown.setSecretKeeper(keeper);
+      shown.setMarks([], result.warnings);
+    } catch {
+      // Warnings are a help: the page works without them.
+    }
   }
 
   async function saveDefinition(problems) {

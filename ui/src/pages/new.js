@@ -8,6 +8,7 @@ import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
 import { impactOf } from "./impact.js";
+import { secretKeeper } from "../secrets.js";
 
 export function newAutomationPage(main) {
   const params = new URLSearchParams(location.search);
@@ -129,6 +130,8 @@ async function review(body, initial) {
     } else if (!editor) {
       clear(editorBox);
       editor = definitionEditor(editorBox, schemas, draft.definition, { onChange, arrange: arrangeControls(schemas) });
+      const shown = editor;
+      secretKeeper().then((keeper) => shown.setSecretKeeper(keeper));
     } else {
       editor.setValue(draft.definition);
     }

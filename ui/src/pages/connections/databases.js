@@ -1,8 +1,9 @@
-// Databases registered for read-only queries: register one with its DSN in a secret (chosen by name,
-// never shown), test its connection, rename or re-point it, and remove it.
+// Databases registered for queries: register one with its DSN in a secret (chosen by name, never
+// shown) and its access (read, or write for a role that changes data), test its connection and role,
+// rename, re-point or change it, and remove it.
 import { api, spacePath } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
-import { busy, confirmed, field, messageSlot, secretNames, secretPicker } from "./common.js";
+import { busy, confirmed, field, messageSlot, riskBadge, secretNames, secretPicker } from "./common.js";
 
 const base = (suffix = "") => spacePath(`/databases${suffix}`);
 
@@ -20,8 +21,8 @@ export async function databasesSection(box) {
           ? h(
               "table",
               { class: "databases" },
-              h("caption", { class: "hint" }, "Each database gives the space <prefix>.query and <prefix>.tables (read-only)."),
-              h("thead", {}, h("tr", {}, ["Name", "DSN secret", "Capabilities", "Registered", "Actions"].map((title) => h("th", { scope: "col" }, title)))),
+              h("caption", { class: "hint" }, "Each database gives the space <prefix>.query and <prefix>.tables; its role is checked before each run's first query."),
+              h("thead", {}, h("tr", {}, ["Name", "DSN secret", "Access", "Capabilities", "Registered", "Actions"].map((title) => h("th", { scope: "col" }, title)))),
               h("tbody", {}, rows.map((row) => databaseRow(row, names))),
             )
           : empty("No databases registered. Store a DSN as a secret, then register it below."),
@@ -40,7 +41,7 @@ export async function databasesSection(box) {
       slot.replaceChildren(loading("Connecting…"));
       await busy(button, slot, async () => {
         const result = await api("POST", base(`/${row.id}/check`));
-        if (result.reachable) slot.ok(`Reachable: the role sees ${result.tables} table(s).`);
+        if (result.reachable) slot.ok(`Reachable, role accepted for ${row.access}: it sees ${result.tables} table(s).`);
         else slot.replaceChildren(h("p", { class: "mark problem", role: "alert" }, h("strong", {}, `${result.code}: `), result.message));
       });
     }
@@ -57,6 +58,7 @@ export async function databasesSection(box) {
       { dataset: { database: row.name } },
       h("td", {}, h("strong", {}, row.name)),
       h("td", {}, h("code", {}, row.dsn_secret)),
+      h("td", {}, riskBadge(row.access)),
       h("td", {}, row.capabilities.map((id) => h("code", { class: "cap" }, id))),
       h("td", {}, when(row.created_at)),
       h("td", {}, test, edit, remove, slot),
@@ -69,11 +71,12 @@ export async function databasesSection(box) {
     const name = h("input", { required: true, pattern: "[a-z0-9_]{1,64}", maxlength: "64", autocomplete: "off", value: row ? row.name : "" });
     const secret = secretPicker(names, row ? row.dsn_secret : "");
     const prefix = h("input", { required: true, pattern: "[a-z][a-z0-9_]{0,39}", maxlength: "40", autocomplete: "off", value: row ? row.tool_prefix : "" });
+    const access = h("select", {}, ["read", "write"].map((level) => h("option", { value: level, selected: (row ? row.access : "read") === level }, level)));
     const button = h("button", { type: "submit", class: "primary" }, row ? "Save changes" : "Register database");
     const cancel = row ? h("button", { type: "button", onclick: () => showForm(null, names) }, "Cancel") : null;
     async function submit(event) {
       event.preventDefault();
-      const wanted = { name: name.value.trim(), dsn_secret: secret.value, tool_prefix: prefix.value.trim() };
+      const wanted = { name: name.value.trim(), dsn_secret: secret.value, tool_prefix: prefix.value.trim(), access: access.value };
       const body = row ? Object.fromEntries(Object.entries(wanted).filter(([key, value]) => value !== row[key])) : wanted;
       if (row && !Object.keys(body).length) return slot.ok("Nothing changed.");
       await busy(button, slot, async () => {
@@ -92,6 +95,7 @@ export async function databasesSection(box) {
         field("database-name", "Name", name, "Lower-case letters, digits and _."),
         field("database-secret", "Secret holding the DSN", secret, "postgresql://user:password@host:port/database; checked when saved, never shown."),
         field("database-prefix", "Tool prefix", prefix, "Capabilities become <prefix>.query and <prefix>.tables."),
+        field("database-access", "Access", access, "read: the role must change nothing (no superuser, no INSERT/UPDATE/DELETE, no CREATE). write: accept a role that writes; <prefix>.query then asks like any write."),
         button,
         cancel,
         slot,
