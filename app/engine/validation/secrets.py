@@ -17,7 +17,7 @@ from typing import Any
 from app.definitions.pointers import join
 from app.engine.secret_refs import REFERENCE_KEY, looks_like_reference, reference_problem
 from app.engine.validation.problems import Problem
-from app.registry import NO_SECRET_FIELDS, SecretFields
+from app.registry import NO_SECRET_FIELDS, ActionDefinition, Actions, Capabilities, SecretFields
 from app.security.egress.carried import host_allowed
 
 Where = tuple[str | int, ...]
@@ -34,7 +34,7 @@ class SecretTarget:
 
 
 def secret_target(
-    action: Any, config: Any, capabilities: Any, naming_actions: frozenset[str]
+    action: ActionDefinition | None, config: Any, capabilities: Capabilities, naming_actions: frozenset[str]
 ) -> SecretTarget:
     """The target of a step: the capability `call_tool` names (its `args`), else the action's own."""
     if action is None:
@@ -126,7 +126,7 @@ def _literal_destination(target: SecretTarget) -> str | None:
     return host if host and "{" not in host and "%7b" not in host.lower() else None
 
 
-def first_destination(definition: Any, name: str, actions: Any, capabilities: Any) -> str | None:
+def first_destination(definition: Any, name: str, actions: Actions, capabilities: Capabilities) -> str | None:
     """The host the first step of `definition` that sends the secret `name` sends it to, when its
     config spells the host without a template: the binding to suggest for an unbound secret."""
     stack: list[Any] = [definition]
