@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,15 +90,21 @@ class Runtime:
     artifact_store: ArtifactStore
     artifact_limits: ArtifactLimits
 
-    async def vocabulary_for(self, space_id: str, secret_names: frozenset[str] | None = None) -> Vocabulary:
+    async def vocabulary_for(
+        self,
+        space_id: str,
+        secret_names: frozenset[str] | None = None,
+        secret_hosts: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> Vocabulary:
         """What a definition of this space is validated against: the base plus the space's capabilities,
-        actions and plugin event types and, when given, the names of its secrets."""
+        actions and plugin event types and, when given, the names of its secrets and their hosts."""
         return dataclasses.replace(
             self.vocabulary,
             actions=await self.actions.for_space(space_id),
             capabilities=await self.capabilities.for_space(space_id),
             plugin_events=frozenset(event.type for event in await self.plugin_source.events(space_id)),
             secret_names=secret_names,
+            secret_hosts=secret_hosts,
         )
 
     async def space_vocabulary(self, space_id: uuid.UUID) -> Vocabulary:
@@ -127,7 +133,7 @@ def build_runtime(
     mcp = mcp_settings(settings, allow, keyring)
     plugins = load_plugins(settings.plugin_ids, reserved=native_namespaces())
     plugin_source = PluginSource(plugins, sessions)
-    secrets: SecretResolver = VaultSecrets(SecretVault(keyring), sessions)
+    secrets = VaultSecrets(SecretVault(keyring), sessions)
     resolver = CapabilityResolver(
         [
             RegistrySource(native_capabilities),

@@ -247,9 +247,9 @@ RuntimeDep = Annotated[Runtime, Depends(on_loop(get_runtime))]
 
 async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
     """What the space's definitions are validated against: the registries, the allowed LLM models,
-    the capabilities this space can call (from the capability resolver) and its secrets' names."""
-    names = await secret_service.names(session, access)
-    return await runtime.vocabulary_for(str(access.space_id), names)
+    the capabilities this space can call (from the capability resolver) and its secrets' names and hosts."""
+    hosts = await secret_service.bindings(session, access)
+    return await runtime.vocabulary_for(str(access.space_id), frozenset(hosts), hosts)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

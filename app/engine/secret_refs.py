@@ -86,6 +86,11 @@ def references(value: Any) -> list[SecretRef]:
     return list(_walk(value))
 
 
+def has_references(value: Any) -> bool:
+    """Whether a value holds a bound reference; stops at the first one."""
+    return next(_walk(value), None) is not None
+
+
 def _walk(value: Any) -> Iterator[SecretRef]:
     if isinstance(value, SecretRef):
         yield value
@@ -95,6 +100,21 @@ def _walk(value: Any) -> Iterator[SecretRef]:
     elif isinstance(value, list | tuple):
         for item in value:
             yield from _walk(item)
+
+
+def located(value: Any) -> list[tuple[tuple[str | int, ...], SecretRef]]:
+    """Every bound reference in a value with the segments of its JSON pointer, in document order."""
+    found: list[tuple[tuple[str | int, ...], SecretRef]] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, SecretRef):
+            found.append((where, node))
+        elif isinstance(node, Mapping):
+            stack.extend(((*where, key), child) for key, child in reversed(list(node.items())))
+        elif isinstance(node, list | tuple):
+            stack.extend(((*where, index), child) for index, child in reversed(list(enumerate(node))))
+    return found
 
 
 def substitute(value: Any, values: Mapping[str, str]) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from app.definitions.signals import StepError
-from app.security.egress import EgressAllowList, EgressError, egress_client
+from app.security.egress import EgressAllowList, EgressError, SecretHostRefused, egress_client
 
 # Codes that another attempt cannot fix: the token, the channel or the message itself is wrong.
 PERMANENT_ERRORS = frozenset(
@@ -81,6 +81,9 @@ class SlackApi:
                 response = await client.fetch(
                     "POST", f"{self.base_url}/chat.postMessage", headers=headers, json=message
                 )
+        except SecretHostRefused as exc:
+            # The token is bound to other hosts than this deployment's Slack API URL.
+            raise StepError(exc.code, str(exc), retryable=False) from None
         except EgressError as exc:
             raise StepError(
                 "egress_denied", f"the Slack API URL is refused: {exc}", retryable=False

@@ -11,11 +11,13 @@ from app.registry.catalog import catalog
 from app.registry.factories import capability_action
 from app.registry.models import (
     DYNAMIC_OUTPUT,
+    NO_SECRET_FIELDS,
     ActionDefinition,
     ArtifactSpec,
     Capability,
     DynamicOutput,
     Handler,
+    SecretFields,
     TriggerDefinition,
 )
 from app.registry.ports import HandlerContext
@@ -30,6 +32,7 @@ from app.registry.resolver import (
 
 __all__ = [
     "DYNAMIC_OUTPUT",
+    "NO_SECRET_FIELDS",
     "ActionDefinition",
     "ActionResolver",
     "ActionSet",
@@ -50,6 +53,7 @@ __all__ = [
     "RegistryConflict",
     "RegistryError",
     "RegistrySource",
+    "SecretFields",
     "TriggerDefinition",
     "UnknownEntry",
     "actions",

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.registry.builtin_llm import LLM_COMPLETE
-from app.registry.models import Capability, Risk
+from app.registry.models import Capability, Risk, SecretFields
 from app.registry.ports import HandlerContext
 
 HEADERS_SCHEMA: dict[str, Any] = {
@@ -114,6 +114,20 @@ async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, 
     return result
 
 
+def _url_host(args: dict[str, Any]) -> str | None:
+    """The host a request goes to first (redirects are checked hop by hop by the egress transport)."""
+    url = args.get("url")
+    if not isinstance(url, str):
+        return None
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
+
+
+HTTP_SECRET_FIELDS = SecretFields(paths=("/headers/*", "/query/*", "/json/**", "/body"), host=_url_host)
+"""A credential goes in a header, a query parameter or the body of the request, to its URL's host."""
+
 READING_METHODS = frozenset({"GET", "HEAD"})
 
 
@@ -186,6 +200,7 @@ HTTP_REQUEST = Capability(
     risk="write",
     call_risk=_http_risk,
     call_target=_http_target,
+    secret_fields=HTTP_SECRET_FIELDS,
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.registry.factories import capability_action
-from app.registry.models import ActionDefinition, Capability
+from app.registry.models import ActionDefinition, Capability, SecretFields
 
 MAX_TEXT = 40_000
 MAX_BLOCKS = 50
@@ -29,6 +29,10 @@ async def _slack_post(ctx: Any, args: dict[str, Any]) -> dict[str, Any]:
     message = {key: args[key] for key in ("channel", "text", "blocks", "thread_ts") if key in args}
     return await slack.post_message(args["token"], message, timeout_seconds=ctx.timeout_seconds)  # type: ignore[no-any-return]
 
+
+# The bot token goes in the Authorization header to the Slack API the deployment configures; bind
+# the secret to slack.com and the egress transport keeps it there.
+SLACK_SECRET_FIELDS = SecretFields(paths=("/token",))
 
 SLACK_POST_MESSAGE = Capability(
     id="slack.post_message",
@@ -56,6 +60,7 @@ SLACK_POST_MESSAGE = Capability(
         "properties": {"channel": {"type": "string"}, "ts": {"type": "string"}},
     },
     handler=_slack_post,
+    secret_fields=SLACK_SECRET_FIELDS,
     risk="write",
 )
 

@@ -54,4 +54,5 @@ def capability_action(
         duration_class=duration_class,
         uses_capabilities=(capability.id,),
         example_output=example_output,
+        secret_fields=capability.secret_fields,
     )

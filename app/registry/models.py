@@ -48,6 +48,61 @@ _ACTION_TYPE = re.compile(ACTION_TYPE_PATTERN)
 RESERVED_FIRST_SEGMENTS = frozenset(get_args(Tier))
 
 
+@dataclass(frozen=True)
+class SecretFields:
+    """Where a capability's arguments may hold a `{"$secret": name}` reference, and where the values go.
+
+    `paths` are JSON pointers into the arguments; a segment `*` stands for any one key or index, and a
+    final `**` for anything below (the point itself included). A reference anywhere else is refused at
+    save and at call time (`secret_not_allowed_here`): a capability that keeps or shows its arguments
+    (state, notifications, a model prompt) declares none.
+    """
+
+    paths: tuple[str, ...] = ()
+    host: Callable[[dict[str, Any]], str | None] | None = None
+    """The host a call sends the values to, from its arguments (e.g. the request URL's host), when it
+    is known before the call; None when only the egress transport sees it."""
+    guarded: bool = True
+    """Values leave the worker only through the egress guard, which enforces each secret's hosts on
+    every request. False for a local process (an MCP server over stdio): a host-bound secret is never
+    handed to one."""
+
+    def __post_init__(self) -> None:
+        for path in self.paths:
+            if not isinstance(path, str) or not (path == "" or path.startswith("/")):
+                raise InvalidEntry(f'secret field {path!r}: must be a JSON pointer ("/headers/*")')
+            if "**" in path.split("/")[:-1]:
+                raise InvalidEntry(f"secret field {path!r}: ** may only end a pointer")
+
+    @functools.cached_property
+    def _patterns(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(
+            tuple(token.replace("~1", "/").replace("~0", "~") for token in path.split("/")[1:])
+            for path in self.paths
+        )
+
+    def allows(self, where: tuple[str | int, ...]) -> bool:
+        """Whether a reference at `where` (the segments of its pointer) is a declared secret field."""
+        return any(_matches(pattern, where) for pattern in self._patterns)
+
+    def destination(self, args: dict[str, Any]) -> str | None:
+        """The host these arguments send secrets to, when the capability can tell before the call."""
+        return self.host(args) if self.host is not None else None
+
+
+def _matches(pattern: tuple[str, ...], where: tuple[str | int, ...]) -> bool:
+    if pattern and pattern[-1] == "**":
+        head = pattern[:-1]
+        return len(where) >= len(head) and _matches(head, where[: len(head)])
+    return len(pattern) == len(where) and all(
+        part in ("*", str(segment)) for part, segment in zip(pattern, where, strict=True)
+    )
+
+
+NO_SECRET_FIELDS = SecretFields()
+"""A capability no secret may reach: the default."""
+
+
 class DynamicOutput(Enum):
     """Marker type of `DYNAMIC_OUTPUT`."""
 
@@ -145,6 +200,8 @@ class Capability:
     target (an MCP tool, a notification to the space)."""
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
+    secret_fields: SecretFields = NO_SECRET_FIELDS
+    """Which arguments may carry a secret reference, and where their values go; none by default."""
 
     @functools.cached_property
     def input_check(self) -> CompiledSchema:
@@ -219,6 +276,9 @@ class ActionDefinition:
     its call back: later steps that read its fields still render. Must match the output contract."""
     plugin: str | None = None
     """The id of the plugin that registered it (tier `plugin`), shown in the catalog."""
+    secret_fields: SecretFields = NO_SECRET_FIELDS
+    """Which config fields may carry a secret reference (those of the capability it forwards its config
+    to); `call_tool` is checked against the capability it names instead."""
     recorded_config: RecordedConfig | None = None
     """What the step record keeps of a rendered config, given the step's output (None when it failed):
     for an action whose config carries content kept elsewhere (an artifact, readable by fewer people

@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.definitions.signals import StepError
+from app.security.egress import CarriedSecret
 from app.services.vault import SecretMissing, SecretUnreadable, SecretVault
 
 
@@ -23,14 +24,19 @@ class VaultSecrets:
         self.sessions = sessions
 
     async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]:
+        """The values alone (a database's DSN)."""
+        return {name: secret.value for name, secret in (await self.carried(space_id, names)).items()}
+
+    async def carried(self, space_id: str, names: Collection[str]) -> Mapping[str, CarriedSecret]:
+        """The values with the hosts each is bound to (the capability pipeline's `secrets` rule)."""
         space = uuid.UUID(space_id)
         async with self.sessions() as session:
             try:
                 try:
-                    return await self.vault.resolve(session, space, names)
+                    return await self.vault.carried(session, space, names)
                 except SecretMissing as absent:
                     # The rule names every missing one; what is present is still answered.
-                    return await self.vault.resolve(session, space, set(names) - set(absent.names))
+                    return await self.vault.carried(session, space, set(names) - set(absent.names))
             except SecretUnreadable as exc:
                 # A key changed without rotation: retrying cannot help, and the message has no value.
                 raise StepError("secret_unreadable", exc.message, retryable=False) from None

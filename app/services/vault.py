@@ -17,6 +17,7 @@ from app.config import Settings
 from app.errors import AppError, NotFound
 from app.persistence.repositories.secrets import SecretRepository
 from app.security.crypto import CryptoError, Keyring
+from app.security.egress import CarriedSecret
 from app.services.secrets import secret_context
 
 
@@ -62,21 +63,28 @@ class SecretVault:
         self, session: AsyncSession, space_id: uuid.UUID, names: Collection[str]
     ) -> dict[str, str]:
         """The values of `names` in the space; raises `SecretMissing` naming every absent one."""
+        carried = await self.carried(session, space_id, names)
+        return SecretValues({name: secret.value for name, secret in carried.items()})
+
+    async def carried(
+        self, session: AsyncSession, space_id: uuid.UUID, names: Collection[str]
+    ) -> dict[str, CarriedSecret]:
+        """`names` in the space with their values and bound hosts; `SecretMissing` names every absent one."""
         wanted = set(names)
         if not wanted:
-            return SecretValues()
+            return {}
         rows = await SecretRepository(session).named(space_id, wanted)
         absent = wanted - {row.name for row in rows}
         if absent:
             raise SecretMissing(absent)
-        values = SecretValues()
+        found: dict[str, CarriedSecret] = {}
         for row in rows:
             try:
                 plain = self._keyring.decrypt(row.ciphertext, secret_context(space_id, row.name))
             except CryptoError as exc:
                 raise SecretUnreadable(row.name, exc) from None
-            values[row.name] = plain.decode("utf-8")
-        return values
+            found[row.name] = CarriedSecret(row.name, plain.decode("utf-8"), tuple(row.hosts))
+        return found
 
     async def missing(self, session: AsyncSession, space_id: uuid.UUID, names: Collection[str]) -> set[str]:
         """Which of `names` the space has no secret for (for validating a definition before saving it)."""

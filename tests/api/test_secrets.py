@@ -34,7 +34,16 @@ class TestSetAndRead:
         response = await put(owner, "crm_token", description="CRM API token")
         assert response.status_code == 201, response.text
         body = response.json()
-        assert set(body) == {"name", "description", "created_at", "updated_at", "created_by", "updated_by"}
+        assert set(body) == {
+            "name",
+            "description",
+            "hosts",
+            "suggested_hosts",
+            "created_at",
+            "updated_at",
+            "created_by",
+            "updated_by",
+        }
         assert body["name"] == "crm_token"
         assert body["description"] == "CRM API token"
         assert body["created_by"] == body["updated_by"] == owner.user_id

@@ -42,7 +42,8 @@ class TestSaveTime:
 
     def test_a_reference_where_a_number_is_expected_is_not(self) -> None:
         assert codes(http_definition({"timeout_seconds": {"$secret": "stripe_key"}})) == [
-            ("/plan/0/config/timeout_seconds", "invalid_config")
+            ("/plan/0/config/timeout_seconds", "secret_not_allowed_here"),
+            ("/plan/0/config/timeout_seconds", "invalid_config"),
         ]
 
     def test_malformed_references_are_located(self) -> None:
@@ -109,3 +110,65 @@ class TestRunTime:
             "[REDACTED]": [1, "[REDACTED]"],
         }
         assert scrub(value, []) is value
+
+
+def problems(document: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[str, str, str]]:
+    return [(p.path, p.code, p.severity) for p in validate_definition(document, vocabulary)]
+
+
+def step_definition(action: str, config: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schema_version": "1.0",
+        "name": "refs",
+        "plan": [{"step_id": "s", "action": action, "config": config}],
+    }
+
+
+class TestSecretFields:
+    KNOWN = Vocabulary(secret_names=frozenset({"api"}), secret_hosts={"api": ()})
+
+    def test_internal_actions_take_no_secret(self) -> None:
+        ref = {"$secret": "api"}
+        for action, config, where in (
+            ("kv_set", {"key": "k", "value": ref}, "value"),
+            ("kv_set", {"key": "k", "value": {"deep": [ref]}}, "value/deep/0"),
+            ("notification", {"title": "t", "body": ref}, "body"),
+            ("transform_data", {"output": ref}, "output"),
+            ("llm_complete", {"prompt": ref}, "prompt"),
+        ):
+            found = problems(step_definition(action, config), self.KNOWN)
+            assert (f"/plan/0/config/{where}", "secret_not_allowed_here", "error") in found, action
+
+    def test_call_tool_is_judged_by_the_capability_it_names(self) -> None:
+        ref = {"$secret": "api"}
+        leak = step_definition("call_tool", {"capability": "kv.set", "args": {"key": "k", "value": ref}})
+        assert ("/plan/0/config/args/value", "secret_not_allowed_here", "error") in problems(leak, self.KNOWN)
+        http = {"url": "https://api.example.com/x", "headers": {"X-Key": ref}}
+        fine = step_definition("call_tool", {"capability": "http.request", "args": http})
+        assert [p for p in problems(fine, self.KNOWN) if p[2] == "error"] == []
+        chosen = step_definition("call_tool", {"capability": "{{ inputs.c }}", "args": {"x": ref}})
+        assert ("/plan/0/config/args/x", "secret_not_allowed_here", "error") in problems(chosen, self.KNOWN)
+
+    def test_an_unbound_secret_warns_and_names_the_host_to_bind(self) -> None:
+        document = http_definition({"headers": {"X-Key": {"$secret": "api"}}})
+        found = validate_definition(document, self.KNOWN)
+        [warning] = [p for p in found if p.code == "secret_unbound"]
+        assert warning.severity == "warning"
+        assert warning.path == "/plan/0/config/headers/X-Key"
+        assert "any public host" in warning.message
+        assert "example.com" in warning.message
+
+    def test_a_bound_secret_to_another_literal_host_is_an_error_and_a_template_is_left_to_run_time(
+        self,
+    ) -> None:
+        bound = Vocabulary(secret_names=frozenset({"api"}), secret_hosts={"api": ("*.example.org",)})
+        ref = {"headers": {"X-Key": {"$secret": "api"}}}
+        assert problems(http_definition(ref), bound) == [
+            ("/plan/0/config/headers/X-Key", "secret_host_refused", "error")
+        ]
+        templated = http_definition(ref)
+        templated["plan"][0]["config"]["url"] = "{{ inputs.url }}"
+        assert [p for p in problems(templated, bound) if p[1].startswith("secret")] == []
+        good = http_definition(ref)
+        good["plan"][0]["config"]["url"] = "https://eu.example.org/x"
+        assert problems(good, bound) == []

@@ -98,6 +98,46 @@ async def test_call_tool_with_a_bearer_secret_stores_the_value_nowhere(
     assert SECRET_VALUE not in caplog.text
 
 
+async def test_a_secret_bound_to_another_host_never_reaches_an_mcp_tool(
+    factory: Factory,
+    mcp_server: McpTestServer,
+    stack: tuple[ServiceProcess, ServiceProcess],
+    harvest,
+) -> None:  # type: ignore[no-untyped-def]
+    owner = await factory.owner()
+    value = "bound-" + uuid.uuid4().hex
+    body = {"value": value, "hosts": ["api.example.com"]}
+    assert (await owner.request("PUT", owner.space_path("/secrets/other_api"), json=body)).status_code == 201
+    created = await connect(owner, mcp_server.url)
+    assert await harvest(created["id"]) == "ok"
+    step = call_step("crm.echo", {"text": {"$secret": "other_api"}})
+    # Saving knows the tool's server: the secret may not go there.
+    refused = await owner.request(
+        "POST", owner.space_path("/automations/validate"), json={"definition": definition(step)}
+    )
+    assert [(e["path"], e["code"]) for e in refused.json()["errors"]] == [
+        ("/plan/0/config/args/text", "secret_host_refused")
+    ]
+    assert ("echo", {"text": value}) not in mcp_server.calls
+
+
+async def test_a_connection_never_sends_a_token_bound_to_another_host(
+    factory: Factory, mcp_server: McpTestServer, harvest
+) -> None:  # type: ignore[no-untyped-def]
+    owner = await factory.owner()
+    body = {"value": "bound-" + uuid.uuid4().hex, "hosts": ["api.example.com"]}
+    assert (
+        await owner.request("PUT", owner.space_path("/secrets/bound_token"), json=body)
+    ).status_code == 201
+    seen = len(mcp_server.seen_headers)
+    created = await connect(owner, mcp_server.url, auth={"type": "bearer", "secret": "bound_token"})
+    assert await harvest(created["id"]) == "error"
+    shown = await connection(owner, created["id"])
+    assert "may only be sent to api.example.com" in shown["harvest_error"]
+    assert body["value"] not in str(shown)
+    assert len(mcp_server.seen_headers) == seen, "no request reached the server"
+
+
 async def test_tool_errors_and_timeouts_fail_the_step(
     factory: Factory, mcp_server: McpTestServer, stack, harvest
 ) -> None:  # type: ignore[no-untyped-def]

@@ -116,6 +116,30 @@ class TestSlackPost:
         assert "xoxb-good" not in str(done)
         assert {"channel": "#eng", "text": "Pipeline test finished"} in fake_slack.posts
 
+    async def test_a_token_bound_to_slack_com_never_reaches_another_slack_api(
+        self, factory: Factory, fake_slack: FakeSlack, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        # The capability cannot tell where its token goes; the egress transport sees the request and
+        # refuses it before connecting, because the deployment's Slack URL (here a loopback fake) is
+        # not a host the token is bound to.
+        owner = await factory.owner()
+        body = {"value": "xoxb-bound", "hosts": ["slack.com"]}
+        stored = await owner.request("PUT", owner.space_path("/secrets/slack_bot_token"), json=body)
+        assert stored.status_code == 201, stored.text
+        posts = len(fake_slack.posts)
+        step = {
+            "step_id": "post",
+            "action": "slack_post",
+            "config": {"channel": "C1", "text": "hi", "token": {"$secret": "slack_bot_token"}},
+        }
+        _, run = await start(owner, definition(step))
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "failed"
+        (record,) = done["steps"]
+        assert record["error"]["code"] == "secret_host_refused"
+        assert "xoxb-bound" not in str(done)
+        assert len(fake_slack.posts) == posts
+
     async def test_slack_errors_fail_the_step_with_their_code(
         self, factory: Factory, fake_slack: FakeSlack, stack
     ) -> None:  # type: ignore[no-untyped-def]

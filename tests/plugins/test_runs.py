@@ -239,3 +239,28 @@ class TestMisbehavingPlugin:
         assert done["output"]["out"] == {"length": len(value), "space_id": owner.space_id}
         assert attempts(done, "s")[0]["config"] == {"token": {"$secret": "plugin_token"}}
         assert value not in json.dumps(done)
+
+    async def test_a_secret_outside_what_the_plugin_declares_is_refused_at_save(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        await enable(owner, "misbehave")
+        await owner.request("PUT", owner.space_path("/secrets/plugin_token"), json={"value": "tok-1"})
+        document = {
+            "schema_version": "1.0",
+            "name": "Plugin secret",
+            "plan": [
+                {
+                    "step_id": "s",
+                    "action": "misbehave.explode",
+                    "config": {"token": {"$secret": "plugin_token"}},
+                }
+            ],
+        }
+        checked = await owner.request(
+            "POST", owner.space_path("/automations/validate"), json={"definition": document}
+        )
+        assert checked.status_code == 200, checked.text
+        assert [(e["path"], e["code"]) for e in checked.json()["errors"]] == [
+            ("/plan/0/config/token", "secret_not_allowed_here")
+        ]

@@ -64,6 +64,7 @@ class Misbehave:
             {"type": "object", "required": ["token"], "properties": {"token": {"type": "string"}}},
             OPEN,
             "write",
+            secret_fields=("/token",),
         )
         registrar.register_tool("blow_up", explode, "Raises.", OPEN, OPEN, "read")
 

@@ -44,7 +44,8 @@ def _with_literal(name: str) -> dict[str, Any]:
 
 
 def _warning(page: Any) -> Any:
-    return page.locator(f".mark[data-path='{HEADER}']")
+    # The literal's warning; a secret bound to no host has a warning of its own at the same place.
+    return page.locator(f".mark[data-path='{HEADER}']", has_text="looks like a credential")
 
 
 def test_an_admin_moves_a_literal_into_a_secret_from_the_automation_page(
@@ -87,7 +88,7 @@ def test_an_admin_moves_a_literal_into_a_secret_from_the_automation_page(
     page.locator("#version", has_text="version 2").wait_for()
     saved = _api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()
     assert saved["definition"]["plan"][0]["config"]["headers"]["Authorization"] == {"$secret": "hook_token"}
-    assert page.locator(".mark[data-path^='/plan/0/config/headers']").count() == 0
+    assert page.locator(".mark[data-path^='/plan/0/config/headers']", has_text="credential").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -8,6 +8,7 @@ pass reports as much as it can.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,16 +20,11 @@ from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
 from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
 from app.engine.mapping import check_mapping
-from app.engine.secret_refs import (
-    REFERENCE_KEY,
-    is_literal_reference,
-    looks_like_reference,
-    reference_problem,
-    stands_for_string,
-)
+from app.engine.secret_refs import is_literal_reference, stands_for_string
 from app.engine.validation.credentials import literal_credentials
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
+from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
 from app.engine.validation.templates import check_one, is_template, template_leaves
 from app.registry import DYNAMIC_OUTPUT, Actions, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
@@ -57,6 +53,8 @@ class Vocabulary:
     allowed_models: frozenset[str] | None = None
     # The names of the space's secrets, which `{"$secret": name}` references must name; None skips it.
     secret_names: frozenset[str] | None = None
+    # The hosts each secret is bound to (empty: any public host); None skips the host checks.
+    secret_hosts: Mapping[str, tuple[str, ...]] | None = None
     # Namespaces of the installation's plugins, and the event types the space's enabled plugins emit:
     # an event trigger inside a plugin namespace must name one of them.
     plugin_namespaces: frozenset[str] = frozenset()
@@ -224,7 +222,7 @@ def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
 
 
 # Actions whose config names the one capability they call (`capability`) with its arguments (`args`).
-CAPABILITY_NAMING_ACTIONS = frozenset({"call_tool"})
+CAPABILITY_NAMING_ACTIONS = CALL_TOOL
 
 
 def _list(value: Any) -> list[Any]:
@@ -244,7 +242,10 @@ def _step(
     action = vocabulary.actions.get(action_type) if isinstance(action_type, str) else None
     if isinstance(action_type, str) and action is None:
         problems.append(Problem(join(*base, "action"), "unknown_action", f"no action type {action_type!r}"))
-    problems += _secret_references(config, (*base, "config"), vocabulary.secret_names)
+    target = secret_target(action, config, vocabulary.capabilities, CAPABILITY_NAMING_ACTIONS)
+    problems += secret_reference_problems(
+        config, (*base, "config"), target, vocabulary.secret_names, vocabulary.secret_hosts
+    )
     if action is not None and isinstance(config, dict):
         problems += _against_schema(config, action.config_schema, (*base, "config"), templates_allowed=True)
         if action.output_contract is DYNAMIC_OUTPUT and "output_schema" not in config:
@@ -383,31 +384,6 @@ def _grants(execution: Any, vocabulary: Vocabulary) -> list[Problem]:
                 )
             )
     return problems
-
-
-def _secret_references(
-    value: Any, base: tuple[str | int, ...], secret_names: frozenset[str] | None
-) -> list[Problem]:
-    """Every malformed `{"$secret": …}` object of a step's config, and every reference to a secret the
-    space lacks (when its secrets are known)."""
-    problems: list[Problem] = []
-    stack: list[tuple[tuple[str | int, ...], Any]] = [(base, value)]
-    while stack:
-        where, node = stack.pop()
-        if looks_like_reference(node):
-            message = reference_problem(node)
-            if message is not None:
-                problems.append(Problem(join(*where), "invalid_secret_reference", message))
-            elif secret_names is not None and node[REFERENCE_KEY] not in secret_names:
-                name = node[REFERENCE_KEY]
-                message = f"this space has no secret named {name!r} (store it with PUT …/secrets/{name})"
-                problems.append(Problem(join(*where), "unknown_secret", message))
-            continue
-        if isinstance(node, dict):
-            stack.extend(((*where, key), child) for key, child in node.items())
-        elif isinstance(node, list):
-            stack.extend(((*where, index), child) for index, child in enumerate(node))
-    return sorted(problems, key=lambda problem: problem.path)
 
 
 def _stands_for_any(violation: Violation) -> bool:

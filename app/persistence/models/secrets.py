@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import ForeignKey, Index, LargeBinary, String
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, text
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.persistence.base import Base, IdMixin, TimestampMixin
@@ -25,6 +26,12 @@ class Secret(IdMixin, TimestampMixin, Base):
     description: Mapped[str | None] = mapped_column(String(500))
     ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
     key_id: Mapped[str] = mapped_column(String(16), comment="Id of the key that sealed the ciphertext.")
+    hosts: Mapped[list[str]] = mapped_column(
+        JSONB,
+        default=list,
+        server_default=text("'[]'::jsonb"),
+        comment="Host patterns the value may be sent to; empty: any host egress allows.",
+    )
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     updated_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 

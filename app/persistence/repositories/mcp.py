@@ -89,23 +89,31 @@ class McpToolRepository(RepositoryBase[McpTool]):
             select(McpTool).where(McpTool.connection_id == connection_id, McpTool.name == name)
         )
 
-    def _callable(self, space_id: uuid.UUID) -> Select[McpTool]:
+    def _callable(self, space_id: uuid.UUID) -> Select[McpTool, str | None]:
         return (
-            select(McpTool)
+            select(McpTool, McpConnection.url)
+            .join(McpConnection, McpConnection.id == McpTool.connection_id)
             .where(
                 McpTool.space_id == space_id, McpTool.removed.is_(False), McpTool.unusable_reason.is_(None)
             )
             .order_by(McpTool.capability_id)
         )
 
-    async def callable_in_space(self, space_id: uuid.UUID) -> list[McpTool]:
-        """The tools a space can call: harvested, still listed, usable."""
-        return await self.get_all(self._callable(space_id))
+    async def callable_in_space(self, space_id: uuid.UUID) -> list[tuple[McpTool, str | None]]:
+        """The tools a space can call (harvested, still listed, usable), each with its connection's URL
+        (None for a stdio server): where the tool's arguments are sent."""
+        rows = (await self.session.execute(self._callable(space_id))).all()
+        return [(tool, url) for tool, url in rows]
 
-    async def callable_by_capability(self, space_id: uuid.UUID, capability_id: str) -> McpTool | None:
-        return await self.get_one_or_none(
-            self._callable(space_id).where(McpTool.capability_id == capability_id)
-        )
+    async def callable_by_capability(
+        self, space_id: uuid.UUID, capability_id: str
+    ) -> tuple[McpTool, str | None] | None:
+        statement = self._callable(space_id).where(McpTool.capability_id == capability_id)
+        row = (await self.session.execute(statement)).first()
+        if row is None:
+            return None
+        tool, url = row
+        return tool, url
 
     async def capability_ids_elsewhere(self, space_id: uuid.UUID, connection_id: uuid.UUID) -> set[str]:
         """Capability ids other connections of the space already give out (a clash check)."""

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Sequence
+from typing import Any
 
-from sqlalchemy import Boolean, Select, delete, func, literal_column, select, update
+from sqlalchemy import Boolean, Select, Text, cast, delete, func, literal_column, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.sql.dml import ReturningInsert
 
-from app.persistence.models import Secret
+from app.persistence.models import Automation, Secret
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -43,11 +44,22 @@ class SecretRepository(RepositoryBase[Secret]):
         ciphertext: bytes,
         key_id: str,
         user_id: uuid.UUID,
+        hosts: list[str] | None,
     ) -> tuple[Secret, bool]:
         """Create or replace in one statement (two concurrent first writes cannot both insert).
 
-        Answers the row and whether it was created.
+        `hosts` None keeps a replaced secret's hosts (a new one has none). Answers the row and whether
+        it was created.
         """
+        changes: dict[str, Any] = {
+            "description": description,
+            "ciphertext": ciphertext,
+            "key_id": key_id,
+            "updated_by": user_id,
+            "updated_at": func.now(),
+        }
+        if hosts is not None:
+            changes["hosts"] = hosts
         statement: ReturningInsert[Secret, bool] = (
             insert(Secret)
             .values(
@@ -58,23 +70,51 @@ class SecretRepository(RepositoryBase[Secret]):
                 key_id=key_id,
                 created_by=user_id,
                 updated_by=user_id,
+                hosts=hosts or [],
             )
-            .on_conflict_do_update(
-                index_elements=[Secret.space_id, Secret.name],
-                set_={
-                    "description": description,
-                    "ciphertext": ciphertext,
-                    "key_id": key_id,
-                    "updated_by": user_id,
-                    "updated_at": func.now(),
-                },
-            )
+            .on_conflict_do_update(index_elements=[Secret.space_id, Secret.name], set_=changes)
             # xmax is 0 on a freshly inserted row version, and set when the conflict branch updated it.
             .returning(Secret, literal_column("xmax = 0", Boolean))
             .execution_options(populate_existing=True)
         )
         row = (await self.session.execute(statement)).one()
         return row[0], bool(row[1])
+
+    async def set_hosts(
+        self, space_id: uuid.UUID, name: str, hosts: list[str], user_id: uuid.UUID
+    ) -> Secret | None:
+        """Bind a secret to `hosts` (the value is untouched); None when the space has no such secret."""
+        statement = (
+            update(Secret)
+            .where(Secret.space_id == space_id, Secret.name == name)
+            .values(hosts=hosts, updated_by=user_id, updated_at=func.now())
+            .returning(Secret)
+            .execution_options(populate_existing=True)
+        )
+        return (await self.session.scalars(statement)).one_or_none()
+
+    async def hosts_by_name(self, space_id: uuid.UUID) -> dict[str, list[str]]:
+        """Every secret's name with its hosts (never a value)."""
+        statement = select(Secret.name, Secret.hosts).where(Secret.space_id == space_id)
+        return {row[0]: list(row[1]) for row in (await self.session.execute(statement)).all()}
+
+    async def definitions_naming(self, space_id: uuid.UUID, names: Collection[str], limit: int) -> list[Any]:
+        """Definitions of the space's automations (oldest first, archived ones left out) whose text names
+        one of `names` as a secret reference; the caller finds where in each."""
+        if not names:
+            return []
+        text = cast(Automation.definition, Text)
+        statement = (
+            select(Automation.definition)
+            .where(
+                Automation.space_id == space_id,
+                Automation.archived_at.is_(None),
+                or_(*(text.contains(f'"$secret": "{name}"', autoescape=True) for name in names)),
+            )
+            .order_by(Automation.created_at)
+            .limit(limit)
+        )
+        return list((await self.session.scalars(statement)).all())
 
     async def delete_by_name(self, space_id: uuid.UUID, name: str) -> bool:
         statement = delete(Secret).where(Secret.space_id == space_id, Secret.name == name)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.registry.base import InvalidEntry
-from app.registry.models import ActionDefinition, Capability, check_json_schema
+from app.registry.models import ActionDefinition, Capability, SecretFields, check_json_schema
 from app.registry.plugins.context import DeclaredEvent
 from app.registry.plugins.handlers import PluginHandler, capability_handler
 from app.registry.plugins.rules import (
@@ -89,14 +89,20 @@ class Registrar:
         config_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         risk: str | None = None,
+        secret_fields: tuple[str, ...] = (),
     ) -> str:
-        """An action steps name as `<namespace>.<type>`; it runs through the capability of that id."""
+        """An action steps name as `<namespace>.<type>`; it runs through the capability of that id.
+
+        `secret_fields`: JSON pointers of the config fields that may hold a secret reference (e.g.
+        `("/token",)`); a reference anywhere else is refused."""
         with self._checked():
             full = qualified_name(self.namespace, "action", type)
             if full in self._actions:
                 return full
             self._cap("actions", len(self._actions), MAX_ACTIONS)
-            capability = self._capability(full, handler, description, config_schema, output_schema, risk)
+            capability = self._capability(
+                full, handler, description, config_schema, output_schema, risk, secret_fields
+            )
             action = _forwarding_action(self.plugin_id, type, capability)
             self._capabilities[full], self._actions[full] = capability, action
             return full
@@ -109,14 +115,18 @@ class Registrar:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         risk: str | None = None,
+        secret_fields: tuple[str, ...] = (),
     ) -> str:
-        """A capability agents (and `invoke_capability`) call as `<namespace>.<name>`."""
+        """A capability agents (and `invoke_capability`) call as `<namespace>.<name>`; `secret_fields` as
+        for `register_action`."""
         with self._checked():
             full = qualified_name(self.namespace, "tool", name)
             if full in self._tools:
                 return full
             self._cap("tools", len(self._tools), MAX_TOOLS)
-            capability = self._capability(full, handler, description, input_schema, output_schema, risk)
+            capability = self._capability(
+                full, handler, description, input_schema, output_schema, risk, secret_fields
+            )
             self._capabilities[full] = capability
             self._tools.append(full)
             return full
@@ -151,6 +161,7 @@ class Registrar:
         input_schema: dict[str, Any] | None,
         output_schema: dict[str, Any] | None,
         risk: Any,
+        secret_fields: Any,
     ) -> Capability:
         if full in self._capabilities:
             raise PluginRefused(f"{full!r} is registered both as an action and as a tool")
@@ -169,8 +180,11 @@ class Registrar:
                 risk=risk,
                 tier="plugin",
                 plugin=self.plugin_id,
+                # The handler's own HTTP goes through the egress guard, which enforces each secret's
+                # hosts; which arguments may hold one is the plugin's declaration.
+                secret_fields=SecretFields(paths=tuple(secret_fields)),
             )
-        except InvalidEntry as exc:
+        except (InvalidEntry, TypeError) as exc:
             raise PluginRefused(str(exc)) from None
 
 
@@ -221,4 +235,5 @@ def _forwarding_action(plugin_id: str, local: str, capability: Capability) -> Ac
         uses_capabilities=(capability.id,),
         tier="plugin",
         plugin=plugin_id,
+        secret_fields=capability.secret_fields,
     )

@@ -10,11 +10,22 @@ like the API, never import it.
 from typing import TYPE_CHECKING, Any
 
 from app.security.egress.allowlist import EgressAllowList
+from app.security.egress.carried import (
+    MAX_HOSTS,
+    CarriedSecret,
+    carrying,
+    host_allowed,
+    host_pattern_problem,
+    normalised_pattern,
+)
 from app.security.egress.errors import (
     EgressDenied,
     EgressError,
     RedirectLimitExceeded,
+    RedirectRefused,
     ResponseTooLarge,
+    SecretHostRefused,
+    SecretRedirectRefused,
     display_url,
 )
 from app.security.egress.targets import Resolver, check_url, system_resolver
@@ -25,17 +36,26 @@ if TYPE_CHECKING:
 _CLIENT_NAMES = frozenset({"EgressClient", "EgressResponse", "egress_client"})
 
 __all__ = [
+    "MAX_HOSTS",
+    "CarriedSecret",
     "EgressAllowList",
     "EgressClient",
     "EgressDenied",
     "EgressError",
     "EgressResponse",
     "RedirectLimitExceeded",
+    "RedirectRefused",
     "Resolver",
     "ResponseTooLarge",
+    "SecretHostRefused",
+    "SecretRedirectRefused",
+    "carrying",
     "check_url",
     "display_url",
     "egress_client",
+    "host_allowed",
+    "host_pattern_problem",
+    "normalised_pattern",
     "system_resolver",
 ]
 

@@ -12,6 +12,7 @@ import httpx
 
 from app.security.egress.allowlist import EgressAllowList
 from app.security.egress.errors import EgressDenied, RedirectLimitExceeded, display_url
+from app.security.egress.outgoing import redirect_checked
 from app.security.egress.targets import Resolver, system_resolver
 from app.security.egress.transport import GuardedTransport
 
@@ -76,6 +77,11 @@ class EgressClient(httpx.AsyncClient):
             headers=headers,
             trust_env=False,
         )
+
+    def _build_redirect_request(self, request: httpx.Request, response: httpx.Response) -> httpx.Request:
+        # httpx builds every redirect's next request here (`next_request` included): the one place
+        # where credentials and secrets are kept from another origin.
+        return redirect_checked(request, super()._build_redirect_request(request, response))
 
     async def fetch(self, method: str, url: str, **kwargs: Any) -> EgressResponse:
         """Send a request, follow up to `max_redirects` redirects (each hop checked), read the whole body.

@@ -85,3 +85,37 @@ class RedirectLimitExceeded(EgressError):
 
     def __str__(self) -> str:
         return f"request to {display_url(self.url)} was redirected more than {self.limit} times"
+
+
+class SecretHostRefused(EgressError):
+    """A request would carry a secret to a host the secret is not bound to."""
+
+    code = "secret_host_refused"
+
+    def __init__(self, name: str, hosts: tuple[str, ...], url: str) -> None:
+        super().__init__((name, hosts), url)
+
+    def __str__(self) -> str:
+        name, hosts = self.args[0]
+        return (
+            f"the secret {name!r} may only be sent to {', '.join(hosts)}; "
+            f"the request to {display_url(self.url)} was not sent"
+        )
+
+
+class RedirectRefused(EgressError):
+    """A redirect to another origin that would resend the body (a 307 or 308) is not followed."""
+
+    code = "egress_redirect_refused"
+
+    def __init__(self, reason: str, url: str) -> None:
+        super().__init__(reason, url)
+
+    def __str__(self) -> str:
+        return f"the redirect to {display_url(self.url)} was not followed: {self.args[0]}"
+
+
+class SecretRedirectRefused(RedirectRefused):
+    """A request that carries a secret is never redirected to another origin."""
+
+    code = "secret_redirect_refused"

@@ -21,6 +21,7 @@ import httpx
 from app.security.egress.addresses import IPAddress
 from app.security.egress.allowlist import EgressAllowList
 from app.security.egress.errors import EgressDenied, ResponseTooLarge
+from app.security.egress.outgoing import check_request
 from app.security.egress.targets import Resolver, resolve_checked, vet_origin
 
 # httpcore errors as the httpx errors callers catch; an error's nearest listed ancestor decides.
@@ -209,6 +210,8 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         )
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        # Before any connection: where the call's secrets may go, and redirects refused on the way.
+        check_request(request)
         url = str(request.url)
         has_userinfo = bool(request.url.userinfo)
         vet_origin(request.url.scheme, has_userinfo=has_userinfo, port=request.url.port, url=url)

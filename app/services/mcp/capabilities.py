@@ -15,6 +15,7 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -26,7 +27,7 @@ from app.integrations.mcp.oauth import StoredOAuth
 from app.lru import LruCache
 from app.persistence.models import McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
-from app.registry import Capability, Handler, HandlerContext
+from app.registry import Capability, Handler, HandlerContext, SecretFields
 from app.services.mcp.endpoints import McpSettings, endpoint_for, read_oauth, seal_oauth
 
 MAX_RESULT_BYTES = 256 * 1024
@@ -165,17 +166,17 @@ class McpCapabilitySource:
             return []
         async with self.sessions() as session:
             rows = await McpToolRepository(session).callable_in_space(space)
-        return [self._capability(row) for row in rows]
+        return [self._capability(row, url) for row, url in rows]
 
     async def get(self, space_id: str | None, capability_id: str) -> Capability | None:
         space = _space(space_id)
         if space is None:
             return None
         async with self.sessions() as session:
-            row = await McpToolRepository(session).callable_by_capability(space, capability_id)
-        return None if row is None else self._capability(row)
+            found = await McpToolRepository(session).callable_by_capability(space, capability_id)
+        return None if found is None else self._capability(*found)
 
-    def _capability(self, row: McpTool) -> Capability:
+    def _capability(self, row: McpTool, url: str | None) -> Capability:
         key = (
             row.space_id,
             row.capability_id,
@@ -186,6 +187,7 @@ class McpCapabilitySource:
             row.connection_id,
             row.name,
             row.description,
+            url,
         )
         cached = self._cache.get(key)
         if cached is not None:
@@ -200,8 +202,25 @@ class McpCapabilitySource:
             tier="mcp",
             destructive=row.destructive,
             drifted=row.drifted,
+            secret_fields=mcp_secret_fields(url),
         )
         return self._cache.put(key, capability)
+
+
+def mcp_secret_fields(url: str | None) -> SecretFields:
+    """Every argument of an MCP tool goes to its connection's server: any may hold a secret, sent to
+    that server's host (over HTTP, through the egress guard) or to a local process (stdio)."""
+    if url is None:
+        return SecretFields(paths=("/**",), guarded=False)
+    host = _host(url)
+    return SecretFields(paths=("/**",), host=lambda _args: host)
+
+
+def _host(url: str) -> str | None:
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _space(space_id: str | None) -> uuid.UUID | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -111,12 +112,16 @@ async def endpoint_for(
     if connection.auth_type in ("bearer", "header"):
         name = connection.auth_secret or ""
         try:
-            values = await settings.vault.resolve(session, connection.space_id, [name])
+            found = await settings.vault.carried(session, connection.space_id, [name])
         except SecretMissing:
             raise McpUnauthorizedSecret(name) from None
         except SecretUnreadable as exc:
             raise McpError(exc.message) from None
-        value = values[name]
+        secret = found[name]
+        host = urlsplit(connection.url).hostname or ""
+        if not secret.allows(host):
+            raise McpSecretHostRefused(name, secret.hosts)
+        value = secret.value
         if connection.auth_type == "bearer":
             return HttpEndpoint(connection.url, {"Authorization": f"Bearer {value}"}, credentials=(value,))
         return HttpEndpoint(
@@ -128,6 +133,18 @@ async def endpoint_for(
             raise McpAuthorizationRequired("this connection needs authorization (POST …/authorize)")
         return provider_endpoint(connection.url, settings.redirect_uri, store)
     return HttpEndpoint(connection.url)
+
+
+class McpSecretHostRefused(McpError):
+    """The secret a connection authenticates with is bound to hosts its server is not among."""
+
+    code = "secret_host_refused"
+    retryable = False
+
+    def __init__(self, name: str, hosts: tuple[str, ...]) -> None:
+        super().__init__(
+            f"the secret {name!r} may only be sent to {', '.join(hosts)}; this connection's server is not one"
+        )
 
 
 class McpUnauthorizedSecret(McpError):

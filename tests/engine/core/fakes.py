@@ -18,6 +18,7 @@ from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import StopRequested
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
 from app.registry.ports import HttpAnswer, KvEntry, LlmReply, LlmToolCall, Ports
+from app.security.egress import CarriedSecret
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -199,13 +200,18 @@ class FakePorts:
 class DictSecrets:
     """A vault of one space, as a dict; records every lookup."""
 
-    def __init__(self, values: Mapping[str, str]) -> None:
+    def __init__(self, values: Mapping[str, str], hosts: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.values = dict(values)
+        self.hosts = dict(hosts or {})
         self.lookups: list[tuple[str, list[str]]] = []
 
-    async def resolve(self, space_id: str, names: Collection[str]) -> Mapping[str, str]:
+    async def carried(self, space_id: str, names: Collection[str]) -> Mapping[str, CarriedSecret]:
         self.lookups.append((space_id, sorted(names)))
-        return {name: self.values[name] for name in names if name in self.values}
+        return {
+            name: CarriedSecret(name, self.values[name], self.hosts.get(name, ()))
+            for name in names
+            if name in self.values
+        }
 
 
 def capability_registry(*capabilities: Capability) -> Registry[Capability]:

@@ -10,7 +10,7 @@ from app.definitions.signals import StepError, Suspend
 from app.engine.capabilities import CapabilityCall, NamedRule, Proceed
 from app.engine.context import RunLimits
 from app.engine.secret_refs import SecretRef
-from app.registry import Capability
+from app.registry import Capability, SecretFields
 from app.registry.builtin_agent import AGENT_TASK
 from app.registry.builtin_llm import LLM_COMPLETE
 from app.registry.ports import HandlerContext
@@ -34,6 +34,10 @@ STRING_ARGS = {
 ANY = {"type": "object"}
 
 
+# Every argument may hold a secret (as an MCP tool's do).
+ANYWHERE = SecretFields(paths=("/**",))
+
+
 def capability(capability_id: str = "demo.echo", **changes: Any) -> tuple[Capability, list[Any]]:
     """A capability that records the arguments it was called with and answers them back."""
     seen: list[Any] = []
@@ -48,6 +52,7 @@ def capability(capability_id: str = "demo.echo", **changes: Any) -> tuple[Capabi
         "input_schema": ANY,
         "output_schema": ANY,
         "handler": handler,
+        "secret_fields": ANYWHERE,
         **changes,
     }
     return Capability(**fields), seen
@@ -247,12 +252,65 @@ class TestSecrets:
 
     async def test_references_are_never_sent_to_a_model(self) -> None:
         ports = FakePorts(llm=FakeLlm([text_reply("hi")]))
-        ctx = context(pipeline(LLM_COMPLETE, secrets=DictSecrets({"api": "s3cr3t-value"})), ports)
+        vault = DictSecrets({"api": "s3cr3t-value"})
+        ctx = context(pipeline(LLM_COMPLETE, secrets=vault), ports)
         messages = [{"role": "user", "content": SecretRef("api")}]
         with pytest.raises(StepError) as failure:
             await ctx.invoke_capability("llm.complete", llm_args(messages=messages))
-        assert failure.value.code == "secret_not_allowed"
+        assert failure.value.code == "secret_not_allowed_here"
+        assert failure.value.details == {"pointer": "/messages/0/content", "secret": "api"}
         assert ports.llm.calls == []
+        assert vault.lookups == []  # refused before any value is read
+
+    async def test_a_reference_outside_the_declared_fields_is_refused(self) -> None:
+        cap, seen = capability(secret_fields=SecretFields(paths=("/headers/*", "/json/**")))
+        ctx = context(pipeline(cap, secrets=DictSecrets({"api": "s3cr3t-value"})))
+        await ctx.invoke_capability(cap.id, {"headers": {"X-Key": SecretRef("api")}})
+        await ctx.invoke_capability(cap.id, {"json": SecretRef("api")})
+        await ctx.invoke_capability(cap.id, {"json": {"a": [SecretRef("api")]}})
+        for args, pointer in (
+            ({"body": SecretRef("api")}, "/body"),
+            ({"headers": {"a": {"b": SecretRef("api")}}}, "/headers/a/b"),
+            ({"headers/x": SecretRef("api")}, "/headers~1x"),
+        ):
+            with pytest.raises(StepError) as failure:
+                await ctx.invoke_capability(cap.id, args)
+            assert failure.value.code == "secret_not_allowed_here"
+            assert failure.value.details["pointer"] == pointer
+        assert len(seen) == 3
+
+    async def test_a_capability_without_fields_takes_no_secret(self) -> None:
+        cap, seen = capability(secret_fields=SecretFields())
+        ctx = context(pipeline(cap, secrets=DictSecrets({"api": "s3cr3t-value"})))
+        with pytest.raises(StepError, match="does not send a secret at /value"):
+            await ctx.invoke_capability(cap.id, {"value": SecretRef("api")})
+        assert seen == []
+
+    async def test_a_host_bound_secret_goes_only_to_its_hosts(self) -> None:
+        def to(args: dict[str, Any]) -> str | None:
+            return str(args["host"])
+
+        cap, seen = capability(secret_fields=SecretFields(paths=("/key",), host=to))
+        vault = DictSecrets({"api": "s3cr3t-value"}, hosts={"api": ("api.example.com", "*.example.org")})
+        ctx = context(pipeline(cap, secrets=vault))
+        await ctx.invoke_capability(cap.id, {"host": "API.example.com", "key": SecretRef("api")})
+        await ctx.invoke_capability(cap.id, {"host": "eu.example.org", "key": SecretRef("api")})
+        for host in ("evil.test", "example.org", "api.example.com.evil.test"):
+            with pytest.raises(StepError) as failure:
+                await ctx.invoke_capability(cap.id, {"host": host, "key": SecretRef("api")})
+            assert failure.value.code == "secret_host_refused"
+            assert "s3cr3t-value" not in str(failure.value)
+        assert len(seen) == 2
+
+    async def test_a_host_bound_secret_never_goes_to_a_local_process(self) -> None:
+        cap, seen = capability(secret_fields=SecretFields(paths=("/**",), guarded=False))
+        vault = DictSecrets({"api": "v1", "free": "v2"}, hosts={"api": ("api.example.com",)})
+        ctx = context(pipeline(cap, secrets=vault))
+        await ctx.invoke_capability(cap.id, {"key": SecretRef("free")})
+        with pytest.raises(StepError) as failure:
+            await ctx.invoke_capability(cap.id, {"key": SecretRef("api")})
+        assert failure.value.code == "secret_host_refused"
+        assert len(seen) == 1
 
 
 class TestSuspend:

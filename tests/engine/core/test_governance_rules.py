@@ -18,7 +18,7 @@ from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.governance import CallDecision, Governance
 from app.engine.context import ActionContext
 from app.engine.standing_grants import StandingGrant
-from app.registry import Capability
+from app.registry import Capability, SecretFields
 from app.registry.builtin_agent import AGENT_TASK
 from app.registry.ports import HandlerContext, InvocationRecord
 from tests.engine.core.fakes import FakeLlm, FakePorts, pipeline, text_reply, tool_reply
@@ -68,6 +68,10 @@ class Limiter:
         return self.left >= 0
 
 
+# Every argument may hold a secret (as an MCP tool's do).
+ANYWHERE = SecretFields(paths=("/**",))
+
+
 def capability(capability_id: str = "crm.note", **changes: Any) -> tuple[Capability, list[Any]]:
     seen: list[Any] = []
 
@@ -81,6 +85,7 @@ def capability(capability_id: str = "crm.note", **changes: Any) -> tuple[Capabil
         "input_schema": ANY,
         "output_schema": ANY,
         "handler": handler,
+        "secret_fields": ANYWHERE,
         **changes,
     }
     return Capability(**fields), seen
