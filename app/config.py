@@ -159,6 +159,12 @@ class Settings(BaseSettings):
     signin_lockout_seconds: int = Field(
         default=15 * 60, ge=1, description="The counting window, and how long a locked email stays locked."
     )
+    signin_verification_slots: int = Field(
+        default=2,
+        ge=1,
+        le=16,
+        description="Password checks of one email that may run at once; further attempts answer 429.",
+    )
     max_chain_depth: int = Field(
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )

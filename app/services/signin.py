@@ -1,9 +1,11 @@
 """Password sign-in for the web UI: an email and password become a short-lived API token.
 
 The token is an ordinary API token (listed with the user's tokens, revocable), named after the sign-in
-and expiring after `session_token_hours`. Failed attempts are counted per email: past the limit the
-email is locked for a while whatever the password, so guessing one user's password from many addresses
-is slow too. Unknown emails, users without a password and wrong passwords answer the same 401 after the
+and expiring after `session_token_hours`. Attempts are counted per email before the password is
+verified (the count and the check are one atomic step, so parallel guesses cannot all slip past the
+check): past the limit the email is locked for a while whatever the password, so guessing one user's
+password from many addresses is slow too, and only a few verifications of one email run at once. Unknown
+emails, users without a password and wrong passwords answer the same 401 after the
 same Argon2 work, so the answer does not tell which emails exist.
 """
 
@@ -18,6 +20,7 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import BadRequest, ErrorDetail, NotFound, TooManyRequests, Unauthorized
+from app.integrations.lockout import Admission
 from app.persistence.base import utcnow
 from app.persistence.models import ApiToken, User
 from app.persistence.repositories.tenancy import UserRepository
@@ -28,11 +31,10 @@ SIGN_IN_TOKEN_NAME = "Web sign-in"  # noqa: S105 (a label, not a secret)
 
 
 class Lockout(Protocol):
-    """Failed sign-ins per email (Redis in production: `app.integrations.lockout.SignInLockout`)."""
+    """Sign-in attempts per email (Redis in production: `app.integrations.lockout.SignInLockout`)."""
 
-    async def locked_for(self, email: str) -> int: ...
-    async def record_failure(self, email: str) -> None: ...
-    async def clear(self, email: str) -> None: ...
+    async def admit(self, email: str) -> Admission: ...
+    async def release(self, admission: Admission, *, succeeded: bool) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -48,22 +50,30 @@ class SignInService:
     ) -> SignedIn:
         """A new API token for the user whose password this is; 401 otherwise, 429 while locked."""
         email = email.lower()
-        wait = await lockout.locked_for(email)
-        if wait > 0:
+        admission = await lockout.admit(email)
+        if admission.locked_for > 0:
             raise TooManyRequests(
-                f"Too many failed sign-ins for this email; try again in {wait} s.",
+                f"Too many failed sign-ins for this email; try again in {admission.locked_for} s.",
                 code="sign_in_locked",
-                headers={"Retry-After": str(wait)},
+                headers={"Retry-After": str(admission.locked_for)},
             )
-        user = await UserRepository(session).get_by_email(email)
-        stored = user.password_hash if user is not None else None
-        # Argon2 is deliberately slow and memory-hard: keep it off the event loop. It runs for unknown
-        # emails too (against a dummy hash), so timing does not tell which emails exist.
-        matches = await asyncio.to_thread(verify_password, stored, password)
-        if user is None or not matches:
-            await lockout.record_failure(email)
+        if admission.busy_for > 0:
+            raise TooManyRequests(
+                "Other sign-ins of this email are being checked; try again in a moment.",
+                code="sign_in_busy",
+                headers={"Retry-After": str(admission.busy_for)},
+            )
+        succeeded = False
+        try:
+            user = await UserRepository(session).get_by_email(email)
+            stored = user.password_hash if user is not None else None
+            # Argon2 is deliberately slow and memory-hard: keep it off the event loop. It runs for
+            # unknown emails too (against a dummy hash), so timing does not tell which emails exist.
+            succeeded = await asyncio.to_thread(verify_password, stored, password) and user is not None
+        finally:
+            await lockout.release(admission, succeeded=succeeded)
+        if not succeeded or user is None:
             raise Unauthorized("The email or password is not right.", code="invalid_credentials")
-        await lockout.clear(email)
         if stored is not None and needs_rehash(stored):
             user.password_hash = await asyncio.to_thread(hash_password, password)
         token, plain = await token_service.create(
