@@ -22,9 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import BadRequest, ErrorDetail, NotFound, TooManyRequests, Unauthorized
 from app.integrations.lockout import Admission
 from app.persistence.base import utcnow
-from app.persistence.models import ApiToken, User
+from app.persistence.models import ApiToken, TokenKind, User
 from app.persistence.repositories.tenancy import UserRepository
 from app.security.passwords import hash_password, needs_rehash, password_problem, verify_password
+from app.services.access import Caller
 from app.services.tokens import token_service
 
 SIGN_IN_TOKEN_NAME = "Web sign-in"  # noqa: S105 (a label, not a secret)
@@ -77,12 +78,16 @@ class SignInService:
         if stored is not None and needs_rehash(stored):
             user.password_hash = await asyncio.to_thread(hash_password, password)
         token, plain = await token_service.create(
-            session, user.id, name=SIGN_IN_TOKEN_NAME, expires_in=lifetime
+            session, user.id, name=SIGN_IN_TOKEN_NAME, expires_in=lifetime, kind=TokenKind.session
         )
         return SignedIn(token=token, plain=plain, user=user)
 
-    async def set_password(self, session: AsyncSession, user: User, password: str) -> None:
-        """Store a new password for the user (checked for length first)."""
+    async def set_password(
+        self, session: AsyncSession, user: User, password: str, *, keep: uuid.UUID | None = None
+    ) -> None:
+        """Store a new password for the user (checked for length first) and revoke every token and
+        sign-in of theirs but `keep`: whoever knew the old password, or held a token taken with it,
+        is out."""
         problem = password_problem(password)
         if problem is not None:
             raise BadRequest(
@@ -93,9 +98,11 @@ class SignInService:
         user.password_hash = await asyncio.to_thread(hash_password, password)
         user.password_changed_at = utcnow()
         await session.flush()
+        await token_service.revoke_all(session, user.id, keep=keep)
 
     async def set_password_by_email(self, session: AsyncSession, email: str, password: str) -> User:
-        """The operator's path (`automations set-password`): set a password for an existing user."""
+        """The operator's reset (`automations set-password`): a new password for an existing user,
+        and every token of theirs revoked."""
         user = await UserRepository(session).get_by_email(email)
         if user is None:
             raise NotFound("No user has this email.", code="user_not_found")
@@ -110,10 +117,12 @@ class SignInService:
         return user
 
     async def change_own_password(
-        self, session: AsyncSession, user_id: uuid.UUID, *, current: str | None, new: str
+        self, session: AsyncSession, caller: Caller, *, current: str | None, new: str
     ) -> None:
-        """A signed-in user sets their password; once one is set, the current one must be given."""
-        user = await self.user(session, user_id)
+        """A signed-in user sets their password; once one is set, the current one must be given.
+
+        Every other token and sign-in of the user is revoked; the one making the change stays."""
+        user = await self.user(session, caller.user_id)
         if user.password_hash is not None and not await asyncio.to_thread(
             verify_password, user.password_hash, current or ""
         ):
@@ -122,7 +131,7 @@ class SignInService:
                 code="wrong_current_password",
                 details=[ErrorDetail(path="/current_password", message="does not match")],
             )
-        await self.set_password(session, user, new)
+        await self.set_password(session, user, new, keep=caller.token_id)
 
 
 sign_in_service = SignInService()
