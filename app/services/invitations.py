@@ -70,19 +70,22 @@ class InvitationService:
     ) -> IssuedInvitation:
         """A fresh invitation for a member this space invited who has not signed in yet.
 
-        Only the space that made the user may renew: a user who belongs to other spaces too must not
-        have their first password handed to any admin who adds them somewhere."""
+        Only the space that made the user may renew, and only while the user belongs to no other
+        space: whoever holds an invitation can become the user, so an admin must not be able to mint
+        one for an account another space has since let in."""
         access.require(Permissions.manage_members)
-        membership = await MembershipRepository(session).get(access.space_id, user_id)
+        memberships = MembershipRepository(session)
+        membership = await memberships.get(access.space_id, user_id)
         if membership is None:
             raise NotFound("Member not found.", code="member_not_found")
         if membership.user.password_hash is not None:
             raise Conflict("This member has set a password already.", code="member_has_signed_in")
         earlier = await InvitationRepository(session).of_user(user_id)
-        if not earlier or any(invitation.space_id != access.space_id for invitation in earlier):
+        elsewhere = set(await memberships.spaces_of(user_id)) - {access.space_id}
+        if elsewhere or not earlier or any(i.space_id != access.space_id for i in earlier):
             raise Conflict(
-                "This member was not invited by this space; an operator sets their password with "
-                "`automations set-password`.",
+                "This member was not invited by this space alone; an operator sets their password "
+                "with `automations set-password`.",
                 code="member_not_invited_here",
             )
         return await self.issue(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from datetime import datetime, timedelta
@@ -376,6 +377,39 @@ class TestRoles:
         assert after.json()["error"]["code"] == "member_has_signed_in"
         existing = await owner.request("POST", owner.space_path(f"/members/{stranger.user_id}/invitation"))
         assert existing.status_code == 404
+
+    async def test_no_renewal_for_a_user_another_space_has_let_in(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        other = await factory.owner()
+        added = await owner.request("POST", owner.space_path("/members"), json={"email": "both@example.test"})
+        user_id = added.json()["user_id"]
+        joined = await other.request(
+            "POST", other.space_path("/members"), json={"email": "both@example.test"}
+        )
+        assert joined.status_code == 201
+        assert joined.json()["invitation"] is None
+        for admin in (owner, other):
+            refused = await admin.request("POST", admin.space_path(f"/members/{user_id}/invitation"))
+            assert refused.status_code == 409
+            assert refused.json()["error"]["code"] == "member_not_invited_here"
+
+    async def test_two_acceptances_of_one_invitation_at_once_sign_in_only_one(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        owner = await factory.owner()
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "twice@example.test"}
+        )
+        secret = added.json()["invitation"]["token"]
+        answers = await asyncio.gather(
+            *(
+                client.post(
+                    "/api/v1/invitations/accept", json={"token": secret, "password": f"passphrase number {i}"}
+                )
+                for i in range(2)
+            )
+        )
+        assert sorted(a.status_code for a in answers) == [201, 401]
 
     async def test_create_space_makes_caller_owner(self, factory: Factory) -> None:
         alice = await factory.owner()

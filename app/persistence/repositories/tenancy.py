@@ -52,6 +52,11 @@ class MembershipRepository(RepositoryBase[Membership]):
         )
         return (await self.session.scalars(statement.limit(1))).first() is not None
 
+    async def spaces_of(self, user_id: uuid.UUID) -> list[uuid.UUID]:
+        """The ids of every space the user is a member of."""
+        rows = await self.get_all(select(Membership).where(Membership.user_id == user_id))
+        return [row.space_id for row in rows]
+
     async def count_owners(self, space_id: uuid.UUID) -> int:
         owners = await self.get_all(
             select(Membership).where(Membership.space_id == space_id, Membership.role == Role.owner)
