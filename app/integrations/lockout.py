@@ -96,7 +96,7 @@ class SignInLockout:
         return hashlib.sha256(email.lower().encode("utf-8")).hexdigest()
 
     def _count_key(self, email: str) -> str:
-        return f"{self.prefix}signin-failures:{self._digest(email)}"
+        return f"{self.prefix}signin-attempts:{self._digest(email)}"
 
     def _slots_key(self, email: str) -> str:
         return f"{self.prefix}signin-slots:{self._digest(email)}"
