@@ -112,9 +112,9 @@ class InvitationService:
                 details=[ErrorDetail(path="/password", message=problem)],
             )
         user: User | None = await UserRepository(session).get_by_id(invitation.user_id)
-        if user is None:
+        if user is None or user.password_hash is not None:
+            # Setting a password closes the invitations; one left open must not reset a password.
             raise Unauthorized("The invitation is not valid.", code="invalid_invitation")
-        await InvitationRepository(session).close_open(user.id, utcnow())
         await sign_in_service.set_password(session, user, password)
         token_row, plain = await token_service.create(
             session, user.id, name=SIGN_IN_TOKEN_NAME, expires_in=session_lifetime, kind=TokenKind.session

@@ -23,7 +23,7 @@ from app.errors import BadRequest, ErrorDetail, NotFound, TooManyRequests, Unaut
 from app.integrations.lockout import Admission
 from app.persistence.base import utcnow
 from app.persistence.models import ApiToken, TokenKind, User
-from app.persistence.repositories.tenancy import UserRepository
+from app.persistence.repositories.tenancy import InvitationRepository, UserRepository
 from app.security.passwords import hash_password, needs_rehash, password_problem, verify_password
 from app.services.access import Caller
 from app.services.tokens import token_service
@@ -85,9 +85,9 @@ class SignInService:
     async def set_password(
         self, session: AsyncSession, user: User, password: str, *, keep: uuid.UUID | None = None
     ) -> None:
-        """Store a new password for the user (checked for length first) and revoke every token and
-        sign-in of theirs but `keep`: whoever knew the old password, or held a token taken with it,
-        is out."""
+        """Store a new password for the user (checked for length first), revoke every token and
+        sign-in of theirs but `keep` and close their open invitations: whoever knew the old password,
+        held a token taken with it or an invitation, is out."""
         problem = password_problem(password)
         if problem is not None:
             raise BadRequest(
@@ -99,6 +99,8 @@ class SignInService:
         user.password_changed_at = utcnow()
         await session.flush()
         await token_service.revoke_all(session, user.id, keep=keep)
+        # An invitation still open would let whoever holds it set the password again.
+        await InvitationRepository(session).close_open(user.id, utcnow())
 
     async def set_password_by_email(self, session: AsyncSession, email: str, password: str) -> User:
         """The operator's reset (`automations set-password`): a new password for an existing user,

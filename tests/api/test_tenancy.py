@@ -12,6 +12,8 @@ from sqlalchemy import update
 
 from app.persistence.base import utcnow
 from app.persistence.models import Invitation
+from app.persistence.transaction import transaction
+from app.services.signin import sign_in_service
 from tests.support.factories import Caller, Factory, minimal_definition
 
 
@@ -377,6 +379,22 @@ class TestRoles:
         assert after.json()["error"]["code"] == "member_has_signed_in"
         existing = await owner.request("POST", owner.space_path(f"/members/{stranger.user_id}/invitation"))
         assert existing.status_code == 404
+
+    async def test_a_password_set_by_the_operator_closes_the_invitation(
+        self, app, factory: Factory, client: AsyncClient
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "reset@example.test"}
+        )
+        async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+            await sign_in_service.set_password_by_email(session, "reset@example.test", "set by the operator")
+        late = await client.post(
+            "/api/v1/invitations/accept",
+            json={"token": added.json()["invitation"]["token"], "password": "taken over by the admin"},
+        )
+        assert late.status_code == 401
+        assert late.json()["error"]["code"] == "invalid_invitation"
 
     async def test_no_renewal_for_a_user_another_space_has_let_in(self, factory: Factory) -> None:
         owner = await factory.owner()
