@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -203,7 +204,12 @@ async def _create_admin(settings: Settings, space: str, email: str) -> dict[str,
     engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
     try:
         async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
-            made = await space_service.bootstrap(session, space_name=space, email=email)
+            made = await space_service.bootstrap(
+                session,
+                space_name=space,
+                email=email,
+                token_lifetime=timedelta(days=settings.token_ttl_days),
+            )
     finally:
         await engine.dispose()
     return {"space_id": str(made.space.id), "user_id": str(made.user.id), "token": made.token}
@@ -218,7 +224,8 @@ def _refuse_jobs(job: Any) -> None:
 @click.option("--email", required=True, help="Email of the owner (created if new).")
 @_fail_on_configuration
 def create_admin(space: str, email: str) -> None:
-    """Create a space and its owner; print {space_id, user_id, token} (the token is shown once)."""
+    """Create a space and its owner; print {space_id, user_id, token} (the token is shown once and
+    expires after AUTOMATIONS_TOKEN_TTL_DAYS)."""
     if "@" not in email or len(email.lower()) > 320:
         raise click.BadParameter("not an email address", param_hint="--email")
     if not space.strip() or len(space) > 200:
@@ -255,7 +262,9 @@ async def _set_password(settings: Settings, email: str, password: str) -> None:
 )
 @_fail_on_configuration
 def set_password(email: str, password_stdin: bool) -> None:
-    """Set a user's password for signing in to the web UI (prompted twice, never an argument)."""
+    """Set a user's password for signing in to the web UI (prompted twice, never an argument).
+
+    This is the operator's reset: every API token and sign-in of the user is revoked."""
     from app.errors import AppError
 
     if password_stdin:
@@ -266,7 +275,7 @@ def set_password(email: str, password_stdin: bool) -> None:
         asyncio.run(_set_password(_settings(), email, password))
     except AppError as exc:
         raise click.ClickException(exc.message) from None
-    click.echo(f"password set for {email.lower()}")
+    click.echo(f"password set for {email.lower()}; their tokens and sign-ins are revoked")
 
 
 async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:

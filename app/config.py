@@ -174,6 +174,24 @@ class Settings(BaseSettings):
     signin_lockout_seconds: int = Field(
         default=15 * 60, ge=1, description="The counting window, and how long a locked email stays locked."
     )
+    token_ttl_days: int = Field(
+        default=90, ge=1, le=3650, description="Lifetime of an API token made without one."
+    )
+    token_max_ttl_days: int = Field(
+        default=365,
+        ge=1,
+        le=3650,
+        description="Longest lifetime an API token may ask for (service tokens of admins excepted).",
+    )
+    invitation_ttl_hours: int = Field(
+        default=72, ge=1, le=24 * 30, description="How long the link to a new member's first password works."
+    )
+    signin_verification_slots: int = Field(
+        default=2,
+        ge=1,
+        le=16,
+        description="Password checks of one email that may run at once; further attempts answer 429.",
+    )
     max_chain_depth: int = Field(
         default=10, ge=1, le=100, description="Event chains longer than this are refused."
     )
@@ -299,6 +317,19 @@ class Settings(BaseSettings):
             raise ConfigurationError(
                 f"AUTOMATIONS_METRICS_TOKEN must hold at least {MIN_METRICS_TOKEN_LENGTH} characters "
                 "(generate one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _token_lifetimes_ordered(self) -> Settings:
+        if self.token_ttl_days > self.token_max_ttl_days:
+            raise ConfigurationError(
+                "AUTOMATIONS_TOKEN_TTL_DAYS must not exceed AUTOMATIONS_TOKEN_MAX_TTL_DAYS "
+                f"({self.token_ttl_days} > {self.token_max_ttl_days})"
+            )
+        if self.session_token_hours > self.token_max_ttl_days * 24:
+            raise ConfigurationError(
+                "AUTOMATIONS_SESSION_TOKEN_HOURS must not exceed AUTOMATIONS_TOKEN_MAX_TTL_DAYS in hours"
             )
         return self
 

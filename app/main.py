@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             prefix=settings.redis_key_prefix,
             limit=settings.signin_failure_limit,
             window_seconds=settings.signin_lockout_seconds,
+            slots=settings.signin_verification_slots,
         )
         app.state.send_job = runtime.send_job
         # Requests' wake-ups go out on the event loop over pooled broker connections, as the messages

@@ -81,3 +81,27 @@ class TestRateLimit:
     def test_an_auth_failure_limit_too_large_to_count_is_refused_at_start(self) -> None:
         with pytest.raises(ConfigurationError, match="AUTH_FAILURE_LIMIT"):
             Settings(auth_failure_limit=10**9, auth_failure_window_seconds=60)
+
+
+class TestTokenLifetimes:
+    def test_a_default_past_the_maximum_is_refused(self) -> None:
+        with pytest.raises(ConfigurationError, match="AUTOMATIONS_TOKEN_TTL_DAYS"):
+            Settings(token_ttl_days=400, token_max_ttl_days=365)
+
+    def test_a_session_longer_than_the_maximum_is_refused(self) -> None:
+        with pytest.raises(ConfigurationError, match="AUTOMATIONS_SESSION_TOKEN_HOURS"):
+            Settings(token_ttl_days=1, token_max_ttl_days=1, session_token_hours=48)
+
+    @pytest.mark.parametrize(
+        "changes",
+        [
+            {"token_ttl_days": 0},
+            {"token_max_ttl_days": 3651},
+            {"invitation_ttl_hours": 0},
+            {"invitation_ttl_hours": 24 * 31},
+            {"signin_verification_slots": 0},
+        ],
+    )
+    def test_out_of_bounds_values_are_refused(self, changes: dict[str, int]) -> None:
+        with pytest.raises(ValueError, match="Input should be"):
+            Settings(**changes)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -91,20 +91,41 @@ class MemberOut(Out):
     created_at: datetime
 
 
-class NewMemberOut(MemberOut):
-    token: str | None = Field(
-        default=None, description="First API token of a user created by this call; shown once."
+class InvitationOut(BaseModel):
+    token: str = Field(description="The invitation's secret; shown once. It can only set a password.")
+    url: str = Field(
+        description="The UI page that accepts it (the secret rides in the fragment); hand it to the user."
     )
+    expires_at: datetime
+
+
+class NewMemberOut(MemberOut):
+    invitation: InvitationOut | None = Field(
+        default=None,
+        description="For a user created by this call: a single-use link to set their password.",
+    )
+
+
+class InvitationAccept(Body):
+    token: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=1024)
 
 
 class TokenCreate(Body):
     name: str = Field(min_length=1, max_length=200)
-    expires_in_days: int | None = Field(default=None, ge=1, le=3650)
+    expires_in_days: Annotated[int, Field(strict=True, ge=1, le=3650)] | Literal["never"] | None = Field(
+        default=None,
+        description="Days until it expires (default AUTOMATIONS_TOKEN_TTL_DAYS, at most "
+        "AUTOMATIONS_TOKEN_MAX_TTL_DAYS), or `never` for a service token (owners and admins only).",
+    )
 
 
 class TokenOut(Out):
     id: uuid.UUID
     name: str
+    kind: Literal["personal", "session", "service"] = Field(
+        description="`session` for a sign-in, `service` for a token that never expires."
+    )
     display_prefix: str = Field(description="The first characters of the token, to tell tokens apart.")
     created_at: datetime
     expires_at: datetime | None

@@ -10,9 +10,11 @@ legitimate traffic pays nothing. If Redis cannot be asked, the count fails open 
 
 IPv6 clients are counted per /64, the block one subscriber usually holds: counting single addresses
 would let one host rotate through 2^64 of them. Behind a reverse proxy the client address is the one
-uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`). Loopback and
-unix-socket callers are not counted: they are this machine's own processes, and a local proxy that
-forwards no client address would otherwise let one outsider's failures lock out every client behind it.
+uvicorn derives from `X-Forwarded-For` (trusted only from `FORWARDED_ALLOW_IPS`). Outside production,
+loopback and unix-socket callers are not counted (local tools and tests). In production they are: an
+attacker who reaches the API through a local proxy that forwards no client address would otherwise
+guess without any limit. The price is that such a proxy shares one count among all its clients, so an
+operator behind one sets `FORWARDED_ALLOW_IPS` and has the proxy send `X-Forwarded-For`.
 """
 
 from __future__ import annotations
@@ -35,12 +37,18 @@ MAX_REMEMBERED = 10_000
 IPV6_PREFIX = 64
 
 
-def client_key(scope: Scope) -> str | None:
-    """The address a request is counted under (IPv4 as is, IPv6 as its /64); None when not counted."""
+LOCAL_KEY = "local"
+"""The count shared by callers without an address (a unix socket) when they are counted."""
+
+
+def client_key(scope: Scope, *, exempt_local: bool = True) -> str | None:
+    """The address a request is counted under (IPv4 as is, IPv6 as its /64); None when not counted.
+
+    `exempt_local` leaves loopback and unix-socket callers uncounted (everywhere but production)."""
     client = scope.get("client")
     if not client or not client[0]:
         # A unix socket: like loopback, a local proxy that forwards no address stands behind it.
-        return None
+        return None if exempt_local else LOCAL_KEY
     host = client[0]
     try:
         address = ipaddress.ip_address(host)
@@ -48,7 +56,7 @@ def client_key(scope: Scope) -> str | None:
         return str(host)
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
-    if address.is_loopback:
+    if address.is_loopback and exempt_local:
         return None
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
@@ -91,7 +99,7 @@ class AuthFailureThrottle:
             await self.app(scope, receive, send)
             return
         settings = get_settings(Request(scope))
-        key = client_key(scope)
+        key = client_key(scope, exempt_local=settings.environment != "production")
         if settings.auth_failure_limit == 0 or key is None:
             await self.app(scope, receive, send)
             return

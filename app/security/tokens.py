@@ -8,6 +8,8 @@ import re
 import secrets
 
 API_TOKEN_PREFIX = "aut_"  # noqa: S105 (a visible prefix, not a secret)
+INVITATION_PREFIX = "ainv_"
+"""Invitations have their own prefix, so one can never be taken for an API token (or the reverse)."""
 TOKEN_BYTES = 32
 DISPLAY_PREFIX_LENGTH = 12
 # token_urlsafe(32): 43 characters of the URL-safe base64 alphabet, no padding.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,19 +13,17 @@ from app.persistence.models import Membership, Role, Space, User
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.tenancy import MembershipRepository, SpaceRepository, UserRepository
 from app.services.access import Caller, Permissions, SpaceAccess
-from app.services.tokens import token_service
-
-FIRST_TOKEN_DAYS = 7
-"""The admin who adds a new user sees that user's first token; it only bridges until they make their own."""
+from app.services.invitations import IssuedInvitation, invitation_service
+from app.services.tokens import TokenPolicy, token_service
 
 
 @dataclass(frozen=True)
 class NewMember:
-    """A membership just created; `token` is set when the user was new (shown once)."""
+    """A membership just created; `invitation` is set when the user was new (its secret shown once)."""
 
     membership: Membership
     user: User
-    token: str | None
+    invitation: IssuedInvitation | None
 
 
 @dataclass(frozen=True)
@@ -78,17 +77,28 @@ class SpaceService:
         )
 
     async def add_member(
-        self, session: AsyncSession, access: SpaceAccess, *, email: str, role: Role
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        *,
+        email: str,
+        role: Role,
+        invitation_lifetime: timedelta,
     ) -> NewMember:
-        """Add a user by email (creating the user, with a first token, if they are new)."""
+        """Add a user by email; a new user gets an invitation to set a password, never a token the
+        adding admin could use."""
         access.require(Permissions.manage_owners if role is Role.owner else Permissions.manage_members)
         users = UserRepository(session)
         user = await users.get_by_email(email)
-        token: str | None = None
+        invitation: IssuedInvitation | None = None
         if user is None:
             user = await users.create(User(email=email.lower()))
-            _, token = await token_service.create(
-                session, user.id, name="first token", expires_in_days=FIRST_TOKEN_DAYS
+            invitation = await invitation_service.issue(
+                session,
+                user_id=user.id,
+                space_id=access.space_id,
+                created_by=access.user_id,
+                lifetime=invitation_lifetime,
             )
         memberships = MembershipRepository(session)
         if await memberships.get(access.space_id, user.id) is not None:
@@ -96,7 +106,7 @@ class SpaceService:
         membership = await memberships.create(
             Membership(space_id=access.space_id, user_id=user.id, role=role, user=user)
         )
-        return NewMember(membership=membership, user=user, token=token)
+        return NewMember(membership=membership, user=user, invitation=invitation)
 
     async def change_role(
         self, session: AsyncSession, access: SpaceAccess, user_id: uuid.UUID, *, role: Role
@@ -119,15 +129,25 @@ class SpaceService:
         await session.delete(membership)
         await session.flush()
 
-    async def bootstrap(self, session: AsyncSession, *, space_name: str, email: str) -> Bootstrap:
-        """First-run setup: a space, its owner (created if new) and an API token for them."""
+    async def bootstrap(
+        self,
+        session: AsyncSession,
+        *,
+        space_name: str,
+        email: str,
+        token_lifetime: timedelta = timedelta(days=TokenPolicy.default_days),
+    ) -> Bootstrap:
+        """First-run setup: a space, its owner (created if new) and an API token for them, which
+        expires like any token made without a lifetime."""
         users = UserRepository(session)
         user = await users.get_by_email(email) or await users.create(User(email=email.lower()))
         space = await SpaceRepository(session).create(Space(name=space_name))
         await MembershipRepository(session).create(
             Membership(space_id=space.id, user_id=user.id, role=Role.owner)
         )
-        _, token = await token_service.create(session, user.id, name="create-admin")
+        _, token = await token_service.create(
+            session, user.id, name="create-admin", expires_in=token_lifetime
+        )
         return Bootstrap(space=space, user=user, token=token)
 
     async def _member(self, session: AsyncSession, access: SpaceAccess, user_id: uuid.UUID) -> Membership:

@@ -1,18 +1,37 @@
-"""API tokens: created for their owner, shown once, listed without secret, revoked."""
+"""API tokens: created for their owner, shown once, listed without secret, revoked; each has an end.
+
+Every token expires: one asked without a lifetime lives `TokenPolicy.default_days`, none may ask more
+than `max_days`, and a sign-in's lives hours. The one exception is a service token (for an unattended
+job) that an admin of some space makes for themselves: it never expires and is listed as a service
+token, so it stays visible. The database refuses any other token without an expiry.
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import NotFound
+from app.errors import BadRequest, ErrorDetail, Forbidden, NotFound
 from app.persistence.base import utcnow
-from app.persistence.models import ApiToken
+from app.persistence.models import ApiToken, TokenKind
 from app.persistence.pagination import Page, paginate
-from app.persistence.repositories.tenancy import ApiTokenRepository
+from app.persistence.repositories.tenancy import ApiTokenRepository, MembershipRepository
 from app.security.tokens import display_prefix, generate_token, hash_token
+
+Lifetime = int | Literal["never"] | None
+"""Days, `never` (a service token), or None for the default."""
+
+
+@dataclass(frozen=True)
+class TokenPolicy:
+    """The operator's limits on token lifetimes (AUTOMATIONS_TOKEN_TTL_DAYS, _TOKEN_MAX_TTL_DAYS)."""
+
+    default_days: int = 90
+    max_days: int = 365
 
 
 class TokenService:
@@ -22,26 +41,51 @@ class TokenService:
         user_id: uuid.UUID,
         *,
         name: str,
-        expires_in_days: int | None = None,
-        expires_in: timedelta | None = None,
+        expires_in: timedelta | None,
+        kind: TokenKind = TokenKind.personal,
     ) -> tuple[ApiToken, str]:
         """A new token for the user; the plain value is returned once and only its digest is stored.
 
-        `expires_in` (a sign-in's hours) wins over `expires_in_days` (tokens made in the API)."""
+        Only a service token may have no `expires_in` (the database refuses any other)."""
         plain = generate_token()
         now = utcnow()
-        lifetime = expires_in or (timedelta(days=expires_in_days) if expires_in_days else None)
-        expires_at = now + lifetime if lifetime else None
         token = ApiToken(
             user_id=user_id,
             name=name,
+            kind=kind,
             token_hash=hash_token(plain),
             display_prefix=display_prefix(plain),
-            expires_at=expires_at,
+            expires_at=now + expires_in if expires_in is not None else None,
             created_at=now,
         )
         await ApiTokenRepository(session).create(token)
         return token, plain
+
+    async def create_requested(
+        self,
+        session: AsyncSession,
+        user_id: uuid.UUID,
+        policy: TokenPolicy,
+        *,
+        name: str,
+        expires_in_days: Lifetime,
+    ) -> tuple[ApiToken, str]:
+        """A token the user asked for in the API, within the policy; `never` only for admins."""
+        if isinstance(expires_in_days, str):  # `never`: the schema admits no other text
+            if not await MembershipRepository(session).is_admin_somewhere(user_id):
+                raise Forbidden(
+                    "Only an owner or admin of a space may make a service token that never expires.",
+                    code="service_token_needs_admin",
+                )
+            return await self.create(session, user_id, name=name, expires_in=None, kind=TokenKind.service)
+        days = policy.default_days if expires_in_days is None else expires_in_days
+        if days > policy.max_days:
+            raise BadRequest(
+                f"A token may live at most {policy.max_days} days.",
+                code="token_lifetime_too_long",
+                details=[ErrorDetail(path="/expires_in_days", message=f"must be at most {policy.max_days}")],
+            )
+        return await self.create(session, user_id, name=name, expires_in=timedelta(days=days))
 
     async def list(
         self, session: AsyncSession, user_id: uuid.UUID, *, limit: int, cursor: str | None
@@ -63,6 +107,12 @@ class TokenService:
             token.revoked_at = utcnow()
             await session.flush()
         return token
+
+    async def revoke_all(
+        self, session: AsyncSession, user_id: uuid.UUID, *, keep: uuid.UUID | None = None
+    ) -> int:
+        """Revoke every token (sessions included) of the user but `keep`; answers how many."""
+        return await ApiTokenRepository(session).revoke_all(user_id, utcnow(), keep=keep)
 
 
 token_service = TokenService()

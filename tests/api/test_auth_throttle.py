@@ -108,6 +108,17 @@ class TestThrottle:
         assert codes == [401] * 4
         assert after.status_code == 200
 
+    async def test_loopback_callers_are_counted_in_production(
+        self, settings: Settings, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        async with _client(settings, "127.0.0.1", auth_failure_limit=2, environment="production") as client:
+            codes = [(await client.get("/api/v1/spaces", headers=BAD)).status_code for _ in range(3)]
+            refused = await client.get("/api/v1/spaces", headers=owner.headers)
+        assert codes == [401] * 3
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_failed_authentications"
+
     async def test_zero_turns_the_throttle_off(self, settings: Settings, factory: Factory) -> None:
         owner = await factory.owner()
         async with _client(settings, _address(), auth_failure_limit=0) as client:
@@ -151,6 +162,15 @@ class TestClientKey:
     @pytest.mark.parametrize("client", [None, ("", 0)])
     def test_unix_socket_callers_are_not_counted(self, client: tuple[str, int] | None) -> None:
         assert client_key({"type": "http", "client": client}) is None
+
+    @pytest.mark.parametrize(
+        ("client", "key"),
+        [(("127.0.0.1", 1), "127.0.0.1"), (("::1", 1), "::/64"), (None, "local"), (("", 0), "local")],
+    )
+    def test_local_callers_are_counted_when_not_exempt(
+        self, client: tuple[str, int] | None, key: str
+    ) -> None:
+        assert client_key({"type": "http", "client": client}, exempt_local=False) == key
 
 
 class TestRefusedAddresses:

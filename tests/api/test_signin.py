@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 
 from httpx import AsyncClient
@@ -104,6 +105,43 @@ class TestSignIn:
         for _ in range(9):
             await _sign_in(client, "typo@example.test", "wrong wrong wrong")
         assert (await _sign_in(client, "typo@example.test", PASSWORD)).status_code == 201
+
+
+class TestLockoutUnderConcurrency:
+    async def test_parallel_guesses_past_the_limit_get_no_session_even_with_the_right_password(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        await _with_password(factory, "raced@example.test")
+        guesses = [f"wrong guess number {index}" for index in range(36)]
+        guesses[34] = PASSWORD
+        answers = await asyncio.gather(*(_sign_in(client, "raced@example.test", g) for g in guesses))
+        codes = [answer.status_code for answer in answers]
+        assert 201 not in codes, "a guess past the limit was verified and got a session"
+        assert codes[34] == 429
+        assert codes.count(401) <= 10, "no more passwords are verified than the limit allows"
+        assert set(codes) <= {401, 429}
+        assert {a.json()["error"]["code"] for a in answers if a.status_code == 429} <= {
+            "sign_in_locked",
+            "sign_in_busy",
+        }
+        locked = await _sign_in(client, "raced@example.test", PASSWORD)
+        assert locked.status_code == 429
+        assert locked.json()["error"]["code"] == "sign_in_locked"
+        assert 0 < int(locked.headers["retry-after"]) <= 15 * 60
+
+    async def test_parallel_attempts_of_one_email_verify_a_few_at_a_time(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        await _with_password(factory, "crowded@example.test")
+        answers = await asyncio.gather(
+            *(_sign_in(client, "crowded@example.test", f"wrong {index}") for index in range(8))
+        )
+        busy = [a for a in answers if a.status_code == 429]
+        assert busy, "eight verifications of one email did not all run at once"
+        assert {a.json()["error"]["code"] for a in busy} == {"sign_in_busy"}
+        assert all(int(a.headers["retry-after"]) >= 1 for a in busy)
+        # The slots are given back: once the crowd is answered, the right password still signs in.
+        assert (await _sign_in(client, "crowded@example.test", PASSWORD)).status_code == 201
 
 
 class TestPasswords:

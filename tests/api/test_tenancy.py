@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from datetime import datetime, timedelta
 
-from tests.support.factories import Factory, minimal_definition
+from httpx import AsyncClient
+from sqlalchemy import update
+
+from app.persistence.base import utcnow
+from app.persistence.models import Invitation
+from app.persistence.transaction import transaction
+from app.services.signin import sign_in_service
+from tests.support.factories import Caller, Factory, minimal_definition
 
 
 def _space_routes(app) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
@@ -201,7 +209,7 @@ class TestRoles:
             "POST", admin.space_path("/members"), json={"email": "new@example.test", "role": "member"}
         )
         assert added.status_code == 201
-        assert added.json()["token"].startswith("aut_")
+        assert added.json()["invitation"]["token"]
         promote = await admin.request(
             "PATCH", admin.space_path(f"/members/{added.json()['user_id']}"), json={"role": "owner"}
         )
@@ -264,7 +272,7 @@ class TestRoles:
         email = (await bob.request("GET", bob.space_path("/members"))).json()["items"][0]["email"]
         added = await alice.request("POST", alice.space_path("/members"), json={"email": email.upper()})
         assert added.status_code == 201
-        assert added.json()["token"] is None
+        assert added.json()["invitation"] is None
         assert added.json()["user_id"] == bob.user_id
         # Bob now sees both spaces with his one token
         spaces = (await bob.request("GET", "/api/v1/spaces")).json()["items"]
@@ -272,18 +280,155 @@ class TestRoles:
         again = await alice.request("POST", alice.space_path("/members"), json={"email": email})
         assert again.status_code == 409
 
-    async def test_first_token_seen_by_the_adding_admin_expires_within_a_week(self, factory: Factory) -> None:
+    async def test_the_adding_admin_gets_a_single_use_invitation_and_no_token_of_the_member(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
         owner = await factory.owner()
-        member = await factory.member(owner)
-        (first,) = (await member.request("GET", "/api/v1/tokens")).json()["items"]
-        created, expires = (datetime.fromisoformat(first[key]) for key in ("created_at", "expires_at"))
-        assert expires - created == timedelta(days=7)
-        own = await member.request("POST", "/api/v1/tokens", json={"name": "mine"})
-        assert own.status_code == 201
-        assert own.json()["expires_at"] is None, "the user's own tokens keep the lifetime they ask for"
-        revoked = await member.request("POST", f"/api/v1/tokens/{first['id']}/revoke")
-        assert revoked.status_code == 200
-        assert (await member.request("GET", "/api/v1/spaces")).status_code == 401
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "invitee@example.test"}
+        )
+        assert added.status_code == 201, added.text
+        body = added.json()
+        assert "token" not in body, "the admin must not see a token of the member"
+        invitation = body["invitation"]
+        assert invitation["url"] == f"/invitation#{invitation['token']}"
+        lifetime = datetime.fromisoformat(invitation["expires_at"]) - utcnow()
+        assert timedelta(hours=71) < lifetime <= timedelta(hours=72)
+        # The invitation is no API token: it can neither mint a token nor set a password through /me.
+        held = Caller(client, invitation["token"], owner.space_id, body["user_id"])
+        assert (await held.request("POST", "/api/v1/tokens", json={"name": "forever"})).status_code == 401
+        forced = await held.request("PUT", "/api/v1/me/password", json={"password": "chosen by the admin"})
+        assert forced.status_code == 401
+        assert (await held.request("GET", held.space_path("/automations"))).status_code == 401
+
+    async def test_an_invitation_sets_a_password_once_and_signs_the_member_in(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        owner = await factory.owner()
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "joiner@example.test", "role": "admin"}
+        )
+        secret = added.json()["invitation"]["token"]
+        weak = await client.post("/api/v1/invitations/accept", json={"token": secret, "password": "short"})
+        assert weak.status_code == 400
+        assert weak.json()["error"]["code"] == "weak_password"
+        assert weak.json()["error"]["details"][0]["path"] == "/password"
+        accepted = await client.post(
+            "/api/v1/invitations/accept", json={"token": secret, "password": "the joiner's own passphrase"}
+        )
+        assert accepted.status_code == 201, accepted.text
+        assert accepted.json()["user"]["email"] == "joiner@example.test"
+        assert accepted.json()["user"]["has_password"] is True
+        member = Caller(client, accepted.json()["token"], owner.space_id, added.json()["user_id"])
+        assert (await member.request("GET", member.space_path("/automations"))).status_code == 200
+        again = await client.post(
+            "/api/v1/invitations/accept", json={"token": secret, "password": "another passphrase here"}
+        )
+        assert again.status_code == 401
+        assert again.json()["error"]["code"] == "invalid_invitation"
+        signed = await client.post(
+            "/api/v1/auth/sessions",
+            json={"email": "joiner@example.test", "password": "the joiner's own passphrase"},
+        )
+        assert signed.status_code == 201
+
+    async def test_expired_unknown_and_malformed_invitations_are_refused_alike(
+        self, app, factory: Factory, client: AsyncClient
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        added = await owner.request("POST", owner.space_path("/members"), json={"email": "late@example.test"})
+        secret = added.json()["invitation"]["token"]
+        async with app.state.sessionmaker() as session:
+            await session.execute(
+                update(Invitation)
+                .where(Invitation.user_id == uuid.UUID(added.json()["user_id"]))
+                .values(expires_at=utcnow() - timedelta(seconds=1))
+            )
+            await session.commit()
+        password = "a perfectly good passphrase"
+        answers = [
+            await client.post("/api/v1/invitations/accept", json={"token": token, "password": password})
+            for token in (secret, "ainv_" + "A" * 43, "not-an-invitation")
+        ]
+        assert [a.status_code for a in answers] == [401, 401, 401]
+        assert {a.json()["error"]["code"] for a in answers} == {"invalid_invitation"}
+        for bad in ({}, {"token": secret}, {"token": 3, "password": []}):
+            assert (await client.post("/api/v1/invitations/accept", json=bad)).status_code == 422
+
+    async def test_an_expired_invitation_is_renewed_by_an_admin_of_the_space_only(
+        self, app, factory: Factory, client: AsyncClient
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        stranger = await factory.owner()
+        added = await owner.request("POST", owner.space_path("/members"), json={"email": "slow@example.test"})
+        user_id = added.json()["user_id"]
+        first = added.json()["invitation"]["token"]
+        elsewhere = await stranger.request("POST", stranger.space_path(f"/members/{user_id}/invitation"))
+        assert elsewhere.status_code == 404
+        renewed = await owner.request("POST", owner.space_path(f"/members/{user_id}/invitation"))
+        assert renewed.status_code == 201, renewed.text
+        second = renewed.json()["token"]
+        password = "finally joining the space"
+        stale = await client.post("/api/v1/invitations/accept", json={"token": first, "password": password})
+        assert stale.status_code == 401, "a renewal withdraws the earlier invitation"
+        accepted = await client.post(
+            "/api/v1/invitations/accept", json={"token": second, "password": password}
+        )
+        assert accepted.status_code == 201
+        after = await owner.request("POST", owner.space_path(f"/members/{user_id}/invitation"))
+        assert after.status_code == 409
+        assert after.json()["error"]["code"] == "member_has_signed_in"
+        existing = await owner.request("POST", owner.space_path(f"/members/{stranger.user_id}/invitation"))
+        assert existing.status_code == 404
+
+    async def test_a_password_set_by_the_operator_closes_the_invitation(
+        self, app, factory: Factory, client: AsyncClient
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "reset@example.test"}
+        )
+        async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+            await sign_in_service.set_password_by_email(session, "reset@example.test", "set by the operator")
+        late = await client.post(
+            "/api/v1/invitations/accept",
+            json={"token": added.json()["invitation"]["token"], "password": "taken over by the admin"},
+        )
+        assert late.status_code == 401
+        assert late.json()["error"]["code"] == "invalid_invitation"
+
+    async def test_no_renewal_for_a_user_another_space_has_let_in(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        other = await factory.owner()
+        added = await owner.request("POST", owner.space_path("/members"), json={"email": "both@example.test"})
+        user_id = added.json()["user_id"]
+        joined = await other.request(
+            "POST", other.space_path("/members"), json={"email": "both@example.test"}
+        )
+        assert joined.status_code == 201
+        assert joined.json()["invitation"] is None
+        for admin in (owner, other):
+            refused = await admin.request("POST", admin.space_path(f"/members/{user_id}/invitation"))
+            assert refused.status_code == 409
+            assert refused.json()["error"]["code"] == "member_not_invited_here"
+
+    async def test_two_acceptances_of_one_invitation_at_once_sign_in_only_one(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        owner = await factory.owner()
+        added = await owner.request(
+            "POST", owner.space_path("/members"), json={"email": "twice@example.test"}
+        )
+        secret = added.json()["invitation"]["token"]
+        answers = await asyncio.gather(
+            *(
+                client.post(
+                    "/api/v1/invitations/accept", json={"token": secret, "password": f"passphrase number {i}"}
+                )
+                for i in range(2)
+            )
+        )
+        assert sorted(a.status_code for a in answers) == [201, 401]
 
     async def test_create_space_makes_caller_owner(self, factory: Factory) -> None:
         alice = await factory.owner()

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from httpx import AsyncClient
 from sqlalchemy import event, update
 
 from app.persistence.base import utcnow
 from app.persistence.models import ApiToken
+from app.persistence.transaction import transaction
+from app.services.signin import sign_in_service
 from tests.support.factories import Caller, Factory
+
+PASSWORD = "correct horse battery staple"
 
 
 class TestTokens:
@@ -80,6 +85,108 @@ class TestTokens:
             rows = (await session.execute(ApiToken.__table__.select())).all()
         assert rows
         assert all(owner.token not in str(tuple(row)) for row in rows)
+
+
+class TestLifetimes:
+    async def test_a_token_asked_without_a_lifetime_expires_after_the_default(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        created = await owner.request("POST", "/api/v1/tokens", json={"name": "ci"})
+        assert created.status_code == 201
+        assert created.json()["kind"] == "personal"
+        assert created.json()["expires_at"] is not None, "a token that never expires was minted"
+        lifetime = datetime.fromisoformat(created.json()["expires_at"]) - utcnow()
+        assert timedelta(days=89, hours=23) < lifetime <= timedelta(days=90)
+
+    async def test_a_lifetime_past_the_maximum_is_refused_with_a_pointer(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        refused = await owner.request("POST", "/api/v1/tokens", json={"name": "ci", "expires_in_days": 366})
+        assert refused.status_code == 400
+        assert refused.json()["error"]["code"] == "token_lifetime_too_long"
+        assert refused.json()["error"]["details"][0]["path"] == "/expires_in_days"
+        for bad in (0, -1, "forever", 1.5, True):
+            response = await owner.request(
+                "POST", "/api/v1/tokens", json={"name": "ci", "expires_in_days": bad}
+            )
+            assert response.status_code == 422, bad
+        longest = await owner.request("POST", "/api/v1/tokens", json={"name": "ci", "expires_in_days": 365})
+        assert longest.status_code == 201
+        names = {t["name"] for t in (await owner.request("GET", "/api/v1/tokens")).json()["items"]}
+        assert names == {"create-admin", "ci"}
+
+    async def test_only_an_admin_makes_a_never_expiring_service_token_for_themselves(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        member = await factory.member(owner, "member")
+        refused = await member.request(
+            "POST", "/api/v1/tokens", json={"name": "forever", "expires_in_days": "never"}
+        )
+        assert refused.status_code == 403
+        assert refused.json()["error"]["code"] == "service_token_needs_admin"
+        made = await owner.request(
+            "POST", "/api/v1/tokens", json={"name": "backup job", "expires_in_days": "never"}
+        )
+        assert made.status_code == 201, made.text
+        assert made.json()["expires_at"] is None
+        assert made.json()["kind"] == "service"
+        listed = {
+            t["name"]: t["kind"] for t in (await owner.request("GET", "/api/v1/tokens")).json()["items"]
+        }
+        assert listed == {"create-admin": "personal", "backup job": "service"}
+
+    async def test_the_bootstrap_token_expires_after_the_default_too(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        (bootstrap,) = (await owner.request("GET", "/api/v1/tokens")).json()["items"]
+        lifetime = datetime.fromisoformat(bootstrap["expires_at"]) - utcnow()
+        assert timedelta(days=89, hours=23) < lifetime <= timedelta(days=90)
+
+
+class TestPasswordChangesEndOtherSessions:
+    async def test_a_password_change_revokes_every_other_token_of_the_user(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        owner = await factory.owner(email="rotator@example.test")
+        other = (await owner.request("POST", "/api/v1/tokens", json={"name": "laptop"})).json()["token"]
+        first = await owner.request("PUT", "/api/v1/me/password", json={"password": PASSWORD})
+        assert first.status_code == 204
+        laptop = Caller(client, other, owner.space_id, owner.user_id)
+        assert (await laptop.request("GET", "/api/v1/me")).status_code == 401
+        assert (await owner.request("GET", "/api/v1/me")).status_code == 200, "the caller's own stays"
+
+        signed = await client.post(
+            "/api/v1/auth/sessions", json={"email": "rotator@example.test", "password": PASSWORD}
+        )
+        web = Caller(client, signed.json()["token"], owner.space_id, owner.user_id)
+        changed = await web.request(
+            "PUT",
+            "/api/v1/me/password",
+            json={"password": "a brand new passphrase", "current_password": PASSWORD},
+        )
+        assert changed.status_code == 204
+        assert (await owner.request("GET", "/api/v1/me")).status_code == 401
+        assert (await web.request("GET", "/api/v1/me")).status_code == 200
+
+    async def test_a_wrong_current_password_changes_and_revokes_nothing(
+        self, factory: Factory, client: AsyncClient
+    ) -> None:
+        owner = await factory.owner(email="careful@example.test")
+        await owner.request("PUT", "/api/v1/me/password", json={"password": PASSWORD})
+        other = (await owner.request("POST", "/api/v1/tokens", json={"name": "laptop"})).json()["token"]
+        refused = await owner.request(
+            "PUT",
+            "/api/v1/me/password",
+            json={"password": "a brand new passphrase", "current_password": "not the password"},
+        )
+        assert refused.status_code == 400
+        assert refused.json()["error"]["code"] == "wrong_current_password"
+        laptop = Caller(client, other, owner.space_id, owner.user_id)
+        assert (await laptop.request("GET", "/api/v1/me")).status_code == 200
+
+    async def test_the_operators_reset_revokes_every_token_of_the_user(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner(email="forgetful@example.test")
+        async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+            await sign_in_service.set_password_by_email(session, "forgetful@example.test", PASSWORD)
+        assert (await owner.request("GET", "/api/v1/me")).status_code == 401
 
 
 class TestCost:

@@ -104,14 +104,22 @@ def cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess
     )
 
 
-def create_admin(env: dict[str, str], email: str, password: str) -> dict[str, Any]:
-    """A space and its owner through the CLI, with a password set through the CLI too."""
+def create_admin(env: dict[str, str], email: str, password: str, base: str) -> dict[str, Any]:
+    """A space and its owner through the CLI, with a password set through the CLI too.
+
+    The operator's reset revokes the token create-admin printed, so the answer's `token` is a sign-in
+    of the owner through the API at `base`."""
     made = cli(env, "create-admin", "--space", "Browser tests", "--email", email)
     assert made.returncode == 0, made.stderr
     assert "set-password" in made.stderr, "create-admin tells how to sign in"
     result: dict[str, Any] = json.loads(made.stdout)
     changed = cli(env, "set-password", "--email", email, "--password-stdin", stdin=password + "\n")
     assert changed.returncode == 0, changed.stderr
+    bootstrap = {"Authorization": f"Bearer {result['token']}"}
+    assert httpx.get(f"{base}/api/v1/me", headers=bootstrap).status_code == 401
+    signed = httpx.post(f"{base}/api/v1/auth/sessions", json={"email": email, "password": password})
+    assert signed.status_code == 201, signed.text
+    result["token"] = signed.json()["token"]
     return result
 
 

@@ -16,6 +16,7 @@ from app.persistence.transaction import transaction
 from app.services.spaces import space_service
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+MEMBER_PASSWORD = "a member's long passphrase"
 
 MINIMAL_DEFINITION: dict[str, Any] = {
     "schema_version": "1.0",
@@ -79,11 +80,17 @@ class Factory:
         return Caller(self.client, made.token, str(made.space.id), str(made.user.id))
 
     async def member(self, owner: Caller, role: str = "member") -> Caller:
-        """A new user added to the owner's space through the API, with the token it answers once."""
+        """A new user added to the owner's space through the API, signed in by accepting the
+        invitation the owner was given (as the invited person does from the link)."""
         email = f"{role}-{uuid.uuid4().hex[:8]}@example.test"
         response = await owner.request(
             "POST", owner.space_path("/members"), json={"email": email, "role": role}
         )
         assert response.status_code == 201, response.text
         body = response.json()
-        return Caller(self.client, body["token"], owner.space_id, body["user_id"])
+        accepted = await self.client.post(
+            "/api/v1/invitations/accept",
+            json={"token": body["invitation"]["token"], "password": MEMBER_PASSWORD},
+        )
+        assert accepted.status_code == 201, accepted.text
+        return Caller(self.client, accepted.json()["token"], owner.space_id, body["user_id"])

@@ -43,7 +43,7 @@ def ui_base(ui_env: dict[str, str], settings: Settings, worker: ServiceProcess) 
 @pytest.fixture
 def owner(ui_env: dict[str, str], ui_base: str) -> Owner:
     email = f"ui-{uuid.uuid4().hex[:8]}@example.test"
-    made = create_admin(ui_env, email, PASSWORD)
+    made = create_admin(ui_env, email, PASSWORD, ui_base)
     return Owner(email=email, password=PASSWORD, space_id=made["space_id"], token=made["token"])
 
 

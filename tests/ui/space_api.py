@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any
 
 import httpx
@@ -36,6 +37,19 @@ def space_api(
     if check:
         assert response.status_code < 400, response.text
     return response
+
+
+def new_member_token(ui_base: str, owner: Owner, role: str = "member") -> str:
+    """A new member added by the owner who accepts the invitation (as from its link): their sign-in."""
+    email = f"{role}-{uuid.uuid4().hex[:6]}@example.test"
+    added = space_api(ui_base, owner, "POST", "/members", json={"email": email, "role": role}).json()
+    accepted = httpx.post(
+        f"{ui_base}/api/v1/invitations/accept",
+        json={"token": added["invitation"]["token"], "password": "a member's long passphrase"},
+    )
+    assert accepted.status_code == 201, accepted.text
+    token: str = accepted.json()["token"]
+    return token
 
 
 def wait_run_status(

@@ -16,7 +16,7 @@ from tests.support.drafts import envelope, review_reply
 from tests.support.fake_llm import FakeLlm, error
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, space_api, wait_run_status
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, new_member_token, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -120,18 +120,11 @@ def test_the_space_default_shows_until_an_override_wins_and_members_may_not_chan
     assert "deny" in page.locator("#modes-box tr[data-capability='http.request'] td").nth(1).inner_text()
 
     # A member sees the modes but may not change them: the refusal is shown and nothing changes.
-    added = _api(
-        ui_base,
-        owner,
-        "POST",
-        "/members",
-        json={"email": f"m-{uuid.uuid4().hex[:6]}@example.test", "role": "member"},
-    )
-    assert added.status_code == 201, added.text
+    token = new_member_token(ui_base, owner)
     page.click("button:text-is('Sign out')")
     page.wait_for_selector("#email")
     page.click("summary:text-is('Use an API token instead')")
-    page.fill("#token", added.json()["token"])
+    page.fill("#token", token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
     # Signing in again returns to the page that was open.
     page.wait_for_selector("main h1:text-is('Space default')")

@@ -22,7 +22,7 @@ from tests.support.mcp_oauth import OAuthMcpTestServer
 from tests.support.mcp_server import McpTestServer
 from tests.support.servers import admin_sql
 from tests.ui.conftest import Owner
-from tests.ui.space_api import space_api
+from tests.ui.space_api import new_member_token, space_api
 from tests.ui.test_draft_to_run import sign_in
 
 # Browser start-up and the worker's harvests count against a test's time on two shared cores.
@@ -458,13 +458,10 @@ def test_a_member_reads_connections_and_is_refused_changes_beside_the_form(
     page: Any, owner: Owner, ui_base: str, mcp_server: McpTestServer
 ) -> None:
     space_api(ui_base, owner, "PUT", "/secrets/crm_token", json={"value": "never-shown"})
-    made = space_api(
-        ui_base, owner, "POST", "/members", json={"email": f"m-{uuid.uuid4().hex[:6]}@example.test"}
-    ).json()
-    assert made["token"]
+    token = new_member_token(ui_base, owner)
     page.goto("/")
     page.locator("summary", has_text="Use an API token instead").click()
-    page.fill("#token", made["token"])
+    page.fill("#token", token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
     page.wait_for_selector("main h1:text-is('Automations')")
     page.goto("/connections")

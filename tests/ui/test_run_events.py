@@ -89,7 +89,7 @@ def test_changes_arrive_live_only_in_their_space_and_replay_after_a_reconnect(
     from tests.support.browser import create_admin
 
     stranger_made = create_admin(
-        ui_env, f"stranger-{time.monotonic_ns()}@example.test", "stranger passphrase 1"
+        ui_env, f"stranger-{time.monotonic_ns()}@example.test", "stranger passphrase 1", ui_base
     )
     stranger = Owner("", "", stranger_made["space_id"], stranger_made["token"])
     mine, theirs = Stream(ui_base, owner), Stream(ui_base, stranger)

@@ -4,6 +4,7 @@
 import { api, session, setUnauthorizedHandler } from "./api.js";
 import { clear, h, fill } from "./dom.js";
 import { approvalsPage } from "./pages/approvals.js";
+import { invitationPage } from "./pages/invitation.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
 import { connectionsPage } from "./pages/connections.js";
@@ -119,6 +120,17 @@ async function render() {
   if (cleanup) cleanup();
   cleanup = null;
   const path = location.pathname;
+  if (path === "/invitation") {
+    // Open with or without a session: accepting signs in as the invited user.
+    spaces = null;
+    if (stopBadge) stopBadge();
+    stopBadge = null;
+    const app = document.getElementById("app");
+    clear(app);
+    document.title = "Join · Automations";
+    invitationPage(app, (next) => navigate(next, true));
+    return;
+  }
   if (!session.token || path === "/signin") {
     if (!session.token && path !== "/signin") return signedOut();
     if (session.token && path === "/signin") return navigate("/automations", true);

@@ -1,4 +1,4 @@
-"""Password sign-in, sign-out and the caller's own account."""
+"""Password sign-in, sign-out, invitations and the caller's own account."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, LockoutDep, SessionDep, SettingsDep
-from app.api.schemas import PasswordChange, SessionOut, SignInBody, UserOut
+from app.api.schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
 from app.persistence.models import User
-from app.services.signin import sign_in_service
+from app.services.invitations import invitation_service
+from app.services.signin import SignedIn, sign_in_service
 from app.services.tokens import token_service
 
 router = APIRouter(tags=["auth"], route_class=JsonBodyRoute)
@@ -36,6 +37,10 @@ async def sign_in(
         password=body.password,
         lifetime=timedelta(hours=settings.session_token_hours),
     )
+    return _session_out(signed)
+
+
+def _session_out(signed: SignedIn) -> SessionOut:
     assert signed.token.expires_at is not None
     return SessionOut(
         token=signed.plain,
@@ -43,6 +48,22 @@ async def sign_in(
         expires_at=signed.token.expires_at,
         user=_user_out(signed.user),
     )
+
+
+@router.post(
+    "/invitations/accept",
+    status_code=status.HTTP_201_CREATED,
+    summary="Accept an invitation: set your first password and sign in (the invitation is used up)",
+    openapi_extra={"security": []},
+)
+async def accept_invitation(body: InvitationAccept, session: SessionDep, settings: SettingsDep) -> SessionOut:
+    signed = await invitation_service.accept(
+        session,
+        token=body.token,
+        password=body.password,
+        session_lifetime=timedelta(hours=settings.session_token_hours),
+    )
+    return _session_out(signed)
 
 
 @router.delete(
@@ -63,10 +84,11 @@ async def me(session: SessionDep, caller: CallerDep) -> UserOut:
 @router.put(
     "/me/password",
     status_code=status.HTTP_204_NO_CONTENT,
-    summary="Set your password (the current one is required once one is set)",
+    summary="Set your password (the current one is required once one is set); "
+    "every other token and sign-in of yours is revoked",
 )
 async def change_password(body: PasswordChange, session: SessionDep, caller: CallerDep) -> Response:
     await sign_in_service.change_own_password(
-        session, caller.user_id, current=body.current_password, new=body.password
+        session, caller, current=body.current_password, new=body.password
     )
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import CallerDep, PageDep, SessionDep, SpaceDep
+from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.schemas import (
+    InvitationOut,
     MemberCreate,
     MemberOut,
     MemberUpdate,
@@ -19,6 +21,7 @@ from app.api.schemas import (
     SpaceWithRoleOut,
 )
 from app.persistence.models import Membership
+from app.services.invitations import IssuedInvitation, invitation_service
 from app.services.spaces import space_service
 
 router = APIRouter(prefix="/spaces", tags=["spaces"], route_class=JsonBodyRoute)
@@ -68,19 +71,47 @@ async def list_members(session: SessionDep, access: SpaceDep, page: PageDep) -> 
     return PageOut(items=[_member_out(m) for m in result.items], next_cursor=result.next_cursor)
 
 
+def _invitation_out(issued: IssuedInvitation) -> InvitationOut:
+    return InvitationOut(token=issued.plain, url=issued.url, expires_at=issued.invitation.expires_at)
+
+
 @router.post(
-    "/{space_id}/members", status_code=status.HTTP_201_CREATED, summary="Add a member by email (admin)"
+    "/{space_id}/members",
+    status_code=status.HTTP_201_CREATED,
+    summary="Add a member by email (admin); a new user gets a single-use invitation to set a password",
 )
-async def add_member(body: MemberCreate, session: SessionDep, access: SpaceDep) -> NewMemberOut:
-    added = await space_service.add_member(session, access, email=str(body.email), role=body.role)
+async def add_member(
+    body: MemberCreate, session: SessionDep, access: SpaceDep, settings: SettingsDep
+) -> NewMemberOut:
+    added = await space_service.add_member(
+        session,
+        access,
+        email=str(body.email),
+        role=body.role,
+        invitation_lifetime=timedelta(hours=settings.invitation_ttl_hours),
+    )
     return NewMemberOut(
         space_id=added.membership.space_id,
         user_id=added.user.id,
         email=added.user.email,
         role=added.membership.role,
         created_at=added.membership.created_at,
-        token=added.token,
+        invitation=_invitation_out(added.invitation) if added.invitation else None,
     )
+
+
+@router.post(
+    "/{space_id}/members/{user_id}/invitation",
+    status_code=status.HTTP_201_CREATED,
+    summary="Renew the invitation of a member this space invited who has not signed in yet (admin)",
+)
+async def renew_invitation(
+    user_id: uuid.UUID, session: SessionDep, access: SpaceDep, settings: SettingsDep
+) -> InvitationOut:
+    issued = await invitation_service.renew(
+        session, access, user_id, lifetime=timedelta(hours=settings.invitation_ttl_hours)
+    )
+    return _invitation_out(issued)
 
 
 @router.patch("/{space_id}/members/{user_id}", summary="Change a member's role (admin; owner for owners)")

@@ -7,17 +7,27 @@ import uuid
 from fastapi import APIRouter, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import CallerDep, PageDep, SessionDep
+from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep
 from app.api.schemas import NewTokenOut, PageOut, TokenCreate, TokenOut
-from app.services.tokens import token_service
+from app.services.tokens import TokenPolicy, token_service
 
 router = APIRouter(prefix="/tokens", tags=["tokens"], route_class=JsonBodyRoute)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, summary="Create an API token (shown once)")
-async def create_token(body: TokenCreate, session: SessionDep, caller: CallerDep) -> NewTokenOut:
-    token, plain = await token_service.create(
-        session, caller.user_id, name=body.name, expires_in_days=body.expires_in_days
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    summary="Create an API token (shown once); it expires, unless an admin makes a service token",
+)
+async def create_token(
+    body: TokenCreate, session: SessionDep, caller: CallerDep, settings: SettingsDep
+) -> NewTokenOut:
+    token, plain = await token_service.create_requested(
+        session,
+        caller.user_id,
+        TokenPolicy(default_days=settings.token_ttl_days, max_days=settings.token_max_ttl_days),
+        name=body.name,
+        expires_in_days=body.expires_in_days,
     )
     return NewTokenOut.model_validate({**TokenOut.model_validate(token).model_dump(), "token": plain})
 

@@ -10,7 +10,15 @@ from app.persistence.models.plugins import SpacePlugin
 from app.persistence.models.policy import ApprovalGrant, PolicyChange
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
-from app.persistence.models.tenancy import ApiToken, Membership, Role, Space, User
+from app.persistence.models.tenancy import (
+    ApiToken,
+    Invitation,
+    Membership,
+    Role,
+    Space,
+    TokenKind,
+    User,
+)
 from app.persistence.models.triggers import AutomationTrigger, EventTriggerGeneration
 
 __all__ = [
@@ -27,6 +35,7 @@ __all__ = [
     "CallbackSecret",
     "DomainEvent",
     "EventTriggerGeneration",
+    "Invitation",
     "LlmUsage",
     "McpConnection",
     "McpTool",
@@ -40,6 +49,7 @@ __all__ = [
     "Space",
     "SpaceDatabase",
     "SpacePlugin",
+    "TokenKind",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

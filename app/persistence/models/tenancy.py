@@ -7,7 +7,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Enum, ForeignKey, Index, String, Text, func
+from sqlalchemy import CheckConstraint, Enum, ForeignKey, Index, String, Text, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -59,15 +59,50 @@ class Membership(TimestampMixin, Base):
     user: Mapped[User] = relationship(lazy="raise")
 
 
+class TokenKind(enum.StrEnum):
+    personal = "personal"
+    """Made in the API (or by `create-admin`); always expires."""
+    session = "session"
+    """Made by a password sign-in; expires after hours."""
+    service = "service"
+    """Made by an admin for themselves with no expiry, for unattended jobs; listed as such."""
+
+
 class ApiToken(IdMixin, Base):
     __tablename__ = "api_tokens"
-    __table_args__ = (Index("ix_api_tokens_user_id", "user_id"),)
+    __table_args__ = (
+        Index("ix_api_tokens_user_id", "user_id"),
+        CheckConstraint("kind IN ('personal', 'session', 'service')", name="kind"),
+        # Only a service token may live forever: the database refuses any other without an end.
+        CheckConstraint("expires_at IS NOT NULL OR kind = 'service'", name="expiry"),
+    )
 
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16), default=TokenKind.personal, server_default="personal")
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     display_prefix: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     expires_at: Mapped[datetime | None]
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
+
+
+class Invitation(IdMixin, Base):
+    """A single-use secret that lets a user added to a space set their first password.
+
+    It is no API token (it authenticates nothing else), it expires after hours, and a renewal
+    withdraws the earlier ones. Only its digest is stored."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (Index("ix_invitations_user_id", "user_id"),)
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    space_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("spaces.id", ondelete="CASCADE"), comment="The space whose admin made the user."
+    )
+    created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None] = mapped_column(comment="Accepted, or withdrawn by a renewal.")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import Select, and_, or_, select, update
 from sqlalchemy.orm import joinedload
 
-from app.persistence.models import ApiToken, Membership, Role, Space, User
+from app.persistence.models import ApiToken, Invitation, Membership, Role, Space, User
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -44,6 +44,18 @@ class MembershipRepository(RepositoryBase[Membership]):
 
     def members_statement(self, space_id: uuid.UUID) -> Select[Membership]:
         return select(Membership).options(joinedload(Membership.user)).where(Membership.space_id == space_id)
+
+    async def is_admin_somewhere(self, user_id: uuid.UUID) -> bool:
+        """Whether the user is an owner or admin of at least one space."""
+        statement = select(Membership).where(
+            Membership.user_id == user_id, Membership.role.in_([Role.owner, Role.admin])
+        )
+        return (await self.session.scalars(statement.limit(1))).first() is not None
+
+    async def spaces_of(self, user_id: uuid.UUID) -> list[uuid.UUID]:
+        """The ids of every space the user is a member of."""
+        rows = await self.get_all(select(Membership).where(Membership.user_id == user_id))
+        return [row.space_id for row in rows]
 
     async def count_owners(self, space_id: uuid.UUID) -> int:
         owners = await self.get_all(
@@ -89,3 +101,45 @@ class ApiTokenRepository(RepositoryBase[ApiToken]):
 
     async def get_owned(self, user_id: uuid.UUID, token_id: uuid.UUID) -> ApiToken | None:
         return await self.get_one_or_none(self.owned_statement(user_id).where(ApiToken.id == token_id))
+
+    async def revoke_all(self, user_id: uuid.UUID, now: datetime, *, keep: uuid.UUID | None = None) -> int:
+        """Revoke every live token of the user but `keep`, in one statement; answers how many."""
+        statement = (
+            update(ApiToken)
+            .where(ApiToken.user_id == user_id, ApiToken.revoked_at.is_(None))
+            .values(revoked_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if keep is not None:
+            statement = statement.where(ApiToken.id != keep)
+        result = await self.session.execute(statement)
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+class InvitationRepository(RepositoryBase[Invitation]):
+    model = Invitation
+
+    async def get_open_by_hash(self, token_hash: str, now: datetime) -> Invitation | None:
+        """The unused, unexpired invitation with this digest, locked until the transaction ends (two
+        acceptances of one invitation must not both pass)."""
+        return await self.get_one_or_none(
+            select(Invitation)
+            .where(
+                Invitation.token_hash == token_hash,
+                Invitation.used_at.is_(None),
+                Invitation.expires_at > now,
+            )
+            .with_for_update()
+        )
+
+    async def of_user(self, user_id: uuid.UUID) -> list[Invitation]:
+        return list(await self.get_all(select(Invitation).where(Invitation.user_id == user_id)))
+
+    async def close_open(self, user_id: uuid.UUID, now: datetime) -> None:
+        """Mark every unused invitation of the user used: accepted, or withdrawn by a renewal."""
+        await self.session.execute(
+            update(Invitation)
+            .where(Invitation.user_id == user_id, Invitation.used_at.is_(None))
+            .values(used_at=now)
+            .execution_options(synchronize_session=False)
+        )

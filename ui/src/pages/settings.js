@@ -1,5 +1,6 @@
-// Space settings: members and roles; the space's default action modes and approval settings; your
-// API tokens (sign-ins are listed there too) and your password.
+// Space settings: members and roles (a new member gets an invitation link to hand over); the space's
+// default action modes and approval settings; your API tokens (sign-ins are listed there too, every
+// token has an end but an admin's service token) and your password.
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { loadApprovalSettings, loadModes } from "./space_modes.js";
@@ -57,7 +58,7 @@ async function loadMembers(box) {
       const made = await api("POST", spacePath("/members"), { email: email.value, role: role.value });
       email.value = "";
       await load();
-      if (made.token) flash.replaceChildren(h("div", { class: "secret", role: "alert" }, "Their first API token (shown once): ", h("code", {}, made.token)));
+      if (made.invitation) flash.replaceChildren(invitationNotice(made.email, made.invitation));
     } catch (error) {
       flash.replaceChildren(errorBox(error));
     }
@@ -65,9 +66,39 @@ async function loadMembers(box) {
   await load();
 }
 
+function invitationNotice(email, invitation) {
+  const link = new URL(invitation.url, location.origin).href;
+  return h(
+    "div",
+    { class: "secret", role: "alert" },
+    `Send ${email} this invitation link (shown once; it works once, until ${when(invitation.expires_at)}): `,
+    h("code", { id: "invitation-link" }, link),
+  );
+}
+
+// Lifetimes offered when making a token; the API refuses one past the operator's maximum.
+const LIFETIMES = [
+  ["7", "7 days"],
+  ["30", "30 days"],
+  ["90", "90 days"],
+  ["365", "1 year"],
+  ["never", "Never (service token; owners and admins)"],
+];
+
+function tokenLine(t) {
+  const kind = t.kind === "service" ? " · service token" : t.kind === "session" ? " · sign-in" : "";
+  const ends = t.expires_at ? `expires ${when(t.expires_at)}` : "never expires";
+  return `${t.display_prefix}…${kind} · created ${when(t.created_at)} · ${ends} `;
+}
+
 async function loadTokens(box) {
   const flash = h("div", { "aria-live": "polite" });
   const name = h("input", { id: "token-name", required: true, maxlength: "200" });
+  const lifetime = h(
+    "select",
+    { id: "token-lifetime" },
+    LIFETIMES.map(([value, label]) => h("option", { value, selected: value === "90" }, label)),
+  );
   async function load() {
     try {
       const page = await api("GET", "/tokens?limit=200");
@@ -79,11 +110,19 @@ async function loadTokens(box) {
               "ul",
               {},
               live.map((t) =>
-                h("li", {}, h("strong", {}, t.name), ` ${t.display_prefix}… · created ${when(t.created_at)} · expires ${when(t.expires_at)} `, h("button", { type: "button", onclick: () => revoke(t.id), "aria-label": `Revoke token ${t.name}` }, "Revoke")),
+                h("li", {}, h("strong", {}, t.name), " ", tokenLine(t), h("button", { type: "button", onclick: () => revoke(t.id), "aria-label": `Revoke token ${t.name}` }, "Revoke")),
               ),
             )
           : empty("No live tokens."),
-        h("form", { class: "inline", onsubmit: create, "aria-label": "Create a token" }, h("label", { for: "token-name" }, "Name"), name, h("button", { type: "submit" }, "Create token")),
+        h(
+          "form",
+          { class: "inline", onsubmit: create, "aria-label": "Create a token" },
+          h("label", { for: "token-name" }, "Name"),
+          name,
+          h("label", { for: "token-lifetime" }, "Expires after"),
+          lifetime,
+          h("button", { type: "submit" }, "Create token"),
+        ),
       );
     } catch (error) {
       fill(box, errorBox(error));
@@ -92,10 +131,12 @@ async function loadTokens(box) {
   async function create(event) {
     event.preventDefault();
     try {
-      const made = await api("POST", "/tokens", { name: name.value });
+      const days = lifetime.value === "never" ? "never" : Number(lifetime.value);
+      const made = await api("POST", "/tokens", { name: name.value, expires_in_days: days });
       name.value = "";
       await load();
-      flash.replaceChildren(h("div", { class: "secret", role: "alert" }, "New token (shown once): ", h("code", {}, made.token)));
+      const ends = made.expires_at ? `expires ${when(made.expires_at)}` : "never expires";
+      flash.replaceChildren(h("div", { class: "secret", role: "alert" }, `New token (shown once; ${ends}): `, h("code", { id: "new-token" }, made.token)));
     } catch (error) {
       flash.replaceChildren(errorBox(error));
     }
@@ -123,7 +164,7 @@ function passwordForm(box) {
       await api("PUT", "/me/password", body);
       current.value = "";
       next.value = "";
-      flash.replaceChildren(h("p", { class: "ok" }, "Password set."));
+      flash.replaceChildren(h("p", { class: "ok" }, "Password set. Your other sign-ins and tokens are revoked."));
     } catch (error) {
       flash.replaceChildren(errorBox(error));
     }

@@ -70,6 +70,7 @@ export function signInPage(app, done) {
       h(
         "p",
         { class: "hint" },
+        "Added by an admin? Open the invitation link they sent you to set your password. ",
         "No password yet? An operator sets one with ",
         h("code", {}, "automations set-password --email you@example.com"),
         ", or sign in with the token from ",
