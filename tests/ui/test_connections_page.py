@@ -432,16 +432,10 @@ def test_someone_else_following_the_starters_authorization_link_completes_nothin
     body = {"name": "Notes", "url": oauth_server.url, "tool_prefix": "notes", "auth": {"type": "oauth"}}
     made = space_api(oauth_base, owner, "POST", "/mcp/connections", json=body).json()
     started = space_api(oauth_base, owner, "POST", f"/mcp/connections/{made['id']}/authorize").json()
-    colleague = space_api(
-        oauth_base,
-        owner,
-        "POST",
-        "/members",
-        json={"email": f"a-{uuid.uuid4().hex[:6]}@example.test", "role": "admin"},
-    ).json()
+    colleague_token = new_member_token(oauth_base, owner, role="admin")
     page.goto(f"{oauth_base}/")
     page.locator("summary", has_text="Use an API token instead").click()
-    page.fill("#token", colleague["token"])
+    page.fill("#token", colleague_token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
     page.wait_for_selector("main h1:text-is('Automations')")
 

@@ -5,7 +5,6 @@ but gets no offer; a draft edited by hand gets the same offer."""
 from __future__ import annotations
 
 import json
-import uuid
 from functools import partial
 from typing import Any
 
@@ -15,7 +14,7 @@ from tests.support.browser import axe_violations
 from tests.support.drafts import envelope, proposal, review_reply
 from tests.support.fake_llm import FakeLlm
 from tests.ui.conftest import Owner
-from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, space_api
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, new_member_token, space_api
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -95,18 +94,11 @@ def test_an_admin_moves_a_literal_into_a_secret_from_the_automation_page(
 def test_a_member_sees_the_warning_without_an_offer(page: Any, owner: Owner, ui_base: str) -> None:
     created = _api(ui_base, owner, "POST", "/automations", json={"definition": _with_literal("Seen")})
     assert created.status_code == 201, created.text
-    added = _api(
-        ui_base,
-        owner,
-        "POST",
-        "/members",
-        json={"email": f"m-{uuid.uuid4().hex[:6]}@example.test", "role": "member"},
-    )
-    assert added.status_code == 201, added.text
+    member_token = new_member_token(ui_base, owner)
     page.goto("/")
     page.wait_for_selector("#email")
     page.click("summary:text-is('Use an API token instead')")
-    page.fill("#token", added.json()["token"])
+    page.fill("#token", member_token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
     page.wait_for_selector("main h1:text-is('Automations')")
     page.goto(f"/automations/{created.json()['id']}")

@@ -135,7 +135,13 @@ def test_removing_the_member_closes_their_stream_and_only_theirs(ui_base: str, o
     added = _api(ui_base, owner, "POST", f"/spaces/{owner.space_id}/members", json={"email": email})
     assert added.status_code == 201, added.text
     member = added.json()
-    theirs = Events(ui_base, owner.space_id, member["token"])
+    accepted = httpx.post(
+        f"{ui_base}/api/v1/invitations/accept",
+        json={"token": member["invitation"]["token"], "password": "a member's long passphrase"},
+        timeout=10,
+    )
+    assert accepted.status_code == 201, accepted.text
+    theirs = Events(ui_base, owner.space_id, accepted.json()["token"])
     mine = Events(ui_base, owner.space_id, owner.token)
 
     removed = _api(ui_base, owner, "DELETE", f"/spaces/{owner.space_id}/members/{member['user_id']}")
@@ -197,7 +203,14 @@ def test_the_runs_page_signs_out_when_its_session_is_revoked_elsewhere(
     page.goto("/runs")
     page.wait_for_selector("#live-state[data-state=live]")
     listed = _api(ui_base, owner, "GET", "/tokens?limit=200").json()["items"]
-    [signed_in] = [t for t in listed if t["name"] == SIGN_IN_TOKEN_NAME and t["revoked_at"] is None]
+    # The owner's own API token is a sign-in too: the page's is the other live one.
+    [signed_in] = [
+        t
+        for t in listed
+        if t["name"] == SIGN_IN_TOKEN_NAME
+        and t["revoked_at"] is None
+        and not owner.token.startswith(t["display_prefix"])
+    ]
     revoked = _api(ui_base, owner, "POST", f"/tokens/{signed_in['id']}/revoke")
     assert revoked.status_code == 200
     # Told by the stream itself: no API call of the page's own is needed to notice.
