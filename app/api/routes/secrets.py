@@ -9,7 +9,8 @@ from fastapi import APIRouter, Path, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import KeyringDep, PageDep, SessionDep, SpaceDep
-from app.api.schemas import PageOut, SecretHostsPut, SecretOut, SecretPut
+from app.api.schemas import PageOut
+from app.api.secret_schemas import SecretHostsPut, SecretOut, SecretPut
 from app.persistence.models import Secret
 from app.services.secrets import NAME_PATTERN, secret_service
 
