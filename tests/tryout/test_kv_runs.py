@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from tests.support.factories import Caller, Factory, example
-from tests.support.fake_llm import TEST_MODEL, FakeLlm, json_reply, tool_call
+from tests.support.fake_llm import TEST_MODEL, FakeLlm, Reply, ToolCall, json_reply, tool_call
 from tests.support.loopback import Loopback
 from tests.support.runs import attempts, definition, fire, start, wait_for
 
@@ -62,14 +62,26 @@ class TestTightSteps:
         assert failed["error"]["code"] == "value_too_large"
 
 
+def _tool_results(body: dict[str, Any]) -> int:
+    return sum(1 for message in body["messages"] if message["role"] == "tool")
+
+
+def _set_get_then_answer(body: dict[str, Any]) -> Reply | ToolCall:
+    """Set the topic, read it back, then answer: the step of the conversation says which."""
+    answered = _tool_results(body)
+    if answered == 0:
+        return tool_call("kv__set", {"key": "topic", "value": {"last": "cats"}, "ttl_seconds": 600})
+    if answered == 1:
+        return tool_call("kv__get", {"key": "topic"})
+    return json_reply({"done": True})
+
+
 class TestAgentTools:
     async def test_an_agent_reads_and_writes_its_state(self, factory: Factory, llm: FakeLlm, stack) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
-        llm.script(
-            tool_call("kv__set", {"key": "topic", "value": {"last": "cats"}, "ttl_seconds": 600}),
-            tool_call("kv__get", {"key": "topic"}),
-            json_reply({"done": True}),
-        )
+        # Answered by the conversation, not in order: a claim that takes the run over after a lease lost
+        # under load asks the model again from the start of the step.
+        llm.answer_by(_set_get_then_answer)
         step = {
             "step_id": "think",
             "action": "agent_task",
@@ -84,9 +96,10 @@ class TestAgentTools:
         done = await wait_for(owner, run["id"])
         assert done["status"] == "succeeded", done
         assert await _state(owner, automation_id, "topic") == {"last": "cats"}
-        fed_back = [json.loads(m["content"]) for m in llm.requests[2]["messages"] if m["role"] == "tool"]
+        last = next(r for r in reversed(llm.requests) if _tool_results(r) == 2)
+        fed_back = [json.loads(m["content"]) for m in last["messages"] if m["role"] == "tool"]
         assert fed_back[1]["result"]["value"] == {"last": "cats"}
-        offered = {tool["function"]["name"] for tool in llm.requests[0]["tools"]}
+        offered = {tool["function"]["name"] for tool in last["tools"]}
         assert offered == {"kv__get", "kv__set", "kv__delete", "kv__list"}
 
 
