@@ -61,12 +61,16 @@ async def _runs(app: Any, automation_id: str) -> list[Run]:
         )
 
 
+def _nine_in_berlin(days_ahead: int) -> datetime:
+    """09:00 in Berlin `days_ahead` days from today, in UTC. Beat ticks on real time during the suite,
+    so every slot a test sets lies in the future: only the test's own ticks fire it."""
+    day = (datetime.now(UTC) + timedelta(days=days_ahead)).date()
+    return datetime(day.year, day.month, day.day, 9, tzinfo=ZoneInfo("Europe/Berlin")).astimezone(UTC)
+
+
 def _future_slot() -> datetime:
-    """09:00 in Berlin (08:00 UTC in winter) some days ahead: beat, ticking on real time during the
-    suite, sees nothing due there, so only the test's own ticks fire it."""
-    ahead = datetime.now(UTC) + timedelta(days=3)
-    slot = ahead.replace(hour=8, minute=0, second=0, microsecond=0)
-    return slot if slot.astimezone(ZoneInfo("Europe/Berlin")).hour == 9 else slot - timedelta(hours=1)
+    """A 09:00 Berlin slot some days ahead (see `_nine_in_berlin`)."""
+    return _nine_in_berlin(3)
 
 
 async def _active(owner: Caller, definition: dict[str, Any] = DAILY) -> str:
@@ -91,7 +95,7 @@ class TestScheduleTick:
     async def test_due_trigger_fires_once_with_its_payload(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         automation_id = await _active(owner)
-        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)  # 09:00 in Berlin (CET)
+        slot = _future_slot()
         await _set_next(app, automation_id, slot)
         report = await _tick(app, slot + timedelta(seconds=2))
         assert report.fired >= 1
@@ -102,32 +106,32 @@ class TestScheduleTick:
         assert run.trigger_payload["scheduled_for"] == slot.isoformat()
         assert run.trigger_payload["last_fired_at"] is None
         trigger = await _trigger(app, automation_id)
-        assert trigger.next_fire_at == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+        assert trigger.next_fire_at == _nine_in_berlin(4)
         assert trigger.last_fired_at is not None
 
     async def test_missed_slots_fire_once_for_the_latest(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         automation_id = await _active(owner)
-        await _set_next(app, automation_id, datetime(2026, 11, 20, 8, 0, tzinfo=UTC))
-        await _tick(app, datetime(2026, 11, 23, 12, 0, tzinfo=UTC))  # three days of downtime
+        await _set_next(app, automation_id, _nine_in_berlin(3))
+        await _tick(app, _nine_in_berlin(6) + timedelta(hours=4))  # three days of downtime
         (run,) = await _runs(app, automation_id)
-        assert run.trigger_payload["scheduled_for"] == datetime(2026, 11, 23, 8, 0, tzinfo=UTC).isoformat()
+        assert run.trigger_payload["scheduled_for"] == _nine_in_berlin(6).isoformat()
 
     async def test_catch_up_none_skips_missed_slots(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         definition = copy.deepcopy(DAILY)
         definition["triggers"][0]["config"]["catch_up"] = "none"
         automation_id = await _active(owner, definition)
-        await _set_next(app, automation_id, datetime(2026, 11, 20, 8, 0, tzinfo=UTC))
-        await _tick(app, datetime(2026, 11, 23, 12, 0, tzinfo=UTC))
+        await _set_next(app, automation_id, _nine_in_berlin(3))
+        await _tick(app, _nine_in_berlin(6) + timedelta(hours=4))
         assert await _runs(app, automation_id) == []
         trigger = await _trigger(app, automation_id)
-        assert trigger.next_fire_at == datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
+        assert trigger.next_fire_at == _nine_in_berlin(7)
 
     async def test_two_concurrent_ticks_fire_each_slot_once(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         ids = [await _active(owner) for _ in range(5)]
-        slot = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+        slot = _future_slot()
         for automation_id in ids:
             await _set_next(app, automation_id, slot)
         await asyncio.gather(_tick(app, slot + timedelta(seconds=1)), _tick(app, slot + timedelta(seconds=1)))

@@ -19,9 +19,10 @@ export function setUnauthorizedHandler(handler) {
 }
 
 // The token stopped working (a 401, or a live stream closed because it was revoked or expired): forget
-// it and go back to sign-in.
-export function tokenEnded() {
-  if (!session.token) return;
+// it and go back to sign-in. `used` is the token the failing request carried: an answer to a request
+// sent before signing out (or in again) says nothing about the session that holds now.
+export function tokenEnded(used) {
+  if (!session.token || used !== session.token) return;
   session.token = null;
   onUnauthorized();
 }
@@ -55,10 +56,11 @@ export async function api(method, path, body, extraHeaders = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  const used = session.token;
   const response = await fetch(`/api/v1${path}`, init);
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
-  if (response.status === 401) tokenEnded();
+  if (response.status === 401) tokenEnded(used);
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }

@@ -54,8 +54,10 @@ function signedOut() {
   spaces = null;
   if (stopBadge) stopBadge();
   stopBadge = null;
-  // The query goes along: an OAuth completion page needs its code and state after signing in.
-  const next = location.pathname === "/signin" ? "/automations" : location.pathname + location.search;
+  // The query goes along: an OAuth completion page needs its code and state after signing in. Signed
+  // out twice (a revoked stream and the button), the page to return to is the one first left.
+  const kept = location.pathname === "/signin" && history.state && history.state.next;
+  const next = kept || (location.pathname === "/signin" ? "/automations" : location.pathname + location.search);
   history.replaceState({ next }, "", "/signin");
   render();
 }

@@ -2,7 +2,7 @@
 // go into URLs). Reconnects with Last-Event-ID after the server's retry delay. A stream the server
 // closes with `event: revoked` stays closed: a revoked or expired token signs the user out, a removed
 // membership leaves the page's stream "closed" (the next API call answers 404).
-import { headers, tokenEnded } from "./api.js";
+import { headers, session, tokenEnded } from "./api.js";
 
 const TOKEN_ENDED = new Set(["token_revoked", "token_expired"]);
 
@@ -11,6 +11,7 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
   let lastId = null;
   let retry = 2000;
   let controller = null;
+  let used = null;
 
   async function connect() {
     while (!stopped) {
@@ -18,10 +19,11 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
       try {
         const extra = { Accept: "text/event-stream" };
         if (lastId) extra["Last-Event-ID"] = lastId;
+        used = session.token;
         const response = await fetch(`/api/v1${path}`, { headers: headers(extra), signal: controller.signal });
         if (response.status === 401 || response.status === 404) {
           onState("closed");
-          if (response.status === 401) tokenEnded();
+          if (response.status === 401) tokenEnded(used);
           return;
         }
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -70,7 +72,7 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
       stopped = true;
       if (controller) controller.abort();
       onState("closed");
-      if (TOKEN_ENDED.has(value.reason)) tokenEnded();
+      if (TOKEN_ENDED.has(value.reason)) tokenEnded(used);
       return;
     }
     onEvent(event, value);
