@@ -34,6 +34,16 @@ def upgrade() -> None:
             comment="What the space configured for the plugin (its settings schema); shown in answers.",
         ),
     )
+    op.add_column(
+        "space_plugins",
+        sa.Column(
+            "enabled_at",
+            sa.DateTime(timezone=True),
+            nullable=True,
+            comment="When it was last switched on: subscriptions hear the space's events from then.",
+        ),
+    )
+    op.execute("UPDATE space_plugins SET enabled_at = updated_at WHERE enabled")
     op.create_table(
         "plugin_tasks",
         sa.Column("id", sa.Uuid(), nullable=False),
@@ -73,4 +83,5 @@ def downgrade() -> None:
     op.drop_index("ix_plugin_tasks_open", table_name="plugin_tasks")
     op.drop_index("ix_plugin_tasks_space_plugin", table_name="plugin_tasks")
     op.drop_table("plugin_tasks")
+    op.drop_column("space_plugins", "enabled_at")
     op.drop_column("space_plugins", "settings")

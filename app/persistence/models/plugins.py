@@ -23,6 +23,9 @@ class SpacePlugin(TimestampMixin, Base):
     plugin_id: Mapped[str] = mapped_column(String(100), primary_key=True)
     enabled: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    enabled_at: Mapped[datetime | None] = mapped_column(
+        comment="When it was last switched on: subscriptions hear the space's events from then."
+    )
     settings: Mapped[dict[str, Any]] = mapped_column(
         JSONB, default=dict, server_default=text("'{}'::jsonb"), comment="Validated by the plugin's schema."
     )

@@ -76,7 +76,7 @@ class PluginTaskRepository(RepositoryBase[PluginTask]):
             )
             .where(
                 or_(*matches),
-                DomainEvent.created_at >= SpacePlugin.updated_at,
+                DomainEvent.created_at >= SpacePlugin.enabled_at,
                 DomainEvent.created_at >= since,
                 ~taken,
             )
