@@ -33,7 +33,7 @@ from app.persistence.repositories.plugins import SpacePluginRepository
 from app.registry.plugins import LoadedPlugin, PluginContext, PluginEvents, PluginHttp, PluginSet
 from app.registry.plugins.background import Poller, Subscription
 from app.registry.ports import HttpPort
-from app.services.events import EVENT_RETENTION, event_service
+from app.services.events import event_service
 
 logger = logging.getLogger("app.plugins")
 
@@ -44,6 +44,9 @@ REQUEUE_AFTER = timedelta(seconds=30)
 LOST_GRACE = timedelta(seconds=60)
 # Event deliveries one tick queues per subscription at most (the rest wait for the next tick).
 DELIVERY_BATCH = 500
+# How far back each tick looks for events not handed over yet: ticks come seconds apart, so an hour
+# covers a beat restart while keeping each tick's scan to the last hour of events.
+DELIVERY_LOOKBACK = timedelta(hours=1)
 TASK_RETENTION = timedelta(days=7)
 
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
@@ -116,7 +119,7 @@ class PluginTaskService:
                     subscription.name,
                     subscription.exact,
                     subscription.prefixes,
-                    since=now - EVENT_RETENTION,
+                    since=now - DELIVERY_LOOKBACK,
                     now=now,
                     limit=DELIVERY_BATCH,
                 )

@@ -9,9 +9,13 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
+from sqlalchemy import select
+
+from app.integrations.http import GuardedHttp
 from app.persistence.base import utcnow
+from app.persistence.models import PluginTask
 from app.persistence.transaction import transaction
-from app.services.plugin_tasks import plugin_task_service
+from app.services.plugin_tasks import TaskSettings, plugin_task_service
 from tests.plugins.test_runs import run_of
 from tests.support.factories import Caller, Factory
 from tests.support.loopback import Loopback
@@ -204,3 +208,32 @@ class TestSettings:
         assert (
             await owner.request("GET", owner.space_path("/plugins/pollster/tasks?limit=0"))
         ).status_code == 422
+
+
+class TestOnce:
+    async def test_two_workers_taking_one_task_run_it_once(self, app: Any, factory: Factory) -> None:
+        owner = await factory.owner()
+        # Quiet: beat (when the stack runs) polls this space too, and its polls must not count here.
+        await enable(owner, "pollster", {"mode": "quiet"})
+        plugins = app.state.runtime.plugins
+        async with transaction(app.state.sessionmaker, lambda job: None) as session:
+            await plugin_task_service.tick(session, plugins, utcnow() + timedelta(days=5), 2)
+            (task_id,) = await session.scalars(
+                select(PluginTask.id).where(
+                    PluginTask.space_id == uuid.UUID(owner.space_id), PluginTask.status == "queued"
+                )
+            )
+
+        def unit_of_work() -> Any:
+            return transaction(app.state.sessionmaker, app.state.send_job)
+
+        settings = TaskSettings(
+            http=GuardedHttp(app.state.runtime.egress_allow), timeout_seconds=2, max_chain_depth=5
+        )
+        ends = await asyncio.gather(
+            *(plugin_task_service.run(unit_of_work, task_id, plugins, settings) for _ in range(2))
+        )
+        assert sorted(ends) == ["not_taken", "succeeded"]
+        (row,) = [t for t in await tasks(owner, "pollster") if t["id"] == str(task_id)]
+        assert row["status"] == "succeeded"
+        await switch(owner, "pollster", False)
