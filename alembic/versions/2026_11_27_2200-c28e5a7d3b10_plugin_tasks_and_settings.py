@@ -71,6 +71,7 @@ def upgrade() -> None:
         ),
     )
     op.create_index("ix_plugin_tasks_space_plugin", "plugin_tasks", ["space_id", "plugin_id", "created_at"])
+    op.create_index("ix_plugin_tasks_created", "plugin_tasks", ["created_at"])
     op.create_index(
         "ix_plugin_tasks_open",
         "plugin_tasks",
@@ -81,6 +82,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_plugin_tasks_open", table_name="plugin_tasks")
+    op.drop_index("ix_plugin_tasks_created", table_name="plugin_tasks")
     op.drop_index("ix_plugin_tasks_space_plugin", table_name="plugin_tasks")
     op.drop_table("plugin_tasks")
     op.drop_column("space_plugins", "enabled_at")

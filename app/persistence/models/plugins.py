@@ -47,6 +47,7 @@ class PluginTask(IdMixin, Base):
     __table_args__ = (
         Index("ix_plugin_tasks_space_plugin", "space_id", "plugin_id", "created_at"),
         Index("ix_plugin_tasks_open", "created_at", postgresql_where=text("status IN ('queued', 'running')")),
+        Index("ix_plugin_tasks_created", "created_at"),
     )
 
     space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
