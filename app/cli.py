@@ -405,7 +405,10 @@ def plugins_check() -> None:
     from app.registry.plugins import load_plugins
     from app.registry.registries import native_namespaces
 
-    found = load_plugins(_settings().plugin_ids, reserved=native_namespaces())
+    settings = _settings()
+    found = load_plugins(
+        settings.plugin_ids, reserved=native_namespaces(), min_poll_seconds=settings.plugin_poll_min_seconds
+    )
     answer = [
         {
             "id": report.id,

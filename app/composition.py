@@ -131,7 +131,9 @@ def build_runtime(
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
     keyring = keyring_for(settings)
     mcp = mcp_settings(settings, allow, keyring)
-    plugins = load_plugins(settings.plugin_ids, reserved=native_namespaces())
+    plugins = load_plugins(
+        settings.plugin_ids, reserved=native_namespaces(), min_poll_seconds=settings.plugin_poll_min_seconds
+    )
     plugin_source = PluginSource(plugins, sessions)
     secrets = VaultSecrets(SecretVault(keyring), sessions)
     resolver = CapabilityResolver(

@@ -122,6 +122,23 @@ class Settings(BaseSettings):
             " empty = none (installing a plugin package alone runs none of its code)."
         ),
     )
+    plugin_poll_min_seconds: float = Field(
+        default=60.0,
+        ge=1,
+        description=(
+            "The shortest period a plugin poller may register (a plugin asking for less is refused):"
+            " each poller runs once per period in every space that enabled its plugin."
+        ),
+    )
+    plugin_task_timeout_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=600,
+        description=(
+            "How long one poller or subscription call may take before it is cut and recorded as"
+            " timed_out (a poller also never outlives its period)."
+        ),
+    )
 
     # LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY)
     llm_allowed_models: list[str] = Field(

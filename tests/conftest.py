@@ -129,7 +129,10 @@ def settings(
         redis_key_prefix=f"test-{uuid.uuid4().hex[:8]}:",
         # Loopback servers stand in for the outside world; short leases make recovery quick to see.
         egress_allow="127.0.0.1/32",
-        plugins="uptime,misbehave,broken",
+        plugins="uptime,misbehave,broken,pollster",
+        # Pollers every second and cut after two, so a poll and a hang are quick to see.
+        plugin_poll_min_seconds=1,
+        plugin_task_timeout_seconds=2,
         run_lease_seconds=4,
         run_requeue_after_seconds=3,
         beat_tick_seconds=1,
@@ -159,6 +162,9 @@ def service_env(settings: Settings, example_plugin_path: list[str]) -> dict[str,
     env.update(
         PYTHONPATH=os.pathsep.join([*example_plugin_path, env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
         AUTOMATIONS_PLUGINS=settings.plugins,
+        AUTOMATIONS_PLUGIN_POLL_MIN_SECONDS=str(settings.plugin_poll_min_seconds),
+        AUTOMATIONS_PLUGIN_TASK_TIMEOUT_SECONDS=str(settings.plugin_task_timeout_seconds),
+        UPTIME_POLL_SECONDS="1",
         DATABASE_URL=settings.resolved_database_url(),
         REDIS_URL=settings.resolved_redis_url(),
         AUTOMATIONS_ENVIRONMENT="test",

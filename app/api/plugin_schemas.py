@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any, Literal
 
@@ -13,6 +14,38 @@ from app.services.plugins import SpacePluginView
 
 class PluginSwitch(Body):
     enabled: StrictBool = Field(description="true: the space may use the plugin's names; false: it may not.")
+    settings: dict[str, Any] | None = Field(
+        default=None,
+        description=(
+            "Replaces what the space configured for the plugin (checked against its settings schema; "
+            "never secrets: settings are shown in answers). Omitted: kept."
+        ),
+    )
+
+
+class PluginPollerOut(BaseModel):
+    name: str
+    every_seconds: float
+
+
+class PluginSubscriptionOut(BaseModel):
+    name: str
+    event_types: list[str]
+
+
+class PluginTaskOut(BaseModel):
+    id: uuid.UUID
+    kind: Literal["poller", "subscription"]
+    name: str
+    status: str = Field(description="queued, running, succeeded, failed, timed_out, skipped or lost.")
+    event_id: uuid.UUID | None = Field(description="The event a subscription was handed.")
+    emitted: int = Field(description="Events the call emitted.")
+    error: dict[str, Any] | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    model_config = {"from_attributes": True}
 
 
 class PluginTriggerOut(BaseModel):
@@ -31,6 +64,9 @@ class PluginRegistrations(BaseModel):
     triggers: list[PluginTriggerOut]
     actions: list[PluginEntryOut]
     tools: list[PluginEntryOut]
+    pollers: list[PluginPollerOut] = Field(default_factory=list)
+    subscriptions: list[PluginSubscriptionOut] = Field(default_factory=list)
+    settings_schema: dict[str, Any] | None = Field(default=None, description="What `settings` may hold.")
 
 
 class PluginOut(BaseModel):
@@ -47,6 +83,7 @@ class PluginOut(BaseModel):
     packages: list[str] = Field(description="The installed packages that provide this plugin id.")
     error: str | None
     registrations: PluginRegistrations
+    settings: dict[str, Any] = Field(description="What this space configured for the plugin.")
     updated_at: datetime | None = Field(description="When the space last switched it.")
 
     @classmethod
@@ -74,6 +111,16 @@ class PluginOut(BaseModel):
                     PluginEntryOut(id=t, description=capabilities[t].description, risk=capabilities[t].risk)
                     for t in (plugin.tools if plugin is not None else ())
                 ],
+                pollers=[
+                    PluginPollerOut(name=p.name, every_seconds=p.every_seconds)
+                    for p in (plugin.pollers if plugin is not None else ())
+                ],
+                subscriptions=[
+                    PluginSubscriptionOut(name=sub.name, event_types=list(sub.event_types))
+                    for sub in (plugin.subscriptions if plugin is not None else ())
+                ],
+                settings_schema=plugin.settings_schema if plugin is not None else None,
             ),
+            settings=view.settings,
             updated_at=view.updated_at,
         )

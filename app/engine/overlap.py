@@ -6,8 +6,11 @@ Reasons:
 
 - `schedule`: both have a schedule, and the two fire at the same instant within the next week;
 - `event`: both listen to an event type one of them matches (`drive.*` and `drive.file_added`);
-- `write`: both write through the same capability to the same target (URL host and method, Slack
-  channel, mail recipient), as far as the target is written literally (a templated one is unknown);
+- `write`: both write through the same capability to the same target, as far as the target is written
+  literally (a templated one is unknown, and never matches): an HTTP write by method, scheme, host and
+  path (the query is ignored: `/b?x=1` and `/b?x=2` are one endpoint, `/b` and `/c` are two); a Slack
+  post by channel; a mail by recipient; a tool called with `call_tool` (an MCP or plugin tool) by its
+  capability id, narrowed by its literal arguments (see `WriteTarget.collides`);
 - `goal`: the token sets of their goals are similar (Jaccard index at least `GOAL_SIMILARITY`).
 
 A shared write target is a **strict** overlap: the two could duplicate each other's writes.
@@ -15,6 +18,7 @@ A shared write target is a **strict** overlap: the two could duplicate each othe
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +32,8 @@ SCHEDULE_WINDOW = timedelta(days=7)
 MAX_FIRES_COMPARED = 500
 GOAL_SIMILARITY = 0.5
 MIN_GOAL_TOKENS = 3
-_READ_METHODS = frozenset({"GET", "HEAD"})
+_READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CALL_TOOL = "call_tool"
 _WORD = re.compile(r"[a-z0-9]+")
 _STOPWORD_TEXT = (
     "a an and are as at be by every each for from in into is it its of on or our the their them then this "
@@ -48,13 +53,41 @@ class Reason:
 
 
 @dataclass(frozen=True)
+class WriteTarget:
+    """One external write: the capability and its literal target; for a tool, its literal arguments."""
+
+    capability: str
+    target: str
+    arguments: tuple[tuple[str, str], ...] = ()
+    """(name, canonical JSON) of each top-level argument written literally; templated ones are left out."""
+
+    def collides(self, other: WriteTarget) -> bool:
+        """Whether the two writes could be the same write.
+
+        Same capability and target, and no argument that both give literally with different values. A
+        templated argument is unknown: it cannot show that two calls differ, so it narrows nothing (two
+        calls of one tool are kept apart only by literal values that differ).
+        """
+        if (self.capability, self.target) != (other.capability, other.target):
+            return False
+        theirs = dict(other.arguments)
+        return all(theirs.get(name, value) == value for name, value in self.arguments)
+
+    def describe(self) -> str:
+        if not self.arguments:
+            return self.target
+        shown = ", ".join(f"{name}={value}" for name, value in self.arguments)
+        return f"{self.target} ({shown})"
+
+
+@dataclass(frozen=True)
 class Footprint:
     """What an automation touches, as far as its definition says."""
 
     schedules: tuple[tuple[str, str], ...]
     event_types: tuple[str, ...]
-    writes: frozenset[tuple[str, str]]
-    """(capability id, target) of each external write with a literal target."""
+    writes: frozenset[WriteTarget]
+    """Each external write with a literal target."""
     goal_tokens: frozenset[str]
 
 
@@ -62,23 +95,70 @@ def _literal(value: Any) -> str | None:
     return value if isinstance(value, str) and value and "{" not in value else None
 
 
-def _write_targets(capability_id: str, config: Mapping[str, Any]) -> list[str]:
+def _literal_data(value: Any) -> bool:
+    """JSON data with no template and no secret reference anywhere inside."""
+    if isinstance(value, str):
+        return "{{" not in value and "{%" not in value
+    if isinstance(value, Mapping):
+        return "$secret" not in value and all(_literal_data(item) for item in value.values())
+    if isinstance(value, list):
+        return all(_literal_data(item) for item in value)
+    return value is None or isinstance(value, (bool, int, float))
+
+
+def http_target(method: Any, url: Any) -> str | None:
+    """`METHOD scheme://host[:port]/path` of a literal HTTP write (None for a read or an unknown URL)."""
+    url = _literal(url)
+    if not isinstance(method, str) or method.upper() in _READ_METHODS or url is None:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower() + (f":{port}" if port is not None else "")
+    return f"{method.upper()} {parts.scheme.lower()}://{host}{parts.path or '/'}"
+
+
+def tool_arguments(args: Any) -> tuple[tuple[str, str], ...]:
+    """The literal top-level arguments of a tool call, as (name, canonical JSON), in name order."""
+    if not isinstance(args, Mapping):
+        return ()
+    return tuple(
+        sorted(
+            (str(name), json.dumps(value, sort_keys=True, ensure_ascii=False))
+            for name, value in args.items()
+            if _literal_data(value)
+        )
+    )
+
+
+def _write_targets(capability_id: str, config: Mapping[str, Any]) -> list[WriteTarget]:
     """The identifying targets of one step's call, when written literally."""
     if capability_id == "http.request":
-        method = config.get("method", "GET")
-        url = _literal(config.get("url"))
-        if not isinstance(method, str) or method.upper() in _READ_METHODS or url is None:
-            return []
-        host = urlsplit(url).hostname
-        return [f"{method.upper()} {host}"] if host else []
+        target = http_target(config.get("method", "GET"), config.get("url"))
+        return [WriteTarget(capability_id, target)] if target else []
     if capability_id == "slack.post_message":
         channel = _literal(config.get("channel"))
-        return [f"channel {channel}"] if channel else []
+        return [WriteTarget(capability_id, f"channel {channel}")] if channel else []
     if capability_id == "email.send":
         recipients = config.get("to")
         found = [_literal(item) for item in recipients] if isinstance(recipients, list) else []
-        return [f"to {address.lower()}" for address in found if address]
+        return [WriteTarget(capability_id, f"to {address.lower()}") for address in found if address]
     return []
+
+
+def _tool_targets(config: Mapping[str, Any], native: frozenset[str]) -> list[WriteTarget]:
+    """A `call_tool` step: a native write by its own rule, any other tool (MCP, plugin) by id and args."""
+    capability_id = _literal(config.get("capability"))
+    if capability_id is None:
+        return []
+    args = _fields(config.get("args"))
+    if capability_id in native:
+        return _write_targets(capability_id, args)
+    return [WriteTarget(capability_id, f"tool {capability_id}", tool_arguments(args))]
 
 
 def goal_tokens(text: object) -> frozenset[str]:
@@ -100,8 +180,13 @@ def _fields(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def footprint(document: Mapping[str, Any], capabilities_of: Mapping[str, Sequence[str]]) -> Footprint:
-    """Read a definition's footprint; `capabilities_of` maps an action type to the capabilities it uses."""
+def footprint(
+    document: Mapping[str, Any],
+    capabilities_of: Mapping[str, Sequence[str]],
+    native: frozenset[str] = frozenset(),
+) -> Footprint:
+    """Read a definition's footprint; `capabilities_of` maps an action type to the capabilities it uses,
+    `native` names the built-in capabilities (a `call_tool` of any other is a tool write)."""
     schedules: list[tuple[str, str]] = []
     events: list[str] = []
     for trigger in _items(document.get("triggers")):
@@ -112,13 +197,15 @@ def footprint(document: Mapping[str, Any], capabilities_of: Mapping[str, Sequenc
             schedules.append((config["cron"], str(config.get("timezone") or "UTC")))
         elif trigger.get("type") == "event" and isinstance(config.get("event_type"), str):
             events.append(config["event_type"])
-    writes: set[tuple[str, str]] = set()
+    writes: set[WriteTarget] = set()
     execution = _fields(document.get("execution"))
     for step in [*_items(document.get("plan")), *_items(execution.get("on_failure"))]:
         if not isinstance(step, dict) or not isinstance(step.get("config"), dict):
             continue
+        if step.get("action") == CALL_TOOL:
+            writes.update(_tool_targets(step["config"], native))
         for capability_id in capabilities_of.get(str(step.get("action")), ()):
-            writes.update((capability_id, target) for target in _write_targets(capability_id, step["config"]))
+            writes.update(_write_targets(capability_id, step["config"]))
     return Footprint(tuple(schedules), tuple(events), frozenset(writes), goal_tokens(document.get("goal")))
 
 
@@ -168,8 +255,11 @@ def compare(mine: Footprint, other: Footprint, now: datetime) -> list[Reason]:
         for other_type in other.event_types:
             if _events_meet(event_type, other_type):
                 reasons.append(Reason("event", f"both hear {event_type!r} / {other_type!r} events"))
-    for capability_id, target in sorted(mine.writes & other.writes):
-        reasons.append(Reason("write", f"both write with {capability_id} to {target}", strict=True))
+    colliding = {write for write in mine.writes for theirs in other.writes if write.collides(theirs)}
+    for write in sorted(colliding, key=lambda item: (item.capability, item.target, item.arguments)):
+        reasons.append(
+            Reason("write", f"both write with {write.capability} to {write.describe()}", strict=True)
+        )
     if len(mine.goal_tokens) >= MIN_GOAL_TOKENS and len(other.goal_tokens) >= MIN_GOAL_TOKENS:
         score = similarity(mine.goal_tokens, other.goal_tokens)
         if score >= GOAL_SIMILARITY:

@@ -22,7 +22,12 @@ ALL_QUEUES = (*RUN_QUEUES, SYSTEM_QUEUE)
 def create_celery(settings: Settings) -> Celery:
     """A Celery app bound to the settings' Redis; creating it opens no connection."""
     redis_url = settings.resolved_redis_url()
-    celery = Celery("automations", broker=redis_url, backend=redis_url, include=["app.worker.tasks"])
+    celery = Celery(
+        "automations",
+        broker=redis_url,
+        backend=redis_url,
+        include=["app.worker.tasks", "app.worker.plugin_tasks"],
+    )
     celery.conf.update(
         task_queues=[Queue(name) for name in ALL_QUEUES],  # type: ignore[no-untyped-call]
         task_default_queue=SYSTEM_QUEUE,
@@ -39,6 +44,12 @@ def create_celery(settings: Settings) -> Celery:
         beat_schedule={
             "system-tick": {
                 "task": "system.tick",
+                "schedule": settings.beat_tick_seconds,
+                "options": {"expires": 60},
+            },
+            # Apart from the system tick, so plugin code never delays schedules or recovery.
+            "plugin-tick": {
+                "task": "system.plugin_tick",
                 "schedule": settings.beat_tick_seconds,
                 "options": {"expires": 60},
             },

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.engine.overlap import compare, footprint, goal_tokens, similarity
+from app.engine.overlap import WriteTarget, compare, footprint, goal_tokens, similarity
 
 NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 USES = {
@@ -76,13 +76,25 @@ class TestWrites:
         assert kinds(doc(post("#eng")), doc(post("#ops"))) == []
         assert kinds(doc(post("{{ inputs.channel }}")), doc(post("{{ inputs.channel }}"))) == [], "unknown"
 
-    def test_http_writes_meet_by_method_and_host_and_reads_never(self) -> None:
+    def test_http_writes_meet_by_method_scheme_host_and_path_and_reads_never(self) -> None:
         def call(method: str, url: str) -> dict[str, Any]:
             return {"step_id": "c", "action": "http_request", "config": {"method": method, "url": url}}
 
-        assert kinds(
-            doc(call("POST", "https://hooks.example.com/a")), doc(call("POST", "https://hooks.example.com/b"))
-        ) == [("write", True)]
+        def post(url: str) -> dict[str, Any]:
+            return doc(call("POST", url))
+
+        assert kinds(post("https://api.example.com/b"), post("https://api.example.com/c")) == [], (
+            "two endpoints of one API: a chain, not a duplicate"
+        )
+        assert kinds(post("https://api.example.com/b"), post("https://API.example.com/b")) == [
+            ("write", True)
+        ]
+        assert kinds(post("https://api.example.com/b?page=1"), post("https://api.example.com/b?x=2")) == [
+            ("write", True)
+        ], "the query is ignored"
+        assert kinds(post("https://api.example.com/b"), post("http://api.example.com/b")) == []
+        assert kinds(post("https://api.example.com:8443/b"), post("https://api.example.com/b")) == []
+        assert kinds(post("https://api.example.com"), post("https://api.example.com/")) == [("write", True)]
         assert (
             kinds(
                 doc(call("GET", "https://api.example.com/a")), doc(call("GET", "https://api.example.com/a"))
@@ -92,6 +104,16 @@ class TestWrites:
         assert (
             kinds(doc(call("POST", "https://a.example.com")), doc(call("PUT", "https://a.example.com"))) == []
         )
+        assert kinds(post("{{ inputs.url }}"), post("{{ inputs.url }}")) == [], "unknown"
+
+    def test_the_reason_names_the_path(self) -> None:
+        step = {
+            "step_id": "c",
+            "action": "http_request",
+            "config": {"method": "post", "url": "https://h/x?q"},
+        }
+        (reason,) = compare(footprint(doc(step), USES), footprint(doc(step), USES), NOW)
+        assert reason.message == "both write with http.request to POST https://h/x"
 
     def test_mail_to_the_same_recipient(self) -> None:
         def mail(*to: str) -> dict[str, Any]:
@@ -159,4 +181,53 @@ class TestMalformedDrafts:
         }
         assert kinds(mixed, doc(triggers=[schedule("0 9 * * *")])) == [("schedule", False)]
         seen = footprint(mixed, USES)
-        assert seen.writes == {("slack.post_message", "channel #ops")}
+        assert seen.writes == {WriteTarget("slack.post_message", "channel #ops")}
+
+
+class TestTools:
+    """`call_tool` of a non-native capability: the tool is the target, literal arguments narrow it."""
+
+    NATIVE = frozenset({"http.request", "slack.post_message", "email.send"})
+
+    def kinds(self, first: dict[str, Any], second: dict[str, Any]) -> list[tuple[str, bool]]:
+        mine, theirs = footprint(first, USES, self.NATIVE), footprint(second, USES, self.NATIVE)
+        return [(r.kind, r.strict) for r in compare(mine, theirs, NOW)]
+
+    @staticmethod
+    def call(capability: str, **args: Any) -> dict[str, Any]:
+        return doc(
+            {"step_id": "t", "action": "call_tool", "config": {"capability": capability, "args": args}}
+        )
+
+    def test_the_same_tool_with_equal_literal_keys_is_strict_and_different_ones_are_not(self) -> None:
+        assert self.kinds(
+            self.call("crm.create_note", customer="42"), self.call("crm.create_note", customer="42")
+        ) == [("write", True)]
+        assert (
+            self.kinds(
+                self.call("crm.create_note", customer="42"), self.call("crm.create_note", customer="7")
+            )
+            == []
+        )
+        assert self.kinds(self.call("crm.create_note"), self.call("crm.update_note")) == []
+
+    def test_a_templated_argument_narrows_nothing(self) -> None:
+        templated = self.call("crm.create_note", customer="{{ trigger.payload.id }}", kind="call")
+        assert self.kinds(templated, self.call("crm.create_note", customer="42", kind="call")) == [
+            ("write", True)
+        ]
+        assert self.kinds(templated, self.call("crm.create_note", customer="42", kind="visit")) == []
+        secret = self.call("crm.create_note", api_key={"$secret": "k"}, customer="42")
+        assert self.kinds(secret, self.call("crm.create_note", api_key={"$secret": "j"}, customer="42")) == [
+            ("write", True)
+        ]
+
+    def test_a_native_capability_through_call_tool_uses_its_own_rule(self) -> None:
+        first = self.call("http.request", method="POST", url="https://api.example.com/b")
+        assert self.kinds(
+            first, self.call("http.request", method="POST", url="https://api.example.com/b?x")
+        ) == [("write", True)]
+        assert (
+            self.kinds(first, self.call("http.request", method="POST", url="https://api.example.com/c")) == []
+        )
+        assert self.kinds(self.call("{{ inputs.tool }}"), self.call("{{ inputs.tool }}")) == []

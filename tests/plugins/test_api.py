@@ -66,7 +66,14 @@ class TestListing:
         listed = await plugins(owner)
         assert listed["broken"]["state"] == "error"
         assert "a dependency of this plugin is missing" in listed["broken"]["error"]
-        assert listed["broken"]["registrations"] == {"triggers": [], "actions": [], "tools": []}
+        assert listed["broken"]["registrations"] == {
+            "triggers": [],
+            "actions": [],
+            "tools": [],
+            "pollers": [],
+            "subscriptions": [],
+            "settings_schema": None,
+        }
         assert listed["unlisted"]["state"] == "not_allowed"
         assert listed["uptime"]["state"] == "disabled"  # the others started
         for plugin_id in ("broken", "unlisted"):

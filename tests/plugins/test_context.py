@@ -88,10 +88,11 @@ async def test_emit_outside_a_run_fails_clearly() -> None:
     assert refused.value.code == "events_unavailable"
 
 
-def test_a_handler_context_holds_nothing_but_http_events_and_ids() -> None:
+def test_a_handler_context_holds_nothing_but_http_events_ids_and_settings() -> None:
     assert [field.name for field in dataclasses.fields(PluginContext)] == [
         "plugin_id",
         "space_id",
         "http",
         "events",
+        "settings",
     ]

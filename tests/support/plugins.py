@@ -40,8 +40,10 @@ def install_example_plugin(site: Path) -> list[Path]:
 
 def install_test_plugins(site: Path) -> list[Path]:
     """What test sessions install: the example plugin, a misbehaving one (tests.support.misbehaving_plugin),
+    one with a poller and a subscription (tests.support.pollster_plugin),
     `broken` (its import fails) and `unlisted` (never allowed; importing it would fail loudly)."""
     write_distribution(site, "misbehave", "1.0.0", {"misbehave": "tests.support.misbehaving_plugin:plugin"})
+    write_distribution(site, "pollster", "1.0.0", {"pollster": "tests.support.pollster_plugin:plugin"})
     write_distribution(
         site,
         "automations-broken",

@@ -17,6 +17,7 @@ from app.api.deps import (
     VocabularyDep,
     expected_version,
 )
+from app.api.overlap_schemas import OverlapCheckOut
 from app.api.schemas import (
     AutomationCreate,
     AutomationOut,
@@ -35,6 +36,7 @@ from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.models import Automation, AutomationStatus
 from app.services.automations import Saved, StatusAction, automation_service
 from app.services.overlap import overlap_service
+from app.services.overlap_query import TargetQuery
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 
@@ -99,6 +101,42 @@ async def list_automations(
     return PageOut(
         items=[AutomationOut.model_validate(a) for a in result.items], next_cursor=result.next_cursor
     )
+
+
+_TARGETS = "Repeat for several. "
+
+
+@router.get("/overlaps", summary="Which automations would write where an automation or a candidate does")
+async def check_overlaps(
+    session: SessionDep,
+    access: SpaceDep,
+    automation_id: Annotated[
+        uuid.UUID | None, Query(description="Check a saved automation (left out of its own answer).")
+    ] = None,
+    http: Annotated[
+        list[str] | None,
+        Query(description=_TARGETS + "'METHOD URL' of an HTTP write; the URL's query is ignored."),
+    ] = None,
+    slack_channel: Annotated[list[str] | None, Query(description=_TARGETS + "A Slack channel.")] = None,
+    email_to: Annotated[list[str] | None, Query(description=_TARGETS + "A mail recipient.")] = None,
+    tool: Annotated[
+        list[str] | None,
+        Query(
+            description=_TARGETS + "A tool's capability id, optionally followed by a space and a JSON "
+            'object of its literal key arguments: crm.create_note {"customer": "42"}.'
+        ),
+    ] = None,
+    trigger_kind: Annotated[
+        str | None, Query(description="Only automations with an enabled trigger of this kind.")
+    ] = None,
+) -> OverlapCheckOut:
+    targets = TargetQuery(
+        http=http or (), slack_channel=slack_channel or (), email_to=email_to or (), tool=tool or ()
+    )
+    report = await overlap_service.check(
+        session, access, automation_id=automation_id, targets=targets, trigger_kind=trigger_kind
+    )
+    return OverlapCheckOut.of(report)
 
 
 @router.get("/{automation_id:uuid}", summary="Get an automation")

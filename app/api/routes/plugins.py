@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import RuntimeDep, SessionDep, SpaceDep
-from app.api.plugin_schemas import PluginOut, PluginSwitch
+from app.api.plugin_schemas import PluginOut, PluginSwitch, PluginTaskOut
 from app.registry.plugins.rules import PLUGIN_ID_PATTERN
+from app.services.plugin_tasks import plugin_task_service
 from app.services.plugins import plugin_service
 
 router = APIRouter(prefix="/spaces/{space_id}/plugins", tags=["plugins"], route_class=JsonBodyRoute)
@@ -36,5 +37,22 @@ async def get_plugin(
 async def put_plugin(
     plugin_id: PluginId, body: PluginSwitch, session: SessionDep, access: SpaceDep, runtime: RuntimeDep
 ) -> PluginOut:
-    view = await plugin_service.set_enabled(session, access, runtime.plugins, plugin_id, body.enabled)
+    view = await plugin_service.set_enabled(
+        session, access, runtime.plugins, plugin_id, body.enabled, body.settings
+    )
     return PluginOut.of(view)
+
+
+@router.get(
+    "/{plugin_id}/tasks", summary="What the plugin's pollers and subscriptions ran here, newest first"
+)
+async def list_plugin_tasks(
+    plugin_id: PluginId,
+    session: SessionDep,
+    access: SpaceDep,
+    runtime: RuntimeDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[PluginTaskOut]:
+    await plugin_service.get(session, access, runtime.plugins, plugin_id)  # members; 404 for an unknown id
+    tasks = await plugin_task_service.recent(session, access.space_id, plugin_id, limit)
+    return [PluginTaskOut.model_validate(task) for task in tasks]

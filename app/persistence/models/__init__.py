@@ -6,7 +6,7 @@ from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from app.persistence.models.plugins import SpacePlugin
+from app.persistence.models.plugins import PluginTask, SpacePlugin
 from app.persistence.models.policy import ApprovalGrant, PolicyChange
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
@@ -41,6 +41,7 @@ __all__ = [
     "McpTool",
     "Membership",
     "Notification",
+    "PluginTask",
     "PolicyChange",
     "Role",
     "Run",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
 
-from app.persistence.models import Automation, AutomationStatus, AutomationVersion, Space
+from app.persistence.models import Automation, AutomationStatus, AutomationVersion, Run, Space, User
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -62,6 +63,23 @@ class AutomationRepository(RepositoryBase[Automation]):
         if for_update:
             statement = statement.with_for_update()
         return await self.get_one_or_none(statement)
+
+    async def owners_and_last_runs(
+        self, automation_ids: list[uuid.UUID]
+    ) -> dict[uuid.UUID, tuple[uuid.UUID | None, str | None, datetime | None]]:
+        """Per automation: who created it (id, email) and when it last ran, in one query."""
+        if not automation_ids:
+            return {}
+        last_run = (
+            select(func.max(Run.created_at)).where(Run.automation_id == Automation.id).scalar_subquery()
+        )
+        statement = (
+            select(Automation.id, Automation.created_by, User.email, last_run)
+            .outerjoin(User, User.id == Automation.created_by)
+            .where(Automation.id.in_(automation_ids))
+        )
+        rows = (await self.session.execute(statement)).all()
+        return {row[0]: (row[1], row[2], row[3]) for row in rows}
 
 
 class AutomationVersionRepository(RepositoryBase[AutomationVersion]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.definitions.json_schema import schema_problems
@@ -126,9 +126,11 @@ class PluginEvents:
 
 @dataclass(frozen=True)
 class PluginContext:
-    """The one argument besides its arguments that a plugin handler receives."""
+    """The one argument besides its arguments that a plugin handler receives (and all a poller gets)."""
 
     plugin_id: str
     space_id: str
     http: PluginHttp
     events: PluginEvents
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The space's settings for the plugin (pollers and subscriptions; empty for action and tool calls)."""

@@ -58,15 +58,19 @@ def load_plugins(
     *,
     reserved: frozenset[str] = frozenset(),
     entry_points: Iterable[importlib.metadata.EntryPoint] | None = None,
+    min_poll_seconds: float = 60.0,
 ) -> PluginSet:
-    """Load the allowed plugins among the installed entry points; `reserved` are the core namespaces."""
+    """Load the allowed plugins among the installed entry points; `reserved` are the core namespaces,
+    `min_poll_seconds` the shortest period a poller may ask for."""
     found = (
         entry_points if entry_points is not None else importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     )
     by_name: dict[str, list[importlib.metadata.EntryPoint]] = {}
     for entry_point in found:
         by_name.setdefault(entry_point.name, []).append(entry_point)
-    reports = [_report(name, points, name in allowed, reserved) for name, points in by_name.items()]
+    reports = [
+        _report(name, points, name in allowed, reserved, min_poll_seconds) for name, points in by_name.items()
+    ]
     reports += [
         _refused(name, (), "listed in AUTOMATIONS_PLUGINS, but no installed package provides it")
         for name in allowed
@@ -79,7 +83,11 @@ def load_plugins(
 
 
 def _report(
-    name: str, points: list[importlib.metadata.EntryPoint], allowed: bool, reserved: frozenset[str]
+    name: str,
+    points: list[importlib.metadata.EntryPoint],
+    allowed: bool,
+    reserved: frozenset[str],
+    min_poll_seconds: float,
 ) -> PluginReport:
     packages = tuple(sorted(_package(point) for point in points))
     if len(points) > 1:
@@ -93,20 +101,22 @@ def _report(
     try:
         check_plugin_id(name)
         namespace = namespace_of(name, reserved)
-        plugin = _load(name, namespace, points[0])
+        plugin = _load(name, namespace, points[0], min_poll_seconds)
     except PluginRefused as exc:
         return _refused(name, packages, str(exc))
     return PluginReport(id=name, status="loaded", packages=packages, version=plugin.version, plugin=plugin)
 
 
-def _load(name: str, namespace: str, entry_point: importlib.metadata.EntryPoint) -> LoadedPlugin:
+def _load(
+    name: str, namespace: str, entry_point: importlib.metadata.EntryPoint, min_poll_seconds: float
+) -> LoadedPlugin:
     try:
         target = entry_point.load()
     except Exception as exc:
         logger.warning("plugin %r: importing %s failed", name, entry_point.value, exc_info=True)
         raise PluginRefused(f"importing {entry_point.value} failed: {type(exc).__name__}: {exc}") from None
     version = _check_plugin_object(name, target)
-    registrar = Registrar(name, namespace)
+    registrar = Registrar(name, namespace, min_poll_seconds)
     try:
         answer = target.setup(registrar)
     except PluginRefused:
@@ -173,10 +183,12 @@ def _log(report: PluginReport) -> None:
     elif report.plugin is not None:
         plugin = report.plugin
         logger.info(
-            "plugin %r %s loaded: %d triggers, %d actions, %d tools",
+            "plugin %r %s loaded: %d triggers, %d actions, %d tools, %d pollers, %d subscriptions",
             plugin.id,
             plugin.version,
             len(plugin.events),
             len(plugin.actions),
             len(plugin.tools),
+            len(plugin.pollers),
+            len(plugin.subscriptions),
         )

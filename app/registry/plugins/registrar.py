@@ -11,10 +11,21 @@ from __future__ import annotations
 import inspect
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from app.registry.base import InvalidEntry
 from app.registry.models import ActionDefinition, Capability, SecretFields, check_json_schema
+from app.registry.plugins.background import (
+    MAX_POLLERS,
+    MAX_SUBSCRIPTIONS,
+    Poller,
+    PollerFn,
+    Subscription,
+    SubscriptionFn,
+    event_types,
+    every_seconds,
+)
 from app.registry.plugins.context import DeclaredEvent
 from app.registry.plugins.handlers import PluginHandler, capability_handler
 from app.registry.plugins.rules import (
@@ -45,14 +56,22 @@ class LoadedPlugin:
     """Its tools, and the capability behind each of its actions (same name as the action)."""
     tools: tuple[str, ...]
     """The ids of the capabilities it registered as tools."""
+    pollers: tuple[Poller, ...] = ()
+    subscriptions: tuple[Subscription, ...] = ()
+    settings_schema: dict[str, Any] | None = None
+    """What a space may configure for the plugin (`PUT …/plugins/{id}` `settings`); None: nothing."""
 
 
 class Registrar:
     """Collects one plugin's triggers, actions and tools during its `setup`."""
 
-    def __init__(self, plugin_id: str, namespace: str) -> None:
+    def __init__(self, plugin_id: str, namespace: str, min_poll_seconds: float = 60.0) -> None:
         self.plugin_id = plugin_id
         self.namespace = namespace
+        self.min_poll_seconds = min_poll_seconds
+        self._pollers: dict[str, Poller] = {}
+        self._subscriptions: dict[str, Subscription] = {}
+        self._settings_schema: dict[str, Any] | None = None
         self._events: dict[str, DeclaredEvent] = {}
         self._actions: dict[str, ActionDefinition] = {}
         self._capabilities: dict[str, Capability] = {}
@@ -131,6 +150,42 @@ class Registrar:
             self._tools.append(full)
             return full
 
+    def register_poller(self, name: str, every: float | timedelta, fn: PollerFn) -> str:
+        """Run `async fn(ctx)` every `every` seconds (or a `timedelta`) in each space that enabled the
+        plugin, on the system queue, cut at its time bound; answers the full name."""
+        with self._checked():
+            full = qualified_name(self.namespace, "poller", name)
+            if full in self._pollers:
+                return full
+            self._cap("pollers", len(self._pollers), MAX_POLLERS)
+            seconds = every_seconds(full, every, self.min_poll_seconds)
+            self._require_async(full, fn)
+            self._pollers[full] = Poller(name=name, every_seconds=seconds, fn=fn)
+            return full
+
+    def register_subscription(
+        self, event_types_: str | list[str] | tuple[str, ...], fn: SubscriptionFn, name: str | None = None
+    ) -> str:
+        """Hand `async fn(ctx, event)` each event of these types (core or plugin, exact or `prefix.*`;
+        never a bare `*`) once per space that enabled the plugin. `name` defaults to the function's name."""
+        with self._checked():
+            local = name if name is not None else getattr(fn, "__name__", None)
+            full = qualified_name(self.namespace, "subscription", local)
+            if full in self._subscriptions:
+                return full
+            self._cap("subscriptions", len(self._subscriptions), MAX_SUBSCRIPTIONS)
+            types = event_types(full, event_types_)
+            self._require_async(full, fn)
+            self._subscriptions[full] = Subscription(name=str(local), event_types=types, fn=fn)
+            return full
+
+    def register_settings(self, schema: dict[str, Any]) -> None:
+        """The JSON Schema of what a space configures for the plugin (handed to pollers and
+        subscriptions as `ctx.settings`). Settings are shown in API answers: never put secrets there."""
+        with self._checked():
+            _schema_checked(f"{self.namespace}.settings", schema)
+            self._settings_schema = schema
+
     def close(self, version: str) -> LoadedPlugin:
         """End registration (later calls are refused) and answer the plugin, or raise its refusal."""
         self._closed = True
@@ -144,10 +199,17 @@ class Registrar:
             actions=tuple(self._actions.values()),
             capabilities=tuple(self._capabilities.values()),
             tools=tuple(self._tools),
+            pollers=tuple(self._pollers.values()),
+            subscriptions=tuple(self._subscriptions.values()),
+            settings_schema=self._settings_schema,
         )
 
     def _checked(self) -> _Refusals:
         return _Refusals(self)
+
+    def _require_async(self, full: str, fn: Any) -> None:
+        if not _is_async(fn):
+            raise PluginRefused(f"{full!r}: the function must be an async function (async def)")
 
     def _cap(self, kind: str, count: int, cap: int) -> None:
         if count >= cap:
