@@ -34,7 +34,7 @@ class InputDefaultRepository(RepositoryBase[SpaceInputDefault]):
                 SpaceInputDefault.space_id == space_id, SpaceInputDefault.name.in_(names)
             )
         )
-        return dict(rows.tuples().all())
+        return dict(rows.all())
 
     async def names(self, space_id: uuid.UUID) -> frozenset[str]:
         rows = await self.session.scalars(
