@@ -168,6 +168,17 @@ class TestFire:
         given = await owner.request("POST", path, json={"inputs": {"channel": "C9"}})
         assert given.json()["inputs"] == {"channel": "C9"}
 
+    async def test_a_preview_shows_the_value_a_fire_would_take(self, factory: Factory) -> None:
+        owner = await factory.owner()
+        automation = await owner.create_automation(echo_definition())
+        path = owner.space_path(f"/automations/{automation['id']}/preview")
+        refused = await owner.request("POST", path, json={"inputs": {}})
+        assert refused.status_code == 422, refused.text
+        await put_default(owner, "channel", "C0123")
+        shown = await owner.request("POST", path, json={"inputs": {}})
+        assert shown.status_code == 200, shown.text
+        assert shown.json()["inputs"] == {"channel": "C0123"}
+
     async def test_a_changed_default_reaches_the_next_fire_not_the_last_run(self, factory: Factory) -> None:
         owner = await factory.owner()
         await put_default(owner, "channel", "C1")

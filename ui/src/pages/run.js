@@ -299,6 +299,6 @@ function bytes(size) {
 
 // Who the run acts as: whoever started it by hand, else the automation's creator.
 function ranAs(identity) {
-  if (!identity) return "nobody (the automation's creator is gone)";
+  if (!identity) return "not recorded";
   return identity.name ? `${identity.name} <${identity.email}>` : identity.email;
 }
