@@ -23,7 +23,11 @@ async def list_input_defaults(session: SessionDep, access: SpaceDep) -> ListOut[
     return ListOut(items=[InputDefaultOut.model_validate(row) for row in rows])
 
 
-@router.put("/{name}", summary="Set one input default (admin; 201 new, 200 replaced)")
+@router.put(
+    "/{name}",
+    summary="Create (201) or replace (200) one input default (admin)",
+    responses={status.HTTP_201_CREATED: {"model": InputDefaultOut, "description": "Created"}},
+)
 async def put_input_default(
     name: NamePath, body: InputDefaultPut, session: SessionDep, access: SpaceDep, response: Response
 ) -> InputDefaultOut:
