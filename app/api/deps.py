@@ -11,6 +11,7 @@ outside a route (middleware, the body check).
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
@@ -38,6 +39,7 @@ from app.services.auth import auth_service
 from app.services.databases import ConnectionProbe
 from app.services.dispatch import DispatchLimits
 from app.services.health import ReadinessProbe
+from app.services.input_defaults import input_default_service
 from app.services.secrets import secret_service
 from app.services.vault import keyring_for
 
@@ -249,7 +251,9 @@ async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: Space
     """What the space's definitions are validated against: the registries, the allowed LLM models,
     the capabilities this space can call (from the capability resolver) and its secrets' names and hosts."""
     hosts = await secret_service.bindings(session, access)
-    return await runtime.vocabulary_for(str(access.space_id), frozenset(hosts), hosts)
+    vocabulary = await runtime.vocabulary_for(str(access.space_id), frozenset(hosts), hosts)
+    # The space's input default names, so a `$space_default` with no value is flagged at save.
+    return dataclasses.replace(vocabulary, space_defaults=await input_default_service.names(session, access))
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]

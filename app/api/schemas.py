@@ -272,6 +272,14 @@ class RunCreate(Body):
     llm: LlmMode = Field(default="run", description="skip: a dry or verify run calls no model.")
 
 
+class RanAsOut(BaseModel):
+    """The identity a run acts as (`run.creator_id`)."""
+
+    user_id: uuid.UUID
+    email: str
+    name: str | None
+
+
 class RunOut(Out):
     id: uuid.UUID
     space_id: uuid.UUID
@@ -296,6 +304,10 @@ class RunOut(Out):
     mode: str = "live"
     llm_mode: str = "run"
     replay_of: uuid.UUID | None = Field(default=None, description="The run this one replays.")
+    ran_as: RanAsOut | None = Field(
+        default=None,
+        description="Who the run acts as: who started it by hand, else the automation's creator.",
+    )
     url: str = ""
 
 

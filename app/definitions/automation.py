@@ -20,6 +20,7 @@ MAX_ON_FAILURE_STEPS = 20
 MAX_TRIGGERS = 20
 MAX_RETRIES = 10
 MAX_TIMEOUT_SECONDS = 86_400
+RetryBackoff = Literal["none", "linear", "exponential"]
 
 Identifier = Annotated[str, Field(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=64)]
 
@@ -103,6 +104,9 @@ class Step(_Strict):
     output_as: Identifier | None = None
     max_retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES)
     timeout_seconds: int | None = Field(default=None, ge=1, le=MAX_TIMEOUT_SECONDS)
+    retry_backoff: RetryBackoff | None = Field(
+        default=None, description="How long to wait between this step's retries; overrides the policy's."
+    )
 
 
 class ToolGrant(_Strict):
@@ -122,7 +126,7 @@ class ExecutionPolicy(_Strict):
 
     timeout_seconds: int = Field(default=600, ge=1, le=MAX_TIMEOUT_SECONDS)
     max_retries: int = Field(default=0, ge=0, le=MAX_RETRIES)
-    retry_backoff: Literal["none", "linear", "exponential"] = "exponential"
+    retry_backoff: RetryBackoff = "exponential"
     concurrency: Literal["drop_if_running", "queue", "allow_parallel"] = "allow_parallel"
     budget_cap_usd: float | None = Field(
         default=None,

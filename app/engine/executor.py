@@ -247,7 +247,7 @@ class Executor:
     ) -> _StepResult:
         retry = RetryPolicy(
             max_retries=step.max_retries if step.max_retries is not None else execution.max_retries,
-            backoff=execution.retry_backoff,
+            backoff=step.retry_backoff if step.retry_backoff is not None else execution.retry_backoff,
         )
         attempt = resume.failed_attempts.get((phase, index), 0) + 1
         while True:

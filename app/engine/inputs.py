@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _TOKEN = re.compile(r"^\$[a-z_]+$")
+SPACE_DEFAULT = "$space_default"
+SPACE_DEFAULT_MISSING = "space_default_missing"
 
 
 def is_runtime_token(value: Any) -> bool:
@@ -70,3 +72,27 @@ def _resolve_token(token: str, name: str, fire: FireContext) -> Any:
     if resolver is None:
         raise ValueError(f"unknown runtime default {token!r}")
     return resolver(fire, name)
+
+
+def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    properties = schema.get("properties")
+    return properties if isinstance(properties, Mapping) else {}
+
+
+def space_default_names(schema: Mapping[str, Any], provided: Mapping[str, Any] | None = None) -> list[str]:
+    """The inputs whose default is `$space_default` (less those `provided` already has), in order."""
+    return [
+        name
+        for name, spec in _properties(schema).items()
+        if isinstance(spec, Mapping)
+        and spec.get("default") == SPACE_DEFAULT
+        and (provided is None or name not in provided)
+    ]
+
+
+def unresolved_required(schema: Mapping[str, Any], resolved: Mapping[str, Any]) -> list[str]:
+    """Required inputs left missing because their `$space_default` has no value in the space."""
+    required = schema.get("required")
+    if not isinstance(required, list):
+        return []
+    return [name for name in space_default_names(schema, resolved) if name in required]

@@ -8,6 +8,7 @@ capabilities and actions when imported.
 from app.registry.action_resolver import ActionResolver, Actions, ActionSet, ActionSource, RegistryActions
 from app.registry.base import InvalidEntry, Registry, RegistryConflict, RegistryError, UnknownEntry
 from app.registry.catalog import catalog
+from app.registry.core_events import CoreEvent
 from app.registry.factories import capability_action
 from app.registry.models import (
     DYNAMIC_OUTPUT,
@@ -21,7 +22,7 @@ from app.registry.models import (
     TriggerDefinition,
 )
 from app.registry.ports import HandlerContext
-from app.registry.registries import actions, capabilities, triggers
+from app.registry.registries import actions, capabilities, core_events, register_core_event, triggers
 from app.registry.resolver import (
     Capabilities,
     CapabilityResolver,
@@ -44,6 +45,7 @@ __all__ = [
     "CapabilityResolver",
     "CapabilitySet",
     "CapabilitySource",
+    "CoreEvent",
     "DynamicOutput",
     "Handler",
     "HandlerContext",
@@ -60,5 +62,7 @@ __all__ = [
     "capabilities",
     "capability_action",
     "catalog",
+    "core_events",
+    "register_core_event",
     "triggers",
 ]

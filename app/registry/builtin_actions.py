@@ -9,7 +9,7 @@ from app.registry.builtin_capabilities import HTTP_REQUEST, NOTIFY_SEND
 from app.registry.builtin_llm import LLM_COMPLETE_ACTION
 from app.registry.data_files import encode_data
 from app.registry.factories import capability_action
-from app.registry.models import ActionDefinition
+from app.registry.models import ActionDefinition, ArtifactSpec
 from app.registry.ports import HandlerContext
 
 
@@ -77,6 +77,9 @@ TRANSFORM_DATA = ActionDefinition(
     handler=_transform_data,
     duration_class="fast",
     recorded_config=_transform_record,
+    # With `save_as_artifact`: a data artifact, kept and shown as the step's config chooses (these
+    # are its defaults).
+    produces_artifacts=(ArtifactSpec("data"),),
 )
 
 
@@ -121,6 +124,9 @@ HTTP_REQUEST_ACTION = capability_action(
     prepare=_without_step_keys,
     finish=_accepted,
     example_output={"status_code": 200, "headers": {}, "text": ""},
+    # With `save_as_artifact` the answer's body becomes an artifact of the kind the config names
+    # (a document unless it says otherwise).
+    produces_artifacts=tuple(ArtifactSpec(kind) for kind in ("document", "audio", "image", "data")),
 )
 
 NOTIFICATION_ACTION = capability_action(

@@ -107,7 +107,10 @@ EMAIL_SEND = Capability(
 
 
 def _slack_args(config: dict[str, Any]) -> dict[str, Any]:
-    args = {key: value for key, value in config.items() if key != "message_template"}
+    args = {key: value for key, value in config.items() if key not in ("message_template", "channel_id")}
+    if "channel_id" in config:
+        # The name the definition format uses; the config schema refuses it beside `channel`.
+        args["channel"] = config["channel_id"]
     if "message_template" in config:
         # The executor rendered it already: it is the text.
         args["text"] = config["message_template"]
@@ -119,18 +122,24 @@ SLACK_POST = capability_action(
     type="slack_post",
     name="Slack message",
     description=(
-        "Post to a Slack channel (an id like C0123 or a name like #eng) as the bot whose token the "
+        "Post to a Slack channel (`channel_id` or `channel`: an id like C0123 or a name like #eng) as the "
+        "bot whose token the "
         'space keeps as a secret: "token": {"$secret": "slack_bot_token"}. `text` or '
         "`message_template` (a template rendered with the run's context), optional `blocks` and "
         "`thread_ts`. Answers {channel, ts}."
     ),
     config_schema={
         "type": "object",
-        "required": ["channel", "token"],
+        "required": ["token"],
         "properties": {
             **SLACK_POST_MESSAGE.input_schema["properties"],
+            "channel_id": SLACK_POST_MESSAGE.input_schema["properties"]["channel"],
             "message_template": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
         },
+        # Exactly one channel key (`channel_id` and `channel` mean the same), and text from one source.
+        "if": {"not": {"required": ["channel_id"]}},
+        "then": {"required": ["channel"]},
+        "dependentSchemas": {"channel_id": {"not": {"required": ["channel"]}}},
         "anyOf": [{"required": ["text"]}, {"required": ["message_template"]}, {"required": ["blocks"]}],
         "not": {"required": ["text", "message_template"]},
         "additionalProperties": False,

@@ -8,6 +8,7 @@ from typing import Any
 
 from app.registry import registries
 from app.registry.base import Registry
+from app.registry.core_events import CoreEvent
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
 from app.registry.plugins import DeclaredEvent
 
@@ -74,6 +75,7 @@ def catalog(
     actions: Iterable[ActionDefinition] = registries.actions,
     triggers: Registry[TriggerDefinition] = registries.triggers,
     events: Sequence[DeclaredEvent] = (),
+    core_events: Iterable[CoreEvent] = registries.core_events,
 ) -> dict[str, Any]:
     """Every capability, action and trigger with its JSON Schemas (never its handler), sorted by id.
 
@@ -83,11 +85,16 @@ def catalog(
     The answer is a fresh JSON-serialisable structure: callers may change it freely.
     `dynamic_output: true` marks an action whose steps declare their own `output_schema`
     (its `output_schema` here is then null). `events` are the event types plugins the space enabled
-    emit: an `event` trigger subscribes to them like to any event.
+    emit: an `event` trigger subscribes to them like to any event. The core's own event types come
+    first (tier `native`), each with the payload it publishes on the bus and the body it delivers to
+    webhook endpoints (`webhook_schema`; null when it is not delivered).
     """
     return {
         "capabilities": [_capability(item) for item in sorted(capabilities, key=lambda item: item.id)],
         "actions": [_action(item) for item in sorted(actions, key=lambda item: item.type)],
         "triggers": [_trigger(item) for item in sorted(triggers, key=lambda item: item.type)],
-        "events": [_event(item) for item in sorted(events, key=lambda item: item.type)],
+        "events": [
+            *(item.as_catalog_entry() for item in sorted(core_events, key=lambda item: item.type)),
+            *(_event(item) for item in sorted(events, key=lambda item: item.type)),
+        ],
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.registry.models import ActionDefinition, Capability, DurationClass
+from app.registry.models import ActionDefinition, ArtifactSpec, Capability, DurationClass
 from app.registry.ports import HandlerContext
 
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
@@ -31,6 +31,7 @@ def capability_action(
     prepare: Prepare | None = None,
     finish: Finish | None = None,
     example_output: Any = None,
+    produces_artifacts: tuple[ArtifactSpec, ...] = (),
 ) -> ActionDefinition:
     """An action whose handler calls `capability` through the pipeline with its config.
 
@@ -55,4 +56,5 @@ def capability_action(
         uses_capabilities=(capability.id,),
         example_output=example_output,
         secret_fields=capability.secret_fields,
+        produces_artifacts=produces_artifacts,
     )

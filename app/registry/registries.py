@@ -11,13 +11,16 @@ from app.registry.builtin_actions import BUILTIN_ACTIONS
 from app.registry.builtin_capabilities import BUILTIN_CAPABILITIES
 from app.registry.builtin_databases import DATABASE_QUERY
 from app.registry.builtin_delivery import DELIVERY_ACTIONS, DELIVERY_CAPABILITIES
+from app.registry.builtin_events import BUILTIN_EVENTS
 from app.registry.builtin_kv import KV_ACTIONS, KV_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
+from app.registry.core_events import CoreEvent
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
 
 capabilities: Registry[Capability] = Registry("capability", Capability, lambda item: item.id)
 actions: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambda item: item.type)
 triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, lambda item: item.type)
+core_events: Registry[CoreEvent] = Registry("event", CoreEvent, lambda item: item.type)
 
 for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES):
     capabilities.register(_capability)
@@ -25,6 +28,17 @@ for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)
+for _event in BUILTIN_EVENTS:
+    core_events.register(_event)
+
+
+def register_core_event(event: CoreEvent) -> CoreEvent:
+    """Publish one of the core's event types in the catalog (e.g. a module's `document.added`).
+
+    Call it when the module that emits the type is imported; registering an equal event again is a
+    no-op, another definition under a taken type a `RegistryConflict`.
+    """
+    return core_events.register(event)
 
 
 def native_namespaces() -> frozenset[str]:
@@ -33,5 +47,6 @@ def native_namespaces() -> frozenset[str]:
         [item.id for item in capabilities]
         + [item.type for item in actions]
         + [item.type for item in triggers]
+        + [item.type for item in core_events]
     )
     return frozenset(name.split(".", 1)[0] for name in names)

@@ -7,7 +7,6 @@ to a queue by duration class → enqueue after commit.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import uuid
@@ -21,12 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import jobs, metrics
 from app.definitions import run_states
 from app.definitions.automation import AutomationDefinition
-from app.definitions.json_schema import CompiledSchema, ValidationTooCostly, Violation, compiled_schema
-from app.definitions.pointers import join
+from app.definitions.json_schema import CompiledSchema, compiled_schema
 from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
-from app.engine.inputs import FireContext, resolve_inputs
 from app.errors import AppError, ErrorDetail, ValidationFailed
 from app.lru import LruCache
 from app.persistence.base import utcnow
@@ -38,6 +35,7 @@ from app.persistence.transaction import in_autocommit, leave_autocommit
 from app.registry import actions
 from app.registry.ports import LlmPort
 from app.services.admission import Fire, Pricer, TriggerType, Verdict, admit, first_run_estimate, refusal
+from app.services.fire_inputs import fire_inputs, inputs_refusal
 from app.services.ledger import ledger_service
 from app.services.outbox import record_run_finished
 
@@ -149,11 +147,6 @@ PARSED_CACHE_SIZE = 2048
 # entry never goes stale.
 _PARSED: LruCache[tuple[uuid.UUID, int], AutomationDefinition] = LruCache(PARSED_CACHE_SIZE)
 _VALIDATORS: LruCache[tuple[uuid.UUID, int], CompiledSchema] = LruCache(PARSED_CACHE_SIZE)
-# Keyword evaluations a fire may spend validating inputs on the event loop (about 20 ms at most,
-# ordinary inputs need under a hundred); a check that needs more moves to a thread, so one costly fire
-# never stalls the API.
-INLINE_VALIDATION_BUDGET = 5_000
-MAX_INPUT_PROBLEMS = 50
 
 
 def parsed_definition(
@@ -188,13 +181,6 @@ def queue_for(definition: AutomationDefinition) -> str:
         if _CLASS_RANK[duration] > _CLASS_RANK[slowest]:
             slowest = duration
     return _QUEUE_OF_CLASS[slowest]
-
-
-def _violations_or_refusal(validator: CompiledSchema, inputs: dict[str, Any]) -> list[Violation]:
-    try:
-        return validator.violations(inputs, limit=MAX_INPUT_PROBLEMS)
-    except ValidationTooCostly as exc:
-        return [Violation((), str(exc), inputs)]
 
 
 class RunFacts:
@@ -270,7 +256,9 @@ def _run_values(
         "idempotency_key": request.idempotency_key,
         "request_hash": request_hash or request.request_hash(),
         "chain_depth": request.chain_depth,
-        "created_by": request.actor_id,
+        # Who the run acts as: whoever started it by hand, else (schedule, webhook, event) the
+        # automation's creator, as `run.creator_id` promises.
+        "created_by": request.actor_id if request.actor_id is not None else automation.created_by,
         "callback_url": request.callback_url,
         "mode": request.mode,
         "llm_mode": request.llm,
@@ -356,7 +344,8 @@ class Dispatcher:
         definition = parsed_definition(automation.id, version, document)
         runs = RunRepository(session)
         # Inputs first: checking them needs no lock, so no other fire waits on it.
-        inputs, problems = await self._inputs(definition, automation, request, version)
+        validator = inputs_validator(automation, definition, version)
+        inputs, problems = await fire_inputs(session, definition, automation, request, validator)
         if in_autocommit(session):
             made = await self._fire_in_one_statement(
                 session, automation, definition, request, inputs, problems, limits, note_fired_at
@@ -369,11 +358,7 @@ class Dispatcher:
             await AutomationRepository(session).lock(automation.id)
 
         if problems and request.refuse_bad_inputs:
-            raise ValidationFailed(
-                "The inputs do not match the automation's inputs schema.",
-                code="invalid_inputs",
-                details=problems,
-            )
+            raise inputs_refusal(problems)
 
         request_hash = request.request_hash()
         if request.idempotency_key:
@@ -456,7 +441,8 @@ class Dispatcher:
             if request.idempotency_key or definition.execution.concurrency != "allow_parallel":
                 one_by_one.append(position)
                 continue
-            inputs, problems = await self._inputs(definition, automation, request, automation.version)
+            validator = inputs_validator(automation, definition, automation.version)
+            inputs, problems = await fire_inputs(session, definition, automation, request, validator)
             if problems and request.refuse_bad_inputs:
                 one_by_one.append(position)  # `fire` raises the 422 the caller expects
                 continue
@@ -478,30 +464,6 @@ class Dispatcher:
             except AppError as exc:
                 answers[position] = exc
         return [answer for answer in answers if answer is not None]
-
-    async def _inputs(
-        self,
-        definition: AutomationDefinition,
-        automation: FiredAutomation,
-        request: FireRequest,
-        version: int,
-    ) -> tuple[dict[str, Any], list[ErrorDetail]]:
-        schema = definition.inputs.schema_
-        fire = FireContext(
-            last_fired_at=request.last_fired_at,
-            creator=str(automation.created_by) if automation.created_by else None,
-        )
-        inputs = resolve_inputs(schema, request.inputs, fire)
-        validator = inputs_validator(automation, definition, version)
-        try:
-            found = validator.violations(inputs, limit=MAX_INPUT_PROBLEMS, budget=INLINE_VALIDATION_BUDGET)
-        except ValidationTooCostly:
-            found = await asyncio.to_thread(_violations_or_refusal, validator, inputs)
-        problems = [
-            ErrorDetail(path=join("inputs", *violation.path), message=violation.message, code="invalid_input")
-            for violation in found
-        ]
-        return inputs, problems
 
     async def _existing(
         self, runs: RunRepository, automation_id: uuid.UUID, key: str, request_hash: str

@@ -18,13 +18,14 @@ from app.definitions.automation import AutomationDefinition, ScheduleTrigger
 from app.definitions.json_schema import compiled_schema
 from app.definitions.pointers import join
 from app.engine.call_modes import CallPolicy
-from app.engine.inputs import FireContext, resolve_inputs
+from app.engine.inputs import FireContext, resolve_inputs, space_default_names
 from app.engine.preview import fires_per_month, next_fires, preview_steps
 from app.engine.standing_grants import StandingGrant
 from app.engine.validation import Vocabulary
 from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, Space
+from app.persistence.repositories.input_defaults import InputDefaultRepository
 from app.persistence.repositories.policy import ApprovalGrantRepository
 from app.persistence.repositories.runs import RunRepository
 from app.services.access import Permissions, SpaceAccess
@@ -55,10 +56,22 @@ async def _policy(
     )
 
 
-def _inputs(
-    definition: AutomationDefinition, provided: dict[str, Any], creator: str | None
+async def _space_defaults(
+    session: AsyncSession, space_id: uuid.UUID, definition: AutomationDefinition, provided: dict[str, Any]
 ) -> dict[str, Any]:
-    inputs = resolve_inputs(definition.inputs.schema_, provided, FireContext(creator=creator))
+    """The space's values for the inputs left out that default to them, as a fire would read them."""
+    wanted = space_default_names(definition.inputs.schema_, provided)
+    return await InputDefaultRepository(session).values(space_id, wanted) if wanted else {}
+
+
+def _inputs(
+    definition: AutomationDefinition,
+    provided: dict[str, Any],
+    creator: str | None,
+    space_defaults: Mapping[str, Any],
+) -> dict[str, Any]:
+    fire = FireContext(creator=creator, space_defaults=space_defaults)
+    inputs = resolve_inputs(definition.inputs.schema_, provided, fire)
     problems = compiled_schema(definition.inputs.schema_).violations(inputs, limit=MAX_INPUT_PROBLEMS)
     if problems:
         raise ValidationFailed(
@@ -97,6 +110,7 @@ class PreviewService:
             inputs=inputs,
             trigger_payload=trigger_payload,
             creator=str(automation.created_by) if automation.created_by else None,
+            space_defaults=await _space_defaults(session, access.space_id, definition, inputs),
             space_id=access.space_id,
             vocabulary=vocabulary,
             limits=limits,
@@ -127,6 +141,7 @@ class PreviewService:
             inputs=inputs,
             trigger_payload=trigger_payload,
             creator=str(access.user_id),
+            space_defaults=await _space_defaults(session, access.space_id, checked.definition, inputs),
             space_id=access.space_id,
             vocabulary=vocabulary,
             limits=limits,
@@ -144,6 +159,7 @@ class PreviewService:
         inputs: dict[str, Any],
         trigger_payload: dict[str, Any],
         creator: str | None,
+        space_defaults: Mapping[str, Any],
         space_id: uuid.UUID,
         vocabulary: Vocabulary,
         limits: DispatchLimits,
@@ -151,7 +167,7 @@ class PreviewService:
         history: float | None,
     ) -> dict[str, Any]:
         now = utcnow()
-        resolved = _inputs(definition, inputs, creator)
+        resolved = _inputs(definition, inputs, creator, space_defaults)
         scope = {
             "inputs": resolved,
             "trigger": trigger_payload,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.engine.inputs import FireContext, resolve_inputs
+from app.engine.inputs import FireContext, resolve_inputs, space_default_names, unresolved_required
 from app.engine.validation import Problem, Vocabulary, validate_definition
 from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Capability, Registry
 from app.registry import actions as builtin_actions
@@ -315,6 +316,83 @@ class TestInputs:
     def test_runtime_default_with_nothing_to_resolve_leaves_input_missing(self) -> None:
         schema = {"properties": {"since": {"default": "$last_fired_at"}, "c": {"default": "$space_default"}}}
         assert resolve_inputs(schema, {}, FireContext()) == {}
+
+
+class TestSpaceDefaults:
+    SCHEMA = {
+        "type": "object",
+        "required": ["channel"],
+        "properties": {
+            "channel": {"type": "string", "default": "$space_default"},
+            "team": {"type": "string", "default": "$space_default"},
+        },
+    }
+
+    def _check(self, names: frozenset[str] | None) -> list[tuple[str, str, str]]:
+        vocabulary = dataclasses.replace(_vocabulary(), space_defaults=names)
+        return _codes(validate_definition(_definition(inputs={"schema": self.SCHEMA}), vocabulary))
+
+    def test_a_space_default_the_space_lacks_is_a_warning_naming_what_follows(self) -> None:
+        problems = validate_definition(
+            _definition(inputs={"schema": self.SCHEMA}),
+            dataclasses.replace(_vocabulary(), space_defaults=frozenset({"team"})),
+        )
+        (problem,) = problems
+        assert (problem.path, problem.code, problem.severity) == (
+            "/inputs/schema/properties/channel/default",
+            "space_default_missing",
+            "warning",
+        )
+        assert "refused" in problem.message, "a required input's fires are refused"
+
+    def test_an_optional_input_s_missing_default_is_flagged_too(self) -> None:
+        assert self._check(frozenset({"channel"})) == [
+            ("/inputs/schema/properties/team/default", "space_default_missing", "warning")
+        ]
+
+    def test_nothing_is_flagged_when_the_space_has_both_or_is_unknown(self) -> None:
+        assert self._check(frozenset({"channel", "team"})) == []
+        assert self._check(None) == [], "without the space's names (drafting) the check is skipped"
+
+    def test_unresolved_required_names_only_required_space_defaults(self) -> None:
+        assert unresolved_required(self.SCHEMA, {}) == ["channel"]
+        assert unresolved_required(self.SCHEMA, {"channel": "C1"}) == []
+        assert space_default_names(self.SCHEMA, {"team": "x"}) == ["channel"]
+
+
+class TestStepOverrides:
+    def test_a_step_s_retry_backoff_is_one_of_the_policy_s_values(self) -> None:
+        plan = [
+            {"step_id": "a", "action": "transform_data", "config": {"output": 1}, "retry_backoff": "soon"}
+        ]
+        assert check(_definition(plan=plan)) == [("/plan/0/retry_backoff", "schema", "error")]
+        plan[0]["retry_backoff"] = "linear"
+        assert check(_definition(plan=plan)) == []
+
+
+class TestSlackChannel:
+    def _step(self, **config: Any) -> list[dict[str, Any]]:
+        token = {"$secret": "slack_bot_token"}
+        return [{"step_id": "post", "action": "slack_post", "config": {"token": token, **config}}]
+
+    @pytest.mark.parametrize("key", ["channel", "channel_id"])
+    def test_either_name_of_the_channel_is_accepted(self, key: str) -> None:
+        assert check(_definition(plan=self._step(**{key: "C0123"}, message_template="hi"))) == []
+
+    def test_both_names_at_once_are_refused(self) -> None:
+        problems = validate_definition(
+            _definition(plan=self._step(channel="C1", channel_id="C2", text="hi")), _vocabulary()
+        )
+        assert _codes(problems) == [("/plan/0/config", "invalid_config", "error")]
+        assert "channel" in problems[0].message
+
+    def test_neither_is_refused_naming_channel(self) -> None:
+        problems = validate_definition(_definition(plan=self._step(text="hi")), _vocabulary())
+        assert _codes(problems) == [("/plan/0/config", "invalid_config", "error")]
+        assert "'channel' is a required property" in problems[0].message
+
+    def test_a_templated_channel_id_passes(self) -> None:
+        assert check(_definition(plan=self._step(channel_id="{{ inputs.channel }}", text="hi"))) == []
 
 
 class TestToolGrants:

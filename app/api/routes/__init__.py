@@ -11,6 +11,7 @@ from app.api.routes import (
     databases,
     drafts,
     events,
+    input_defaults,
     kv,
     mcp,
     plugins,
@@ -33,6 +34,7 @@ api_router = APIRouter(prefix="/api/v1")
 api_router.include_router(webhooks.router)
 api_router.include_router(auth.router)
 api_router.include_router(spaces.router)
+api_router.include_router(input_defaults.router)
 api_router.include_router(run_events.router)
 api_router.include_router(runs.router)
 api_router.include_router(triggers.router)

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response, status
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.governance_schemas import InvocationOut, RunDetailWithInvocationsOut
 from app.api.outbound_schemas import delivery_out
-from app.api.schemas import NotificationOut, PageOut, RunCreate, RunOut, RunStepOut, StepSpendOut
+from app.api.schemas import (
+    NotificationOut,
+    PageOut,
+    RanAsOut,
+    RunCreate,
+    RunOut,
+    RunStepOut,
+    StepSpendOut,
+)
 from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
-from app.persistence.models import Run
+from app.persistence.models import Run, User
+from app.services.access import SpaceAccess
 from app.services.deliveries import delivery_service
 from app.services.invocations import invocation_service
 from app.services.ledger import ledger_service
@@ -25,10 +36,19 @@ from app.services.webhook_endpoints import UrlPolicy
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
 
 
-def _run_out(run: Run) -> RunOut:
+def _run_out(run: Run, identities: Mapping[uuid.UUID, User] | None = None) -> RunOut:
     out = RunOut.model_validate(run)
     out.url = f"/api/v1/spaces/{run.space_id}/runs/{run.id}"
+    user = identities.get(run.created_by) if identities and run.created_by else None
+    if user is not None:
+        out.ran_as = RanAsOut(user_id=user.id, email=user.email, name=user.name)
     return out
+
+
+async def _runs_out(session: AsyncSession, access: SpaceAccess, runs: Sequence[Run]) -> list[RunOut]:
+    """Runs with who each acts as, the users looked up in one query."""
+    identities = await run_service.identities(session, access, runs)
+    return [_run_out(run, identities) for run in runs]
 
 
 @router.post(
@@ -60,7 +80,7 @@ async def run_now(
         mode=body.mode if body else "live",
         llm=body.llm if body else "run",
     )
-    out = _run_out(result.run)
+    (out,) = await _runs_out(session, access, [result.run])
     response.headers["Location"] = out.url
     if not result.created:
         response.status_code = status.HTTP_200_OK
@@ -85,13 +105,13 @@ async def list_runs(
         limit=page.limit,
         cursor=page.cursor,
     )
-    return PageOut(items=[_run_out(run) for run in result.items], next_cursor=result.next_cursor)
+    return PageOut(items=await _runs_out(session, access, result.items), next_cursor=result.next_cursor)
 
 
 @router.get("/runs/{run_id}", summary="A run with its step attempts, timings, errors and inputs")
 async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> RunDetailWithInvocationsOut:
     detail = await run_service.get(session, access, run_id)
-    summary = _run_out(detail.run)
+    (summary,) = await _runs_out(session, access, [detail.run])
     deliveries, attempts = await delivery_service.list(
         session, access, endpoint_id=None, run_id=run_id, status=None, limit=50, cursor=None
     )
@@ -112,7 +132,8 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
     "/runs/{run_id}/cancel", summary="Cancel: at once when queued or pending, at the next step when running"
 )
 async def cancel_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep, limits: LimitsDep) -> RunOut:
-    return _run_out(await run_service.cancel(session, access, run_id, limits))
+    (out,) = await _runs_out(session, access, [await run_service.cancel(session, access, run_id, limits)])
+    return out
 
 
 @router.post(
@@ -132,7 +153,7 @@ async def replay_run(
     run = await run_service.replay(
         session, access, run_id, version=request.version, mode=request.mode, llm=request.llm, limits=limits
     )
-    out = _run_out(run)
+    (out,) = await _runs_out(session, access, [run])
     response.headers["Location"] = out.url
     return out
 
@@ -140,7 +161,7 @@ async def replay_run(
 @router.get("/queue", summary="Queued runs of the space, in promotion order")
 async def list_queue(session: SessionDep, access: SpaceDep, page: PageDep) -> PageOut[RunOut]:
     result = await run_service.queue(session, access, limit=page.limit, cursor=page.cursor)
-    return PageOut(items=[_run_out(run) for run in result.items], next_cursor=result.next_cursor)
+    return PageOut(items=await _runs_out(session, access, result.items), next_cursor=result.next_cursor)
 
 
 @router.get("/notifications", summary="In-app notifications, newest first")

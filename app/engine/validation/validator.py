@@ -18,7 +18,12 @@ from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import SchemaRefused, Violation, check_schema_document, compiled_schema
 from app.definitions.pointers import join, locate
 from app.engine.filters import check_filter
-from app.engine.inputs import RUNTIME_DEFAULTS, is_runtime_token
+from app.engine.inputs import (
+    RUNTIME_DEFAULTS,
+    SPACE_DEFAULT_MISSING,
+    is_runtime_token,
+    space_default_names,
+)
 from app.engine.mapping import check_mapping
 from app.engine.secret_refs import is_literal_reference, stands_for_string
 from app.engine.validation.credentials import literal_credentials
@@ -59,6 +64,8 @@ class Vocabulary:
     # an event trigger inside a plugin namespace must name one of them.
     plugin_namespaces: frozenset[str] = frozenset()
     plugin_events: frozenset[str] = frozenset()
+    # The names the space has an input default for (`$space_default`); None skips the check.
+    space_defaults: frozenset[str] | None = None
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -67,7 +74,7 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems = _shape(document)
     if not isinstance(document, dict):
         return problems
-    problems += _inputs(document.get("inputs"))
+    problems += _inputs(document.get("inputs"), vocabulary.space_defaults)
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
     problems += _grants(document.get("execution"), vocabulary)
@@ -96,7 +103,7 @@ def _inner_pointer(error: Any) -> str:
     return cause.pointer if isinstance(cause, SchemaRefused) else ""
 
 
-def _inputs(inputs: Any) -> list[Problem]:
+def _inputs(inputs: Any, space_defaults: frozenset[str] | None) -> list[Problem]:
     if not isinstance(inputs, dict) or not isinstance(inputs.get("schema"), dict):
         return []
     schema = inputs["schema"]
@@ -116,6 +123,32 @@ def _inputs(inputs: Any) -> list[Problem]:
                     f"{default!r} is not a runtime default; use one of {', '.join(sorted(RUNTIME_DEFAULTS))}",
                 )
             )
+    if space_defaults is not None:
+        problems += _space_defaults(schema, space_defaults)
+    return problems
+
+
+def _space_defaults(schema: dict[str, Any], space_defaults: frozenset[str]) -> list[Problem]:
+    """A warning for each `$space_default` the space has no value for: a fire that leaves the input out
+    gets none (and is refused when the input is required) until an admin sets one."""
+    required = schema.get("required")
+    problems = []
+    for name in space_default_names(schema):
+        if name in space_defaults:
+            continue
+        consequence = (
+            "fires that leave it out are refused"
+            if isinstance(required, list) and name in required
+            else "runs that leave it out go without"
+        )
+        problems.append(
+            Problem(
+                join("inputs", "schema", "properties", name, "default"),
+                SPACE_DEFAULT_MISSING,
+                f"this space has no input default {name!r}: {consequence} until an admin sets one",
+                "warning",
+            )
+        )
     return problems
 
 

@@ -2,6 +2,7 @@
 
 from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
+from app.persistence.models.input_defaults import SpaceInputDefault
 from app.persistence.models.invocations import ActionInvocation
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.mcp import McpConnection, McpTool
@@ -49,6 +50,7 @@ __all__ = [
     "Secret",
     "Space",
     "SpaceDatabase",
+    "SpaceInputDefault",
     "SpacePlugin",
     "TokenKind",
     "User",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import Select, and_, or_, select, update
@@ -32,6 +33,12 @@ class UserRepository(RepositoryBase[User]):
 
     async def get_by_id(self, user_id: uuid.UUID) -> User | None:
         return await self.session.get(User, user_id)
+
+    async def get_many(self, user_ids: Collection[uuid.UUID]) -> list[User]:
+        """The users of these ids that exist, in one query."""
+        if not user_ids:
+            return []
+        return await self.get_all(select(User).where(User.id.in_(list(user_ids))))
 
 
 class MembershipRepository(RepositoryBase[Membership]):

@@ -141,6 +141,30 @@ class TestRetries:
         assert clock.sleeps == []
         assert [r.status for r in journal.records] == ["failed"]
 
+    async def test_a_step_s_retry_backoff_overrides_the_policy_s(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "try again"), StepError("flaky", "try again"))
+        document = definition(
+            step("a", retry_backoff="none"),
+            step("b", action="echo"),
+            max_retries=3,
+            retry_backoff="exponential",
+        )
+        outcome, journal, clock = await run(script, document)
+        assert outcome.status == "succeeded"
+        assert [(r.step_id, r.attempt) for r in journal.records] == [("a", 1), ("a", 2), ("a", 3), ("b", 1)]
+        assert clock.now() == START, "no backoff: the retries follow at once"
+
+    async def test_a_step_s_backoff_applies_where_the_policy_has_none(self) -> None:
+        script = Script()
+        script.fail("work", StepError("flaky", "try again"))
+        document = definition(step("a", retry_backoff="linear"), max_retries=1, retry_backoff="none")
+        outcome, _, _ = await run(script, document, inline_retry_seconds=1.0)
+        assert outcome.status == "retry_later", (
+            "the step's linear backoff (about 2 s) beats the policy's none"
+        )
+        assert 1.6 <= outcome.retry_in_seconds <= 2.4
+
     async def test_retries_exhausted_fail_the_run_with_the_last_error(self) -> None:
         script = Script()
         script.fail("work", *(StepError("flaky", f"attempt {n}") for n in (1, 2, 3)))

@@ -61,6 +61,8 @@ export function runPage(main, id) {
         h("dd", {}, String(run.automation_version)),
         h("dt", {}, "Trigger"),
         h("dd", {}, run.trigger_type),
+        h("dt", {}, "Ran as"),
+        h("dd", { id: "ran-as" }, ranAs(run.ran_as)),
         h("dt", {}, "Mode"),
         h("dd", {}, run.mode === "live" ? "live" : `${run.mode} (side effects held back)`, run.llm_mode && run.llm_mode !== "run" ? ` · models: ${run.llm_mode}` : ""),
         run.replay_of ? [h("dt", {}, "Replay of"), h("dd", {}, h("a", { href: `/runs/${run.replay_of}` }, `run ${run.replay_of.slice(0, 8)}`))] : null,
@@ -293,4 +295,10 @@ function bytes(size) {
   if (size < 1024) return `${size} B`;
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
   return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+// Who the run acts as: whoever started it by hand, else the automation's creator.
+function ranAs(identity) {
+  if (!identity) return "not recorded";
+  return identity.name ? `${identity.name} <${identity.email}>` : identity.email;
 }

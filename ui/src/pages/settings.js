@@ -1,9 +1,10 @@
 // Space settings: members and roles (a new member gets an invitation link to hand over); the space's
-// default action modes and approval settings; your API tokens (sign-ins are listed there too, every
+// default action modes, approval settings and input defaults; your API tokens (sign-ins are listed there too, every
 // token has an end but an admin's service token) and your password.
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { loadApprovalSettings, loadModes } from "./space_modes.js";
+import { loadInputDefaults } from "./input_defaults.js";
 import { policyHistorySection } from "./settings_audit.js";
 
 export function settingsPage(main) {
@@ -11,12 +12,14 @@ export function settingsPage(main) {
   const members = h("div", {}, loading());
   const modes = h("div", {}, loading());
   const approvals = h("div", {}, loading());
+  const inputDefaults = h("div", {}, loading());
   const tokens = h("div", {}, loading());
   const password = h("div", {});
   main.append(
     h("section", { "aria-labelledby": "members-title" }, h("h2", { id: "members-title" }, "Members"), members),
     h("section", { "aria-labelledby": "modes-title" }, h("h2", { id: "modes-title" }, "Action modes"), modes),
     h("section", { "aria-labelledby": "approval-settings-title" }, h("h2", { id: "approval-settings-title" }, "Approvals"), approvals),
+    h("section", { "aria-labelledby": "input-defaults-title" }, h("h2", { id: "input-defaults-title" }, "Input defaults"), inputDefaults),
     policyHistorySection(),
     h("section", { "aria-labelledby": "tokens-title" }, h("h2", { id: "tokens-title" }, "Your API tokens"), tokens),
     h("section", { "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, "Your password"), password),
@@ -24,6 +27,7 @@ export function settingsPage(main) {
   loadMembers(members);
   loadModes(modes);
   loadApprovalSettings(approvals);
+  loadInputDefaults(inputDefaults);
   loadTokens(tokens);
   passwordForm(password);
 }

@@ -12,7 +12,7 @@ const MODES = [
 ];
 
 // Members may read these settings; only admins and owners may change them (the API says 403).
-async function mayChange() {
+export async function mayChange() {
   const space = await api("GET", spacePath(""));
   return space.role === "admin" || space.role === "owner";
 }
