@@ -1,7 +1,7 @@
 """space_input_defaults: per-space values for inputs whose default is `$space_default`
 
 Revision ID: c28c1a7e5d03
-Revises: 5b8e2d4f7a31
+Revises: c28e5a7d3b10
 Create Date: 2026-11-27 22:00:00.000000+00:00
 """
 
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 from alembic import op
 
 revision: str = "c28c1a7e5d03"
-down_revision: str | None = "5b8e2d4f7a31"
+down_revision: str | None = "c28e5a7d3b10"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
