@@ -190,15 +190,15 @@ class TestBudgetCap:
                 }
             ],
         )
-        priced: list[tuple[str, int]] = []
+        priced: list[tuple[str, int, int]] = []
 
-        def pricer(model: str, max_tokens: int) -> float | None:
-            priced.append((model, max_tokens))
+        def pricer(model: str, prompt_tokens: int, max_tokens: int) -> float | None:
+            priced.append((model, prompt_tokens, max_tokens))
             return 0.02
 
         fire = Fire(automation_id=uuid.uuid4(), definition=definition, facts=Facts(), pricer=pricer)
         verdict = await BudgetCap().decide(fire)
-        assert priced == [("openai/x", 100)]
+        assert priced == [("openai/x", 0, 100)], "no system and no messages: an empty prompt"
         assert verdict == Verdict(
             RunStatus.dropped, "budget_exceeded: its LLM steps could cost $0.0200, over the cap $0.0100"
         )

@@ -84,6 +84,7 @@ class TestOrder:
             "enforce_mode",
             "rate_limit",
             "model_allowed",
+            "llm_daily_cap",
             "llm_budget",
             "llm_token_cap",
             "validate_output",
