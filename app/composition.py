@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
+from app.engine.caps import OperatorCaps
 from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm
@@ -148,7 +149,11 @@ def build_runtime(
         settings=settings,
         egress_allow=allow,
         llm=llm,
-        limits=DispatchLimits(max_concurrent_runs=settings.max_concurrent_runs, pricer=pricer(llm)),
+        limits=DispatchLimits(
+            max_concurrent_runs=settings.max_concurrent_runs,
+            pricer=pricer(llm),
+            caps=operator_caps(settings),
+        ),
         capabilities=resolver,
         actions=ActionResolver([RegistryActions(native_actions), plugin_source]),
         plugins=plugins,
@@ -158,6 +163,7 @@ def build_runtime(
         vocabulary=Vocabulary(
             actions=native_actions,
             allowed_models=frozenset(settings.llm_allowed_models),
+            caps=operator_caps(settings),
             plugin_namespaces=frozenset(plugin.namespace for plugin in plugins.loaded),
         ),
         send_job=job_sender(send_task),
@@ -168,6 +174,16 @@ def build_runtime(
             quota_bytes=settings.artifact_quota_bytes,
             retention_days=settings.artifact_retention_days,
         ),
+    )
+
+
+def operator_caps(settings: Settings) -> OperatorCaps:
+    """The spending defaults and maximums every automation is held to (see `app.engine.caps`)."""
+    return OperatorCaps(
+        default_daily_cost_usd=settings.default_daily_cost_cap_usd,
+        max_daily_cost_usd=settings.max_daily_cost_cap_usd,
+        default_run_tokens=settings.default_run_token_cap,
+        max_run_tokens=settings.max_run_token_cap,
     )
 
 

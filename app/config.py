@@ -154,6 +154,24 @@ class Settings(BaseSettings):
     )
     llm_default_max_tokens: int = Field(default=1024, ge=1, le=200_000)
 
+    # spending caps of automation runs (an automation may set its own, up to the maximum)
+    default_daily_cost_cap_usd: float = Field(
+        default=1.0,
+        ge=0,
+        description="Per automation and UTC day, when its definition sets no cost_cap_daily_usd.",
+    )
+    max_daily_cost_cap_usd: float = Field(
+        default=100.0, ge=0, description="The highest cost_cap_daily_usd a definition may set."
+    )
+    default_run_token_cap: int = Field(
+        default=200_000,
+        ge=1,
+        description="LLM tokens (input + output) per run, when its definition sets no max_llm_tokens.",
+    )
+    max_run_token_cap: int = Field(
+        default=2_000_000, ge=1, description="The highest max_llm_tokens a definition may set."
+    )
+
     # natural-language authoring (drafts); both models must also be in llm_allowed_models
     authoring_model: str | None = Field(
         default=None, description="Model that drafts definitions from a request; unset = authoring off."
@@ -361,6 +379,19 @@ class Settings(BaseSettings):
                 raise ConfigurationError(
                     f"AUTOMATIONS_{name} x its window in seconds is too large to count exactly; "
                     "lower one of them"
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _spending_defaults_within_maximums(self) -> Settings:
+        for name, default, maximum in (
+            ("DAILY_COST_CAP_USD", self.default_daily_cost_cap_usd, self.max_daily_cost_cap_usd),
+            ("RUN_TOKEN_CAP", self.default_run_token_cap, self.max_run_token_cap),
+        ):
+            if default > maximum:
+                raise ConfigurationError(
+                    f"AUTOMATIONS_DEFAULT_{name} must not exceed AUTOMATIONS_MAX_{name} "
+                    f"({default} > {maximum})"
                 )
         return self
 

@@ -105,3 +105,35 @@ class TestTokenLifetimes:
     def test_out_of_bounds_values_are_refused(self, changes: dict[str, int]) -> None:
         with pytest.raises(ValueError, match="Input should be"):
             Settings(**changes)  # type: ignore[arg-type]
+
+
+class TestSpendingCaps:
+    def test_every_automation_is_bounded_by_default(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        for name in ("DEFAULT_DAILY_COST_CAP_USD", "DEFAULT_RUN_TOKEN_CAP"):
+            monkeypatch.delenv(f"AUTOMATIONS_{name}", raising=False)
+        settings = Settings()
+        assert settings.default_daily_cost_cap_usd == 1.0
+        assert settings.default_run_token_cap == 200_000
+        assert settings.default_daily_cost_cap_usd <= settings.max_daily_cost_cap_usd
+        assert settings.default_run_token_cap <= settings.max_run_token_cap
+
+    def test_environment_sets_the_caps(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("AUTOMATIONS_DEFAULT_DAILY_COST_CAP_USD", "0.5")
+        monkeypatch.setenv("AUTOMATIONS_MAX_RUN_TOKEN_CAP", "400000")
+        settings = Settings()
+        assert (settings.default_daily_cost_cap_usd, settings.max_run_token_cap) == (0.5, 400_000)
+
+    @pytest.mark.parametrize(
+        ("changes", "named"),
+        [
+            ({"default_daily_cost_cap_usd": 10, "max_daily_cost_cap_usd": 5}, "DAILY_COST_CAP_USD"),
+            ({"default_run_token_cap": 10, "max_run_token_cap": 5}, "RUN_TOKEN_CAP"),
+        ],
+    )
+    def test_a_default_above_its_maximum_is_refused(self, changes: dict[str, float], named: str) -> None:
+        with pytest.raises(ConfigurationError, match=f"AUTOMATIONS_DEFAULT_{named}"):
+            Settings(**changes)
+
+    def test_a_negative_cap_is_refused(self) -> None:
+        with pytest.raises(ValueError):
+            Settings(default_daily_cost_cap_usd=-1)

@@ -62,4 +62,13 @@ class PreviewOut(BaseModel):
     )
     external_hosts: list[str]
     cost: dict[str, Any] = Field(description="per_run_usd, basis, runs_per_month, per_month_usd.")
+    caps: dict[str, Any] = Field(
+        description="The spending caps in effect: daily_cost_usd and run_tokens, each with its value, its "
+        "source (automation or operator_default) and the operator's maximum."
+    )
+    warnings: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Warnings of the definition as stored (path, code, message, severity), e.g. "
+        "grant_any_host.",
+    )
     schedules: list[dict[str, Any]] = Field(description="The next 5 fire times of each schedule trigger.")

@@ -117,8 +117,13 @@ class ToolGrant(_Strict):
         default=None, description="Each key must be in the call's arguments with an equal value."
     )
     hosts: (
-        list[Annotated[str, Field(min_length=1, max_length=253, pattern=r"^(\*\.)?[A-Za-z0-9.-]+$")]] | None
-    ) = Field(default=None, max_length=100, description="For http.request: the hosts its URLs may name.")
+        list[Annotated[str, Field(min_length=1, max_length=253, pattern=r"^(\*|(\*\.)?[A-Za-z0-9.-]+)$")]]
+        | None
+    ) = Field(
+        default=None,
+        max_length=100,
+        description='For http.request: the hosts its URLs may name; ["*"] allows any host.',
+    )
 
 
 class ExecutionPolicy(_Strict):
@@ -138,13 +143,15 @@ class ExecutionPolicy(_Strict):
         default=None,
         ge=1,
         le=100_000_000,
-        description="Per run: LLM input + output tokens above this fail the run.",
+        description="Per run: LLM input + output tokens above this fail the run (unset: the operator's "
+        "default, AUTOMATIONS_DEFAULT_RUN_TOKEN_CAP).",
     )
     cost_cap_daily_usd: float | None = Field(
         default=None,
         ge=0,
         le=1_000_000,
-        description="Per automation and UTC day: once reached, fires are dropped.",
+        description="Per automation and UTC day: once reached, fires are dropped and a running run stops "
+        "at its next model call (unset: the operator's default, AUTOMATIONS_DEFAULT_DAILY_COST_CAP_USD).",
     )
     on_failure: list[Step] = Field(default_factory=list, max_length=MAX_ON_FAILURE_STEPS)
     write_policy: Literal["always_draft", "auto_confirm_safe"] = Field(

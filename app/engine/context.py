@@ -22,10 +22,12 @@ from app.registry.ports import ArtifactData, ArtifactRef, LlmReply, Ports
 
 @dataclass(frozen=True)
 class RunLimits:
-    """The run's LLM caps from its execution policy (None: no cap)."""
+    """The run's LLM caps: its policy's, else the operator's defaults (None: no cap)."""
 
     budget_cap_usd: float | None = None
     max_llm_tokens: int | None = None
+    daily_cost_cap_usd: float | None = None
+    """The automation's cap for the UTC day, across all its runs."""
 
 
 @dataclass(frozen=True)

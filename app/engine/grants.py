@@ -3,8 +3,9 @@
 A call fits a grant when the grant names its capability (an id or a pattern), every key of the grant's
 `params` is in the call's arguments with a deep-equal value (the call may add keys, never broaden
 these), and, for `http.request`, the URL's host is one of the grant's `hosts` (`*.example.com` matches
-subdomains only). The list is read from the run's snapshot, so editing the automation mid-run changes
-nothing for that run.
+subdomains only). `"hosts": ["*"]` is the explicit "any host": it restricts nothing, like no `hosts`
+(which a definition with an agent step may no longer save; see `validation.spending`). The list is
+read from the run's snapshot, so editing the automation mid-run changes nothing for that run.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 HTTP_REQUEST = "http.request"
+ANY_HOST = "*"
 
 
 def _covers(expected: Any, actual: Any) -> bool:
@@ -49,7 +51,9 @@ def grant_fits(grant: Mapping[str, Any], capability_id: str, args: Mapping[str, 
         if key not in args or not _covers(value, args[key]):
             return False
     hosts = grant.get("hosts")
-    return hosts is None or (capability_id == HTTP_REQUEST and _host_allowed(args.get("url"), hosts))
+    if hosts is None or ANY_HOST in hosts:
+        return True
+    return capability_id == HTTP_REQUEST and _host_allowed(args.get("url"), hosts)
 
 
 def granted(grants: Sequence[Mapping[str, Any]] | None, capability_id: str, args: Mapping[str, Any]) -> bool:

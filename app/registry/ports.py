@@ -192,6 +192,10 @@ class LedgerPort(Protocol):
         """(cost in USD, tokens) the run has used so far."""
         ...
 
+    async def spent_today(self) -> float:
+        """USD the run's automation has spent since midnight UTC, this run included."""
+        ...
+
     async def record(self, *, step_id: str, reply: LlmReply) -> None: ...
 
 

@@ -6,8 +6,9 @@ Two policies, each an ordered tuple of rule objects:
   a trigger's fire on a paused one. They look only at the automation row, so they cost nothing.
 - `ADMISSION_POLICY` decides the status a new run is created in. The first rule with a verdict wins
   (`dropped` or `queued`, with its reason); when none objects, the run is `pending`. Rules ask the
-  database only through `AdmissionFacts`, one query each and only when their setting is on, so an
-  automation with no caps costs no query here at all.
+  database only through `AdmissionFacts`, one query each and only when their setting is on. Every
+  automation has a daily cap (its own or the operator's default), but only one whose plan has an LLM
+  step is checked against it, so an automation with no LLM step and no caps of its own costs no query.
 
 To add a rule: write a class with a `name` and a `decide` (or `refusal` for a guard), put it in the
 tuple where it belongs, and add its unit test beside the others.
@@ -16,35 +17,21 @@ tuple where it belongs, and add its unit test beside the others.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from app.definitions.automation import AutomationDefinition
 from app.definitions.run_states import RunStatus
+from app.engine.caps import OperatorCaps, effective_caps
+from app.engine.estimate import Pricer, calls_a_model, first_run_estimate
 from app.errors import AppError, Conflict, ErrorDetail
 from app.persistence.models import AutomationStatus
+from app.registry import Capability
+
+__all__ = ["Pricer", "first_run_estimate"]
 
 TriggerType = Literal["manual", "schedule", "webhook", "event"]
-# (model, max output tokens) -> worst-case USD, or None when the model has no known price.
-Pricer = Callable[[str, int], float | None]
-LLM_ACTIONS = ("agent_task", "llm_complete")
-DEFAULT_LLM_MAX_TOKENS = 1024
-
-
-def first_run_estimate(definition: AutomationDefinition, pricer: Pricer | None) -> float | None:
-    """With no history: each LLM step's output cap at its model's price (templated models: unknown)."""
-    if pricer is None:
-        return None
-    total, priced = 0.0, False
-    for step in [*definition.plan, *definition.execution.on_failure]:
-        model = step.config.get("model")
-        if step.action not in LLM_ACTIONS or not isinstance(model, str) or "{" in model:
-            continue
-        price = pricer(model, int(step.config.get("max_tokens", DEFAULT_LLM_MAX_TOKENS)))
-        if price is not None:
-            total, priced = total + price, True
-    return total if priced else None
 
 
 # --- guards: refuse the fire, create nothing -------------------------------------------------------
@@ -146,6 +133,10 @@ class Fire:
     input_problems: Sequence[ErrorDetail] = ()
     # Dry and verify runs are outside the concurrency policy (they neither wait nor are dropped).
     mode: str = "live"
+    # The operator's spending defaults, for an automation that sets no caps of its own.
+    caps: OperatorCaps = field(default_factory=OperatorCaps)
+    # What an agent's `tools` patterns choose from, for pricing its tool schemas.
+    capabilities: Iterable[Capability] = ()
 
 
 class AdmissionRule(Protocol):
@@ -197,11 +188,23 @@ class ConcurrencyPolicy:
         return Verdict(RunStatus.queued, "waiting_for_previous_run")
 
 
+def _daily_cap(fire: Fire) -> float | None:
+    """The daily cap to check this fire against, None when none needs checking.
+
+    An automation's own cap is always checked. The operator's default is checked only when the plan
+    has an LLM step: nothing else spends, so such fires ask the ledger nothing.
+    """
+    execution = fire.definition.execution
+    if execution.cost_cap_daily_usd is None and not calls_a_model(fire.definition):
+        return None
+    return effective_caps(execution, fire.caps).daily_cost_usd.value
+
+
 class DailyCostCap:
     name = "daily_cost_cap"
 
     async def decide(self, fire: Fire) -> Verdict | None:
-        daily = fire.definition.execution.cost_cap_daily_usd
+        daily = _daily_cap(fire)
         if daily is None:
             return None
         spent = await fire.facts.spent_today(fire.automation_id)
@@ -213,23 +216,36 @@ class DailyCostCap:
 
 
 class BudgetCap:
-    """Drop a fire whose expected cost (recent average, else its LLM steps' caps) is over the run budget."""
+    """Drop a fire whose expected cost (recent average, else its LLM steps' worst case, see
+    `app.engine.estimate`) is over the run budget or over what is left of today's cap."""
 
     name = "budget_cap"
 
     async def decide(self, fire: Fire) -> Verdict | None:
         cap = fire.definition.execution.budget_cap_usd
-        if cap is None:
+        daily = _daily_cap(fire)
+        if cap is None and daily is None:
             return None
         estimate = await fire.facts.average_cost(fire.automation_id)
         basis = "recent runs average"
         if estimate is None:
-            estimate, basis = first_run_estimate(fire.definition, fire.pricer), "its LLM steps could cost"
-        if estimate is None or estimate <= cap:
+            estimate = first_run_estimate(fire.definition, fire.pricer, fire.capabilities)
+            basis = "its LLM steps could cost"
+        if estimate is None:
             return None
-        return Verdict(
-            RunStatus.dropped, f"budget_exceeded: {basis} ${estimate:.4f}, over the cap ${cap:.4f}"
-        )
+        if cap is not None and estimate > cap:
+            return Verdict(
+                RunStatus.dropped, f"budget_exceeded: {basis} ${estimate:.4f}, over the cap ${cap:.4f}"
+            )
+        if daily is not None and estimate > 0:
+            left = max(0.0, daily - await fire.facts.spent_today(fire.automation_id))
+            if estimate > left:
+                return Verdict(
+                    RunStatus.dropped,
+                    f"budget_exceeded: {basis} ${estimate:.4f}, over the ${left:.4f} left of today's "
+                    f"${daily:.4f} cap",
+                )
+        return None
 
 
 class GlobalConcurrencyCap:

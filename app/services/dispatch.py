@@ -24,6 +24,7 @@ from app.definitions.json_schema import CompiledSchema, compiled_schema
 from app.definitions.run_modes import LlmMode, RunMode
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
+from app.engine.caps import OperatorCaps
 from app.errors import AppError, ErrorDetail, ValidationFailed
 from app.lru import LruCache
 from app.persistence.base import utcnow
@@ -33,6 +34,7 @@ from app.persistence.repositories.runs import RunRepository
 from app.persistence.repositories.triggers import TriggerRepository
 from app.persistence.transaction import in_autocommit, leave_autocommit
 from app.registry import actions
+from app.registry import capabilities as native_capabilities
 from app.registry.ports import LlmPort
 from app.services.admission import Fire, Pricer, TriggerType, Verdict, admit, first_run_estimate, refusal
 from app.services.fire_inputs import fire_inputs, inputs_refusal
@@ -65,14 +67,15 @@ class DispatchLimits:
 
     max_concurrent_runs: int = 0
     pricer: Pricer | None = None
+    caps: OperatorCaps = field(default_factory=OperatorCaps)
 
 
 def pricer(llm: LlmPort) -> Pricer:
-    """Price an LLM step's output cap with the deployment's model prices (None when unknown)."""
+    """Price one LLM call's worst case with the deployment's model prices (None when unknown)."""
 
-    def price(model: str, max_tokens: int) -> float | None:
+    def price(model: str, prompt_tokens: int, max_tokens: int) -> float | None:
         try:
-            return llm.worst_case_cost(model, 0, max_tokens)
+            return llm.worst_case_cost(model, prompt_tokens, max_tokens)
         except StepError:
             return None
 
@@ -188,13 +191,19 @@ class RunFacts:
 
     def __init__(self, runs: RunRepository) -> None:
         self.runs = runs
+        self._spent_today: dict[uuid.UUID, float] = {}
 
     async def in_flight(self, automation_id: uuid.UUID) -> int:
         # Dry and verify runs neither wait for live ones nor make live ones wait.
         return await self.runs.count_in(run_states.IN_FLIGHT, automation_id, live_only=True)
 
     async def spent_today(self, automation_id: uuid.UUID) -> float:
-        return await ledger_service.spent_today(self.runs.session, automation_id, utcnow())
+        # Asked by the daily cap and by the budget rule: one query per fire.
+        if automation_id not in self._spent_today:
+            self._spent_today[automation_id] = await ledger_service.spent_today(
+                self.runs.session, automation_id, utcnow()
+            )
+        return self._spent_today[automation_id]
 
     async def average_cost(self, automation_id: uuid.UUID) -> float | None:
         return await self.runs.average_cost(automation_id)
@@ -286,6 +295,8 @@ async def _admit_in_memory(
                 facts=_NO_FACTS,
                 max_concurrent_runs=limits.max_concurrent_runs,
                 pricer=limits.pricer,
+                caps=limits.caps,
+                capabilities=native_capabilities,
                 refuse_reason=request.refuse_reason,
                 input_problems=problems,
                 mode=request.mode,
@@ -373,6 +384,8 @@ class Dispatcher:
                 facts=RunFacts(runs),
                 max_concurrent_runs=limits.max_concurrent_runs,
                 pricer=limits.pricer,
+                caps=limits.caps,
+                capabilities=native_capabilities,
                 refuse_reason=request.refuse_reason,
                 input_problems=problems,
                 mode=request.mode,

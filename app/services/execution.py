@@ -26,6 +26,7 @@ from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.capabilities.governance import Governance
+from app.engine.caps import effective_caps
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import Executor, Outcome, Resume, SystemClock
 from app.integrations.llm import load_off_loop
@@ -193,7 +194,12 @@ class ExecutionService:
         ports = deps.ports(run, writes.write)
 
         policy = definition.execution
-        limits = RunLimits(budget_cap_usd=policy.budget_cap_usd, max_llm_tokens=policy.max_llm_tokens)
+        caps = effective_caps(policy, settings.limits.caps)
+        limits = RunLimits(
+            budget_cap_usd=policy.budget_cap_usd,
+            max_llm_tokens=int(caps.run_tokens.value),
+            daily_cost_cap_usd=caps.daily_cost_usd.value,
+        )
 
         def context(step: Step, run_vars: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
             return ActionContext(

@@ -1,8 +1,11 @@
 """Preview a saved automation or an unsaved definition: resolved inputs, steps, calls, hosts, cost, fires.
 
 Reads only: no run, no invocation, no ledger entry is written. The cost is the automation's recent
-average run cost when it has history, else its LLM steps' output caps at the models' prices; per month
-it is that times the schedule's fires in 30 days (unknown when another kind of trigger fires it).
+average run cost when it has history, else its LLM steps' worst case at the models' prices, their
+prompts as rendered here (`app.engine.estimate`); per month it is that times the schedule's fires in 30
+days (unknown when another kind of trigger fires it). `caps` are the spending caps in effect and where
+each comes from; `warnings` are what a saved definition would be warned of (a stored grant that lets an
+agent's http.request reach any host, `hosts` missing or `["*"]`).
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from app.definitions.automation import AutomationDefinition, ScheduleTrigger
 from app.definitions.json_schema import compiled_schema
 from app.definitions.pointers import join
 from app.engine.call_modes import CallPolicy
+from app.engine.caps import effective_caps
+from app.engine.estimate import first_run_estimate
 from app.engine.inputs import FireContext, resolve_inputs, space_default_names
 from app.engine.preview import fires_per_month, next_fires, preview_steps
 from app.engine.standing_grants import StandingGrant
 from app.engine.validation import Vocabulary
+from app.engine.validation.spending import http_grant_problems
 from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.base import utcnow
 from app.persistence.models import Automation, Space
@@ -29,7 +35,6 @@ from app.persistence.repositories.input_defaults import InputDefaultRepository
 from app.persistence.repositories.policy import ApprovalGrantRepository
 from app.persistence.repositories.runs import RunRepository
 from app.services.access import Permissions, SpaceAccess
-from app.services.admission import first_run_estimate
 from app.services.definitions import check_definition
 from app.services.dispatch import DispatchLimits
 
@@ -116,6 +121,7 @@ class PreviewService:
             limits=limits,
             fixed_hosts=fixed_hosts,
             history=average,
+            stored=automation.definition,
         )
 
     async def of_definition(
@@ -147,6 +153,7 @@ class PreviewService:
             limits=limits,
             fixed_hosts=fixed_hosts,
             history=None,
+            stored=None,
         )
 
     async def _preview(
@@ -165,6 +172,7 @@ class PreviewService:
         limits: DispatchLimits,
         fixed_hosts: Mapping[str, str],
         history: float | None,
+        stored: dict[str, Any] | None,
     ) -> dict[str, Any]:
         now = utcnow()
         resolved = _inputs(definition, inputs, creator, space_defaults)
@@ -197,20 +205,31 @@ class PreviewService:
             for index, trigger in enumerate(definition.triggers)
             if isinstance(trigger, ScheduleTrigger) and trigger.enabled
         ]
+        rendered = {step["step_id"]: step["config"] for step in steps if step["config"] is not None}
+        document = stored if stored is not None else definition.to_document()
         return {
             "inputs": resolved,
             "steps": steps,
             "external_hosts": hosts,
-            "cost": self._cost(definition, limits, history, now),
+            "cost": self._cost(definition, limits, history, now, vocabulary, rendered),
+            "caps": effective_caps(definition.execution, limits.caps).as_dict(),
+            "warnings": [problem.as_dict() for problem in http_grant_problems(document, stored=True)],
             "schedules": schedules,
         }
 
     def _cost(
-        self, definition: AutomationDefinition, limits: DispatchLimits, history: float | None, now: datetime
+        self,
+        definition: AutomationDefinition,
+        limits: DispatchLimits,
+        history: float | None,
+        now: datetime,
+        vocabulary: Vocabulary,
+        rendered: Mapping[str, Mapping[str, Any]],
     ) -> dict[str, Any]:
         estimate, basis = history, "recent_runs_average"
         if estimate is None:
-            estimate, basis = first_run_estimate(definition, limits.pricer), "llm_step_output_caps"
+            estimate = first_run_estimate(definition, limits.pricer, vocabulary.capabilities, rendered)
+            basis = "llm_step_worst_case"
         if estimate is None:
             estimate, basis = 0.0, "no_llm_steps_priced"
         triggers = [trigger for trigger in definition.triggers if trigger.enabled]

@@ -77,6 +77,10 @@ class RunLedger:
         async with self.worker.unit_of_work() as session:
             return await ledger_service.run_totals(session, self.run.id)
 
+    async def spent_today(self) -> float:
+        async with self.worker.unit_of_work() as session:
+            return await ledger_service.spent_today(session, self.run.automation_id, utcnow())
+
     async def record(self, *, step_id: str, reply: LlmReply) -> None:
         async with self.worker.unit_of_work() as session:
             await ledger_service.record(session, self.run, step_id, reply)

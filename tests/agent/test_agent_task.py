@@ -171,18 +171,21 @@ class TestCaps:
     async def test_budget_stops_a_run_mid_flight(self, app, factory: Factory, llm: FakeLlm, stack) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
         # The first call fits its worst case but costs more than expected; the second cannot fit any more.
+        # Two turns of 10 tokens fit the cap up front (estimated at about $0.00043).
         llm.script(
             reply(
                 None,
                 tool_calls=[tool_call("notify__send", {"title": "x"})],
                 prompt_tokens=10,
-                completion_tokens=150,
+                completion_tokens=200,
             ),
             json_reply({"summary": "too late", "count": 1}),
         )
-        first_cost = _cost(10, 150)
+        first_cost = _cost(10, 200)
         done = await _run(
-            owner, agent_step(tools=["notify.send"], max_tokens=100), execution={"budget_cap_usd": 0.0004}
+            owner,
+            agent_step(tools=["notify.send"], max_tokens=10, max_iterations=2),
+            execution={"budget_cap_usd": 0.0005},
         )
         assert done["status"] == "failed"
         assert done["error"]["code"] == "budget_exceeded"
@@ -211,9 +214,11 @@ class TestCaps:
 
     async def test_daily_cap_drops_further_fires(self, factory: Factory, llm: FakeLlm, stack) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner()
-        llm.script(json_reply({"summary": "s", "count": 1}, prompt_tokens=100, completion_tokens=100))
+        llm.script(json_reply({"summary": "s", "count": 1}, prompt_tokens=100, completion_tokens=200))
+        # One turn of 50 tokens fits the day's cap up front; what it used ($0.0005) spends the day.
         automation_id, run = await start(
-            owner, definition(agent_step(), execution={"cost_cap_daily_usd": 0.0001})
+            owner,
+            definition(agent_step(max_iterations=1, max_tokens=50), execution={"cost_cap_daily_usd": 0.0005}),
         )
         assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
         second = await fire(owner, automation_id)

@@ -10,6 +10,7 @@ import pytest
 
 from app.definitions.automation import AutomationDefinition
 from app.definitions.run_states import RunStatus
+from app.engine.caps import OperatorCaps
 from app.errors import Conflict, ErrorDetail
 from app.persistence.models import AutomationStatus
 from app.services import admission
@@ -190,15 +191,15 @@ class TestBudgetCap:
                 }
             ],
         )
-        priced: list[tuple[str, int]] = []
+        priced: list[tuple[str, int, int]] = []
 
-        def pricer(model: str, max_tokens: int) -> float | None:
-            priced.append((model, max_tokens))
+        def pricer(model: str, prompt_tokens: int, max_tokens: int) -> float | None:
+            priced.append((model, prompt_tokens, max_tokens))
             return 0.02
 
         fire = Fire(automation_id=uuid.uuid4(), definition=definition, facts=Facts(), pricer=pricer)
         verdict = await BudgetCap().decide(fire)
-        assert priced == [("openai/x", 100)]
+        assert priced == [("openai/x", 0, 100)], "no system and no messages: an empty prompt"
         assert verdict == Verdict(
             RunStatus.dropped, "budget_exceeded: its LLM steps could cost $0.0200, over the cap $0.0100"
         )
@@ -267,3 +268,63 @@ class TestPolicy:
 
         verdict = await admit(_fire(Facts()), [*admission.ADMISSION_POLICY, AlwaysQueue()])
         assert verdict == Verdict(RunStatus.queued, "maintenance")
+
+
+def _agent_plan(**config: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "step_id": "think",
+            "action": "agent_task",
+            "config": {"prompt": "Do it.", "model": "openai/x", **config},
+        }
+    ]
+
+
+def _per_thousand(model: str, prompt_tokens: int, max_tokens: int) -> float:
+    return (prompt_tokens + max_tokens) / 1000
+
+
+class TestOperatorDefaults:
+    async def test_a_plan_without_llm_steps_asks_no_ledger_question(self) -> None:
+        facts = Facts(spent=5.0)
+        assert await DailyCostCap().decide(_fire(facts)) is None
+        assert await BudgetCap().decide(_fire(facts, pricer=_per_thousand)) is None
+        assert facts.asked == []
+
+    async def test_an_llm_plan_is_held_to_the_operator_default(self) -> None:
+        facts = Facts(spent=1.0)
+        fire = Fire(uuid.uuid4(), _definition(None, _agent_plan()), facts, caps=OperatorCaps(1.0, 5.0))
+        verdict = await DailyCostCap().decide(fire)
+        assert verdict is not None
+        assert verdict.reason is not None
+        assert verdict.reason.startswith("daily_cost_cap_reached")
+
+    async def test_the_automations_own_cap_wins_over_the_default(self) -> None:
+        facts = Facts(spent=1.5)
+        definition = _definition({"cost_cap_daily_usd": 2.0}, _agent_plan())
+        assert await DailyCostCap().decide(Fire(uuid.uuid4(), definition, facts)) is None
+
+
+class TestEstimateAgainstTheDay:
+    async def test_a_costly_agent_is_refused_when_the_day_cannot_afford_it(self) -> None:
+        definition = _definition(None, _agent_plan(prompt="x" * 4000, max_iterations=20, max_tokens=500))
+        fire = Fire(uuid.uuid4(), definition, Facts(spent=0.5), pricer=_per_thousand)
+        verdict = await BudgetCap().decide(fire)
+        assert verdict is not None
+        assert verdict.status is RunStatus.dropped
+        assert verdict.reason is not None
+        assert verdict.reason.startswith("budget_exceeded")
+        assert "left of today's $1.0000 cap" in verdict.reason
+
+    async def test_a_small_agent_fits(self) -> None:
+        definition = _definition(None, _agent_plan(max_iterations=1, max_tokens=50))
+        fire = Fire(uuid.uuid4(), definition, Facts(spent=0.5), pricer=_per_thousand)
+        assert await BudgetCap().decide(fire) is None
+
+    async def test_history_is_measured_against_what_is_left(self) -> None:
+        definition = _definition(None, _agent_plan())
+        facts = Facts(spent=0.9, average=0.2)
+        verdict = await BudgetCap().decide(Fire(uuid.uuid4(), definition, facts, pricer=_per_thousand))
+        assert verdict is not None
+        assert verdict.reason is not None
+        assert verdict.reason.startswith("budget_exceeded: recent runs average $0.2000")

@@ -44,6 +44,9 @@ class NotReached:
     async def spent(self) -> tuple[float, int]:
         raise AssertionError("no LLM call expected")
 
+    async def spent_today(self) -> float:
+        raise AssertionError("no LLM call expected")
+
     async def record(self, *, step_id: str, reply: LlmReply) -> None:
         raise AssertionError("no LLM call expected")
 

@@ -111,7 +111,7 @@ class TestPreview:
         assert fires == sorted(fires)
         assert all(fire.hour in (7, 8) for fire in fires), "09:00 in Berlin is 07:00 or 08:00 UTC"
         cost = body["cost"]
-        assert cost["basis"] == "llm_step_output_caps"
+        assert cost["basis"] == "llm_step_worst_case"
         assert cost["per_run_usd"] > 0
         assert cost["runs_per_month"] == 30
         assert cost["per_month_usd"] == round(cost["per_run_usd"] * 30, 4)

@@ -1,9 +1,11 @@
-"""Run-level LLM rules: the model allow-list, the run's budget and token caps, and the ledger.
+"""Run-level LLM rules: the model allow-list, the automation's daily cap, the run's budget and token
+caps, and the ledger.
 
 They act only on metered capabilities (`Capability.metered`: `llm.complete` and an agent's model
 turn) and let every other call through untouched. Caps are checked against the worst case of the
 call (prompt tokens plus the whole output cap) before anything is spent; the ledger records what the
-call actually used once it returns.
+call actually used once it returns. The daily cap is the one place a running run learns that its
+automation's day is spent: checked before every model call, it stops the run at its next call.
 """
 
 from __future__ import annotations
@@ -42,6 +44,21 @@ async def model_allowed(call: CapabilityCall, proceed: Proceed) -> Any:
     request = _request(call)
     if request is not None and not call.ctx.ports.llm.allows(request.model):
         raise StepError("model_not_allowed", f"model {request.model!r} is not allowed here", retryable=False)
+    return await proceed()
+
+
+async def llm_daily_cap(call: CapabilityCall, proceed: Proceed) -> Any:
+    """Refuse a model call once the automation has spent its daily cap (UTC day), across all its runs."""
+    request = _request(call)
+    cap = call.ctx.limits.daily_cost_cap_usd
+    if request is not None and cap is not None:
+        spent = await call.ctx.ports.ledger.spent_today()
+        if spent >= cap:
+            raise StepError(
+                "daily_budget_exceeded",
+                f"the automation has spent ${spent:.4f} today (UTC), its daily cap is ${cap:.4f}",
+                retryable=False,
+            )
     return await proceed()
 
 

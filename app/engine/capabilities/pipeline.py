@@ -15,7 +15,13 @@ from app.engine.capabilities.governance import (
     permission_mode,
     rate_limit,
 )
-from app.engine.capabilities.metering import llm_budget, llm_ledger, llm_token_cap, model_allowed
+from app.engine.capabilities.metering import (
+    llm_budget,
+    llm_daily_cap,
+    llm_ledger,
+    llm_token_cap,
+    model_allowed,
+)
 from app.engine.capabilities.rules import execute, resolve_rule, validate_arguments, validate_output
 from app.engine.capabilities.run_mode import RUN_MODE_RULE
 from app.engine.capabilities.secrets import SecretResolver, secrets_rule
@@ -24,7 +30,8 @@ from app.registry import CapabilityResolver
 
 def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
     """resolve → validate arguments → invocation record → grants → permission mode → approval grant →
-    drift guard → enforce mode → rate limit → model allowed → budget → token cap → validate output →
+    drift guard → enforce mode → rate limit → model allowed → daily cap → budget → token cap →
+    validate output →
     ledger → run mode → secrets → execute.
 
     Rules that decide whether a call may happen at all (grants, permission mode, rate limit) sit
@@ -44,6 +51,7 @@ def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list
         NamedRule("enforce_mode", enforce_mode),
         NamedRule("rate_limit", rate_limit),
         NamedRule("model_allowed", model_allowed),
+        NamedRule("llm_daily_cap", llm_daily_cap),
         NamedRule("llm_budget", llm_budget),
         NamedRule("llm_token_cap", llm_token_cap),
         NamedRule("validate_output", validate_output),

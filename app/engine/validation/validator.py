@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from app.definitions.automation import AutomationDefinition
 from app.definitions.json_schema import SchemaRefused, Violation, check_schema_document, compiled_schema
 from app.definitions.pointers import join, locate
+from app.engine.caps import OperatorCaps
 from app.engine.filters import check_filter
 from app.engine.inputs import (
     RUNTIME_DEFAULTS,
@@ -30,6 +31,7 @@ from app.engine.validation.credentials import literal_credentials
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
+from app.engine.validation.spending import cap_problems, http_grant_problems
 from app.engine.validation.templates import check_one, is_template, template_leaves
 from app.registry import DYNAMIC_OUTPUT, Actions, Capabilities, Registry, TriggerDefinition
 from app.registry import actions as default_actions
@@ -66,6 +68,8 @@ class Vocabulary:
     plugin_events: frozenset[str] = frozenset()
     # The names the space has an input default for (`$space_default`); None skips the check.
     space_defaults: frozenset[str] | None = None
+    # The operator's spending defaults and maximums (settings); None skips the maximum check.
+    caps: OperatorCaps | None = None
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -78,6 +82,9 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
     problems += _grants(document.get("execution"), vocabulary)
+    problems += http_grant_problems(document)
+    if vocabulary.caps is not None:
+        problems += cap_problems(document.get("execution"), vocabulary.caps)
     problems += literal_credentials(document)
     return problems
 

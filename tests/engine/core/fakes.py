@@ -127,14 +127,17 @@ def tool_reply(name: str, arguments: str, call_id: str = "call-1") -> LlmReply:
 
 
 class FakeLedger:
-    def __init__(self, cost: float = 0.0, tokens: int = 0) -> None:
-        self.cost, self.tokens = cost, tokens
+    def __init__(self, cost: float = 0.0, tokens: int = 0, today: float = 0.0) -> None:
+        self.cost, self.tokens, self.today = cost, tokens, today
         self.recorded: list[tuple[str, LlmReply]] = []
         self.reads = 0
 
     async def spent(self) -> tuple[float, int]:
         self.reads += 1
         return self.cost, self.tokens
+
+    async def spent_today(self) -> float:
+        return self.today
 
     async def record(self, *, step_id: str, reply: LlmReply) -> None:
         self.recorded.append((step_id, reply))

@@ -84,6 +84,7 @@ class TestOrder:
             "enforce_mode",
             "rate_limit",
             "model_allowed",
+            "llm_daily_cap",
             "llm_budget",
             "llm_token_cap",
             "validate_output",
@@ -176,6 +177,26 @@ class TestLlmRules:
         ports.ledger.cost = 0.8
         answer = await ctx.invoke_capability("llm.complete", llm_args(max_tokens=100))
         assert answer["text"] == "hi"
+
+    async def test_a_spent_day_refuses_the_next_model_call(self) -> None:
+        ports = FakePorts(llm=FakeLlm([text_reply("hi")]), ledger=FakeLedger(today=0.5))
+        ctx = context(pipeline(LLM_COMPLETE), ports, limits=RunLimits(daily_cost_cap_usd=0.5))
+        with pytest.raises(StepError) as failure:
+            await ctx.invoke_capability("llm.complete", llm_args())
+        assert (failure.value.code, failure.value.retryable) == ("daily_budget_exceeded", False)
+        assert ports.llm.calls == []
+        ports.ledger.today = 0.49
+        assert (await ctx.invoke_capability("llm.complete", llm_args()))["text"] == "hi"
+
+    async def test_an_agent_turn_meets_the_daily_cap_at_the_same_rule(self) -> None:
+        ports = FakePorts(llm=FakeLlm([text_reply("hi")]), ledger=FakeLedger(today=2.0))
+        ctx = context(pipeline(), ports, limits=RunLimits(daily_cost_cap_usd=1.0))
+        with pytest.raises(StepError) as failure:
+            await ctx.llm_complete(
+                model="test/model", messages=[{"role": "user", "content": "x"}], max_tokens=50
+            )
+        assert failure.value.code == "daily_budget_exceeded"
+        assert ports.llm.calls == []
 
     async def test_token_cap_counts_prompt_and_output_cap(self) -> None:
         ports = FakePorts(llm=FakeLlm([text_reply("hi")]), ledger=FakeLedger(tokens=90))

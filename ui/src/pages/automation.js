@@ -1,8 +1,8 @@
 // One automation: overview and status, triggers (webhook URL, rotate and revoke the token, shown
 // once), preview and dry / verify runs, action modes, the definition editor with save (a version
 // conflict shows what changed meanwhile; steps and triggers added, removed and reordered in the
-// form), a change in plain words shown as a diff before saving, versions with diff and restore, and
-// run now.
+// form), a change in plain words shown as a diff before saving, versions with diff and restore, the
+// spending limits in effect, and run now.
 import { api, ApiError, spacePath } from "../api.js";
 import { arrangeControls } from "../arrange.js";
 import { errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
@@ -13,6 +13,7 @@ import { loadSchemas } from "../schema.js";
 import { changeSection } from "./automation/change.js";
 import { modesSection } from "./automation/modes.js";
 import { grantsSection } from "./automation/grants.js";
+import { capsSection } from "./automation/caps.js";
 import { sameDefinition, tryoutSection } from "./automation/tryout.js";
 import { secretKeeper } from "../secrets.js";
 
@@ -47,6 +48,9 @@ export function automationPage(main, id) {
       },
       previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
     });
+    const caps = capsSection({
+      previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
+    });
     tryout = tryoutSection(current, {
       onPreview: (answer) => modes.update(answer),
       unsaved: () => (edited() ? editor.getValue() : null),
@@ -72,6 +76,7 @@ export function automationPage(main, id) {
         h("a", { class: "button", href: `/runs?automation=${automation.id}` }, "Runs"),
       ),
       overview(),
+      caps.element,
       triggersSection(),
       tryout.element,
       modes.element,
