@@ -24,9 +24,11 @@ from app.registry.ports import HandlerContext
 from app.registry.registries import actions, capabilities, triggers
 from app.registry.resolver import (
     Capabilities,
+    CapabilityRecheck,
     CapabilityResolver,
     CapabilitySet,
     CapabilitySource,
+    NoRecheck,
     RegistrySource,
 )
 
@@ -41,6 +43,7 @@ __all__ = [
     "ArtifactSpec",
     "Capabilities",
     "Capability",
+    "CapabilityRecheck",
     "CapabilityResolver",
     "CapabilitySet",
     "CapabilitySource",
@@ -48,6 +51,7 @@ __all__ = [
     "Handler",
     "HandlerContext",
     "InvalidEntry",
+    "NoRecheck",
     "Registry",
     "RegistryActions",
     "RegistryConflict",
