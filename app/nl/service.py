@@ -26,9 +26,11 @@ from app.nl.diff import definition_diff
 from app.nl.drafts import Draft, DraftProblem, DraftStatus
 from app.nl.flags import FlagContext, rule_flags
 from app.nl.generator import Proposal, generate
+from app.nl.inventory import inventory
 from app.nl.metering import CallLimits, MeteredLlm, SpendingLedger
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.prompts import GeneratorContext, change_message, proposal_echo, request_message
+from app.nl.references import reference_problems
 from app.nl.review import review
 from app.nl.store import DraftStore
 from app.nl.turns import (
@@ -312,7 +314,11 @@ class DraftService:
     async def _check(self, definition: Any, turn: _Turn) -> list[Problem]:
         # The validator's literal_secret warnings come back from proposal_problems as errors.
         found = [p for p in await problems_of(definition, turn.vocabulary) if p.code != LITERAL_SECRET]
-        return found + proposal_problems(definition, turn.names, self.config.egress_allow)
+        return (
+            found
+            + proposal_problems(definition, turn.names, self.config.egress_allow)
+            + reference_problems(definition, turn.names, turn.vocabulary)
+        )
 
     async def _generate(
         self,
@@ -331,12 +337,17 @@ class DraftService:
         async def check(definition: dict[str, Any]) -> list[Problem]:
             return await self._check(definition, turn)
 
+        async def lookup(kinds: list[str]) -> dict[str, Any]:
+            definitions = await turn.source.used_definitions(space_id) if "slack_channels" in kinds else []
+            return inventory(kinds, turn.names, turn.vocabulary, definitions)
+
         proposal: Proposal = await generate(
             metered,
             model=draft.model,
             context=[context.message(), *messages],
             check=check,
             max_attempts=self.config.max_attempts,
+            lookup=lookup,
         )
         draft.definition = proposal.definition
         draft.clarifications = proposal.clarifications
