@@ -37,6 +37,7 @@ from app.services.databases import DatabaseSource, NoQueries, Queries
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
+from app.services.mcp.drift import McpDriftCheck
 from app.services.mcp.endpoints import McpSettings
 from app.services.pipeline_secrets import VaultSecrets
 from app.services.plugin_source import PluginSource
@@ -159,7 +160,10 @@ def build_runtime(
         plugins=plugins,
         plugin_source=plugin_source,
         secrets=secrets,
-        pipeline=CapabilityPipeline(default_rules(resolver, secrets), resolver),
+        pipeline=CapabilityPipeline(
+            default_rules(resolver, secrets, McpDriftCheck(sessions, mcp, settings.mcp_relist_after_seconds)),
+            resolver,
+        ),
         vocabulary=Vocabulary(
             actions=native_actions,
             allowed_models=frozenset(settings.llm_allowed_models),

@@ -277,6 +277,15 @@ class Settings(BaseSettings):
     mcp_reharvest_hours: float = Field(
         default=24.0, gt=0, description="A connection's tools are listed again when older than this."
     )
+    mcp_relist_after_seconds: float = Field(
+        default=300.0,
+        ge=0,
+        description=(
+            "Before an MCP tool call, its connection's tools are listed again when the last listing is older"
+            " than this (at most once per connection per process per interval); a tool found changed or"
+            " gone needs approval for that call. 0 turns the check off (drift is then found by harvests)."
+        ),
+    )
     mcp_call_timeout_seconds: float = Field(
         default=30.0, gt=0, le=600, description="Time a harvest or a call outside a step may take."
     )

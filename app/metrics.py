@@ -88,6 +88,12 @@ INVOCATIONS = Counter(
 PENDING_APPROVALS = Gauge(
     _PREFIX + "pending_approvals", "Invocations waiting for a human decision.", multiprocess_mode="mostrecent"
 )
+MCP_DRIFT = Counter(
+    _PREFIX + "mcp_drift_total",
+    "MCP tools found changed (schemas or safety annotations) or gone since their last listing, by when it"
+    " was found (harvest, call) and the change (changed, removed).",
+    ["detected_by", "change"],
+)
 
 
 MAX_SERIES = 200
@@ -134,6 +140,7 @@ _llm_cost = LabelledSeries(LLM_COST)
 _llm_tokens = LabelledSeries(LLM_TOKENS)
 _webhook_fires = LabelledSeries(WEBHOOK_FIRES)
 _invocations = LabelledSeries(INVOCATIONS)
+_mcp_drift = LabelledSeries(MCP_DRIFT)
 
 _state = {"enabled": True}
 
@@ -151,6 +158,12 @@ def count_invocation(mode: str) -> None:
     """One capability invocation resolved to `mode` (allow, deny, require_approval, ...): a bounded set."""
     if _state["enabled"]:
         _invocations(mode).inc()
+
+
+def mcp_drift(detected_by: str, change: str, count: int) -> None:
+    """`count` MCP tools found drifted: `detected_by` harvest or call, `change` changed or removed."""
+    if _state["enabled"] and count > 0:
+        _mcp_drift(detected_by, change).inc(count)
 
 
 def set_pending_approvals(count: int) -> None:

@@ -414,6 +414,13 @@ class DraftEdit(Body):
     )
 
 
+class DraftWritePolicy(Body):
+    write_policy: Literal["always_draft", "auto_confirm_safe"] = Field(
+        description="always_draft: each write outside the service waits for approval; auto_confirm_safe: "
+        "writes the saved definition names run without asking."
+    )
+
+
 class DraftMessage(Body):
     message: str | None = Field(
         default=None, max_length=MAX_REQUEST_CHARS, description="What to change, in plain words."
@@ -452,6 +459,11 @@ class DraftOut(BaseModel):
     overlaps: list[OverlapOut] = Field(
         default_factory=list,
         description="Automations of the space the proposal fires, writes or means alike.",
+    )
+    write_policy: dict[str, Any] | None = Field(
+        default=None,
+        description="`value`, `chosen_by` (proposed | human), `writes` (pointers) and a plain `explanation`;"
+        " null when the proposal writes nothing outside the service and nobody chose a policy.",
     )
     created_by: str
     created_at: datetime

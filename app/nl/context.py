@@ -1,7 +1,7 @@
 """What the generator may know about a space, through a narrow port: names, never values.
 
 `AuthoringContextSource` is the seam: this implementation reads the names in the secrets vault and
-the names of the space's MCP connections.
+the names (and tool prefixes) of the space's MCP connections and databases.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ class AuthoringContextSource(Protocol):
 
     async def connection_names(self, space_id: uuid.UUID) -> list[str]: ...
 
+    async def tool_prefixes(self, space_id: uuid.UUID) -> list[tuple[str, str, str]]:
+        """(kind, name, tool prefix) of each MCP connection (`connection`) and database (`database`)."""
+        ...
+
     async def used_definitions(self, space_id: uuid.UUID) -> list[dict[str, Any]]:
         """Definitions the space already has, to tell a capability it has never used."""
         ...
@@ -42,6 +46,9 @@ class DatabaseContextSource:
     async def connection_names(self, space_id: uuid.UUID) -> list[str]:
         return await self.facts.connection_names(space_id)
 
+    async def tool_prefixes(self, space_id: uuid.UUID) -> list[tuple[str, str, str]]:
+        return await self.facts.tool_prefixes(space_id)
+
     async def used_definitions(self, space_id: uuid.UUID) -> list[dict[str, Any]]:
         return await self.facts.definitions(space_id, USED_SAMPLE)
 
@@ -52,9 +59,13 @@ class SpaceNames:
 
     secrets: tuple[str, ...] = ()
     connections: tuple[str, ...] = ()
+    prefixes: tuple[tuple[str, str, str], ...] = ()
+    """(kind, name, tool prefix) of each MCP connection and database: what a capability id may start with."""
 
 
 async def space_names(source: AuthoringContextSource, space_id: uuid.UUID) -> SpaceNames:
     return SpaceNames(
-        tuple(await source.secret_names(space_id)), tuple(await source.connection_names(space_id))
+        tuple(await source.secret_names(space_id)),
+        tuple(await source.connection_names(space_id)),
+        tuple(await source.tool_prefixes(space_id)),
     )

@@ -58,6 +58,19 @@ class DraftDiff(BaseModel):
     unified: str
 
 
+class WritePolicyNote(BaseModel):
+    """The draft's `execution.write_policy`, why it is what it is, and who chose it.
+
+    `proposed`: the service chose `always_draft` because the model chose writes (`writes` points at
+    them); `human`: a person switched it (a new proposal keeps their choice).
+    """
+
+    value: Literal["always_draft", "auto_confirm_safe"]
+    chosen_by: Literal["proposed", "human"]
+    writes: list[str] = Field(default_factory=list)
+    explanation: str
+
+
 class Draft(BaseModel):
     """One draft; `turns` are the user's instructions so far (the request first)."""
 
@@ -82,6 +95,7 @@ class Draft(BaseModel):
     base_version: int | None = None
     base_definition: dict[str, Any] | None = None
     diff: DraftDiff | None = None
+    write_policy: WritePolicyNote | None = None
     created_at: datetime
     updated_at: datetime
     expires_at: datetime

@@ -14,6 +14,7 @@ from app.engine.schedule import ScheduleError, next_fire_after
 from app.engine.validation import Problem, Vocabulary
 from app.engine.validation.templates import is_template
 from app.nl.drafts import CostEstimate, Flag
+from app.nl.heuristics import heuristic_flags
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.usage import AGENT_ACTIONS, capability_uses, matching, steps, tool_patterns
 from app.registry.ports import LlmPort
@@ -57,6 +58,7 @@ def rule_flags(
     found += _capability_flags(document, context)
     found += _broad_tools(document, context)
     found += _instruction_like(document)
+    found += heuristic_flags(document)
     estimate = estimate_cost(document, context)
     if estimate is not None:
         found.append(Flag(path="/plan", code="cost_estimate", message=describe(estimate)))

@@ -16,6 +16,7 @@ from app.definitions.signals import StepError
 from app.engine.validation import Problem, errors
 from app.nl.checks import CREDENTIAL_REMOVED, without_literal_credentials
 from app.nl.drafts import Clarification
+from app.nl.inventory import INVENTORY_TOOL, MAX_LOOKUPS, Lookup, lookup_messages
 from app.nl.metering import AuthoringBudgetExceeded, MeteredLlm
 from app.nl.prompts import GENERATOR_SYSTEM, answer_echo, envelope_schema, problems_message
 from app.security.credentials import scrub
@@ -54,19 +55,26 @@ async def generate(
     context: list[dict[str, Any]],
     check: Checker,
     max_attempts: int,
+    lookup: Lookup | None = None,
 ) -> Proposal:
     """Run generation attempts until a proposal has no errors, asks questions, or attempts run out.
 
-    Raises AuthoringBudgetExceeded only when not even the first call may be made.
+    With `lookup`, the model may first ask for the space's inventory as a tool call (at most
+    MAX_LOOKUPS rounds per turn, not counted as attempts). Raises AuthoringBudgetExceeded only when not
+    even the first call may be made.
     """
     messages = [{"role": "system", "content": GENERATOR_SYSTEM}, *context]
     schema = envelope_schema()
     last: dict[str, Any] | None = None
     problems: list[Problem] = []
-    for attempt in range(1, max_attempts + 1):
+    lookups = 0
+    attempt = 0
+    while attempt < max_attempts:
+        attempt += 1
+        tools = [INVENTORY_TOOL] if lookup is not None and lookups < MAX_LOOKUPS else None
         try:
             reply = await metered.complete_json(
-                model=model, purpose="generate", messages=messages, schema=schema
+                model=model, purpose="generate", messages=messages, schema=schema, tools=tools
             )
         except AuthoringBudgetExceeded as exc:
             if attempt == 1:
@@ -74,6 +82,11 @@ async def generate(
             return Proposal(last, [*problems, Problem("", exc.code, exc.message)], attempt - 1)
         except StepError as exc:
             return Proposal(last, [*problems, Problem("", exc.code, scrub(exc.message)[0])], attempt)
+        if reply.tool_calls and lookup is not None and lookups < MAX_LOOKUPS:
+            lookups += 1
+            attempt -= 1  # asking what the space has is not an attempt at a proposal
+            messages += await lookup_messages(reply, lookup)
+            continue
         answer = parse_answer(reply.content)
         problems = list(answer.problems)
         if answer.definition is not None:

@@ -73,7 +73,13 @@ class MeteredLlm:
     spent_usd: float = 0.0
 
     async def complete_json(
-        self, *, model: str, purpose: str, messages: list[dict[str, Any]], schema: dict[str, Any]
+        self,
+        *,
+        model: str,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        schema: dict[str, Any],
+        tools: list[dict[str, Any]] | None = None,
     ) -> LlmReply:
         """One completion asking for JSON against `schema`; raises AuthoringBudgetExceeded before a call
         that could take the space over its daily cap, StepError when the model cannot be had."""
@@ -81,7 +87,7 @@ class MeteredLlm:
         reply = await self.llm.complete(
             model=model,
             messages=messages,
-            tools=None,
+            tools=tools,
             response_schema=schema,
             max_tokens=self.limits.max_tokens,
             temperature=0,

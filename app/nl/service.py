@@ -17,42 +17,40 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.definitions.automation import AutomationDefinition
-from app.definitions.pointers import join
 from app.engine.validation import Problem, Vocabulary, errors, warnings
 from app.engine.validation.credentials import LITERAL_SECRET
 from app.errors import Conflict, ErrorDetail, NotFound, ServiceUnavailable, ValidationFailed
 from app.nl.checks import proposal_problems
 from app.nl.context import AuthoringContextSource, DatabaseContextSource, SpaceNames, space_names
 from app.nl.diff import definition_diff
-from app.nl.drafts import MAX_REQUEST_CHARS, Draft, DraftProblem, DraftStatus
+from app.nl.drafts import Draft, DraftProblem, DraftStatus
 from app.nl.flags import FlagContext, rule_flags
 from app.nl.generator import Proposal, generate
+from app.nl.inventory import inventory
 from app.nl.metering import CallLimits, MeteredLlm, SpendingLedger
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.prompts import GeneratorContext, change_message, proposal_echo, request_message
+from app.nl.references import reference_problems
 from app.nl.review import review
 from app.nl.store import DraftStore
+from app.nl.turns import (
+    STALE_SUMMARY_NOTE,
+    credential_free,
+    instruction,
+    normalised,
+    note_literals,
+    request_text,
+)
 from app.nl.usage import used_capability_ids
+from app.nl.write_policy import WritePolicy, choose_write_policy, keep_hand_choice, settle_write_policy
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
 from app.registry.ports import LlmPort
-from app.security.credentials import scrub, without_credentials
+from app.security.credentials import scrub
 from app.security.egress import EgressAllowList
 from app.services.access import Permissions, SpaceAccess
 from app.services.automations import Saved, automation_service
 from app.services.definitions import problems_of
-
-CREDENTIAL_NOTE = (
-    "Your request contained something that looks like a credential; it was removed before the request "
-    'was sent to the model. Store it as a secret and reference it as {"$secret": "<name>"}.'
-)
-LITERALS_NOTE = (
-    "The definition holds what looks like a credential at {pointers}; it was cut before the definition "
-    "was sent to the model, and a draft holding it cannot be saved. Move it into a secret and reference "
-    'it as {{"$secret": "<name>"}}.'
-)
-STALE_SUMMARY_NOTE = "The definition was edited after the summary; ask for a new one with ?review=true."
 
 VocabularyOf = Callable[[uuid.UUID], Awaitable[Vocabulary]]
 ContextSourceFor = Callable[[AsyncSession], AuthoringContextSource]
@@ -122,7 +120,7 @@ class DraftService:
         """A draft that changes an existing automation as asked, with the diff from its current version."""
         access.require(Permissions.write_automations)
         self._model()
-        _request_text(request, "/request")
+        request_text(request, "/request")
         automation = await automation_service.get(session, access, automation_id)
         return await self._first_turn(session, access, request, base=automation)
 
@@ -130,19 +128,19 @@ class DraftService:
         self, session: AsyncSession, access: SpaceAccess, request: str, *, base: Automation | None
     ) -> Draft:
         model = self._model()
-        request = _request_text(request, "/request")
+        request = request_text(request, "/request")
         # Redis first: when drafts cannot be kept, nothing is spent on a model.
         await self.store.check()
         turn = await self._turn(session, access.space_id)
         draft = self._new_draft(access, request, model)
-        clean = _credential_free(draft, request)
+        clean = credential_free(draft, request)
         if base is None:
             first = request_message(clean)
         else:
             draft.automation_id = str(base.id)
             draft.base_version = base.version
             draft.base_definition = copy.deepcopy(base.definition)
-            _note_literals(draft, base.definition)
+            note_literals(draft, base.definition)
             first = change_message(base.definition, clean)
         await self._generate(draft, turn, [first])
         await self.store.put(draft)
@@ -176,9 +174,9 @@ class DraftService:
         access.require(Permissions.write_automations)
         model = self._model()
         draft = await self.get(access, draft_id)
-        instruction = _instruction(draft, message, answers)
+        said = instruction(draft, message, answers)
         turn = await self._turn(session, access.space_id)
-        clean = _credential_free(draft, instruction)
+        clean = credential_free(draft, said)
         previous = draft.definition
         request = scrub(draft.request)[0]
         # The conversation so far, shortened to what matters: the request, the last proposal, the new turn.
@@ -188,11 +186,11 @@ class DraftService:
             else change_message(draft.base_definition, request)
         ]
         if previous is not None:
-            _note_literals(draft, previous)
+            note_literals(draft, previous)
             context.append(proposal_echo(previous))
         context.append({"role": "user", "content": clean})
         draft.model = model
-        draft.turns = [*draft.turns, instruction]
+        draft.turns = [*draft.turns, said]
         await self._generate(draft, turn, context, previous=previous)
         await self._replace(draft)
         return draft
@@ -206,6 +204,7 @@ class DraftService:
         review_model = self._review_model() if with_review else None
         turn = await self._turn(session, access.space_id)
         previous = draft.definition
+        keep_hand_choice(draft, definition)
         draft.definition = definition if isinstance(definition, dict) else None
         draft.clarifications = []
         problems = await self._check(definition, turn)
@@ -214,6 +213,20 @@ class DraftService:
         if review_model is None and draft.status is DraftStatus.ready:
             draft.notes = [*draft.notes, STALE_SUMMARY_NOTE]
         draft.cost_usd = round(draft.cost_usd + metered.spent_usd, 6)
+        await self._replace(draft)
+        return draft
+
+    async def choose_write_policy(
+        self, session: AsyncSession, access: SpaceAccess, draft_id: str, value: WritePolicy
+    ) -> Draft:
+        """A person's write policy for the draft, kept by its later proposals; nothing is regenerated."""
+        access.require(Permissions.write_automations)
+        draft = await self.get(access, draft_id)
+        if draft.definition is None:
+            raise Conflict("This draft has no proposal to set a write policy on yet.", code="draft_not_ready")
+        turn = await self._turn(session, access.space_id)
+        choose_write_policy(draft, value, turn.vocabulary)
+        draft.updated_at = utcnow()
         await self._replace(draft)
         return draft
 
@@ -301,7 +314,11 @@ class DraftService:
     async def _check(self, definition: Any, turn: _Turn) -> list[Problem]:
         # The validator's literal_secret warnings come back from proposal_problems as errors.
         found = [p for p in await problems_of(definition, turn.vocabulary) if p.code != LITERAL_SECRET]
-        return found + proposal_problems(definition, turn.names, self.config.egress_allow)
+        return (
+            found
+            + proposal_problems(definition, turn.names, self.config.egress_allow)
+            + reference_problems(definition, turn.names, turn.vocabulary)
+        )
 
     async def _generate(
         self,
@@ -320,12 +337,17 @@ class DraftService:
         async def check(definition: dict[str, Any]) -> list[Problem]:
             return await self._check(definition, turn)
 
+        async def lookup(kinds: list[str]) -> dict[str, Any]:
+            definitions = await turn.source.used_definitions(space_id) if "slack_channels" in kinds else []
+            return inventory(kinds, turn.names, turn.vocabulary, definitions)
+
         proposal: Proposal = await generate(
             metered,
             model=draft.model,
             context=[context.message(), *messages],
             check=check,
             max_attempts=self.config.max_attempts,
+            lookup=lookup,
         )
         draft.definition = proposal.definition
         draft.clarifications = proposal.clarifications
@@ -355,6 +377,7 @@ class DraftService:
             draft.status = DraftStatus.needs_clarification if draft.clarifications else DraftStatus.failed
         else:
             draft.status = DraftStatus.needs_clarification if draft.clarifications else DraftStatus.ready
+            settle_write_policy(draft, turn.vocabulary)
             flag_context = FlagContext(
                 vocabulary=turn.vocabulary,
                 used_capabilities=frozenset(
@@ -391,74 +414,8 @@ class DraftService:
         if before is None or draft.definition is None:
             return None
         label = f"version {draft.base_version}" if draft.base_version is not None else "previous proposal"
-        return definition_diff(_normalised(before), _normalised(draft.definition), label=label)
+        return definition_diff(normalised(before), normalised(draft.definition), label=label)
 
     async def _replace(self, draft: Draft) -> None:
         if not await self.store.replace(draft):
             raise draft_not_found()
-
-
-def _normalised(document: dict[str, Any]) -> dict[str, Any]:
-    """The document as it would be stored (defaults filled in), so a diff shows only real changes."""
-    try:
-        return AutomationDefinition.model_validate(document).to_document()
-    except ValueError:
-        return document
-
-
-def _request_text(text: str, pointer: str) -> str:
-    stripped = text.strip()
-    if not stripped or len(stripped) > MAX_REQUEST_CHARS:
-        raise ValidationFailed(
-            f"The request must hold 1 to {MAX_REQUEST_CHARS} characters.",
-            code="invalid_request_text",
-            details=[ErrorDetail(path=pointer, message=f"1 to {MAX_REQUEST_CHARS} characters")],
-        )
-    return stripped
-
-
-def _instruction(draft: Draft, message: str | None, answers: dict[str, str]) -> str:
-    """The user's next turn: their message, and their answers to the generator's questions."""
-    asked = {item.id: item for item in draft.clarifications}
-    unknown = sorted(set(answers) - set(asked))
-    missing = [item.id for item in draft.clarifications if not answers.get(item.id, "").strip()]
-    details = [
-        ErrorDetail(path=f"/answers/{key}", message="no such question on this draft") for key in unknown
-    ]
-    if draft.status is DraftStatus.needs_clarification:
-        details += [ErrorDetail(path=f"/answers/{key}", message=asked[key].question) for key in missing]
-    if not (message or "").strip() and not answers:
-        details.append(ErrorDetail(path="/message", message="say what to change, or answer the questions"))
-    if details:
-        raise ValidationFailed(
-            "The message cannot be used as it is.", code="invalid_message", details=details
-        )
-    parts = [message.strip()] if message and message.strip() else []
-    if answers:
-        parts.append(
-            "Answers to your questions:\n"
-            + "\n".join(
-                f"- {asked[key].question} → {answers[key].strip()}" for key in asked if key in answers
-            )
-        )
-    text = "\n\n".join(parts)
-    return _request_text(text, "/message")
-
-
-def _credential_free(draft: Draft, text: str) -> str:
-    """The user's text fit to send to a model; the draft gets a note when something had to be cut."""
-    clean, cut = scrub(text)
-    if cut and CREDENTIAL_NOTE not in draft.notes:
-        draft.notes = [*draft.notes, CREDENTIAL_NOTE]
-    return clean
-
-
-def _note_literals(draft: Draft, definition: Any) -> None:
-    """A note naming where a definition about to be shown to a model held credential literals (cut
-    before sending, see prompts.py)."""
-    found = without_credentials(definition)[1]
-    if not found:
-        return
-    note = LITERALS_NOTE.format(pointers=", ".join(join(*path) for path in found))
-    if note not in draft.notes:
-        draft.notes = [*draft.notes, note]

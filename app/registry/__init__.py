@@ -25,9 +25,11 @@ from app.registry.ports import HandlerContext
 from app.registry.registries import actions, capabilities, core_events, register_core_event, triggers
 from app.registry.resolver import (
     Capabilities,
+    CapabilityRecheck,
     CapabilityResolver,
     CapabilitySet,
     CapabilitySource,
+    NoRecheck,
     RegistrySource,
 )
 
@@ -42,6 +44,7 @@ __all__ = [
     "ArtifactSpec",
     "Capabilities",
     "Capability",
+    "CapabilityRecheck",
     "CapabilityResolver",
     "CapabilitySet",
     "CapabilitySource",
@@ -50,6 +53,7 @@ __all__ = [
     "Handler",
     "HandlerContext",
     "InvalidEntry",
+    "NoRecheck",
     "Registry",
     "RegistryActions",
     "RegistryConflict",

@@ -37,6 +37,22 @@ class CapabilitySource(Protocol):
         ...
 
 
+class CapabilityRecheck(Protocol):
+    """Right before a call, asks the capability's source whether what was resolved still holds (an MCP
+    server may have changed a tool since it was harvested)."""
+
+    async def rechecked(self, space_id: str, capability: Capability) -> Capability:
+        """The capability to call: the one given, or a copy marked `drifted` when its source changed."""
+        ...
+
+
+class NoRecheck:
+    """Every capability stays as resolved (a process without sources that change under it)."""
+
+    async def rechecked(self, space_id: str, capability: Capability) -> Capability:
+        return capability
+
+
 class RegistrySource:
     """A static registry as a source: the same capabilities for every space (the native tier)."""
 

@@ -77,7 +77,8 @@ class TestReprompting:
         ("hostile", "code", "path"),
         [
             (_sandbox_escape, "unsafe_access", "/plan/1/config/json/text"),
-            (_unknown_capability, "unknown_capability", "/plan/0/config/tools/0"),
+            # No connection has the prefix `crm` either: both say so at the same pointer.
+            (_unknown_capability, "unknown_capability unknown_connection", "/plan/0/config/tools/0"),
             (_metadata_target, "unsafe_url", "/plan/1/config/url"),
             (_pasted_secret, "literal_secret", "/plan/1/config/headers/Authorization"),
         ],
@@ -90,7 +91,7 @@ class TestReprompting:
         assert draft["status"] == "failed"
         blocking = [p for p in draft["problems"] if p["severity"] == "error"]
         assert {p["path"] for p in blocking} == {path}
-        assert {p["code"] for p in blocking} == {code}
+        assert {p["code"] for p in blocking} == set(code.split())
         # What went back to the model names the pointer and never repeats a pasted credential.
         follow_ups = [r["messages"][-1]["content"] for r in _generate_requests(llm)[1:]]
         assert len(follow_ups) == 2

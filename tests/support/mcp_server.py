@@ -5,7 +5,9 @@ in pages of `page_size`. Built-in behaviours of `call_tool`, chosen by the tool'
 `echo` answers its arguments as structured content, `add` adds `a` and `b`, `fail` answers
 `isError` with its `message`, `slow` sleeps `seconds`, `reflect` answers the request headers the
 server saw (text content) and the bare bearer token (structured content). Every request's headers
-are recorded in `seen_headers`; a `required_bearer` makes the server answer 401 to any request
+are recorded in `seen_headers`, and every `tools/list` request a client sent is counted in
+`list_calls` (the SDK's server also lists its own tools to check a call's headers: those do not count);
+a `required_bearer` makes the server answer 401 to any request
 without `Authorization: Bearer <it>`.
 """
 
@@ -98,6 +100,7 @@ class McpTestServer:
     required_bearer: str | None = None
     seen_headers: list[dict[str, str]] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    list_calls: int = 0
     port: int = 0
     _server: uvicorn.Server | None = None
     _thread: threading.Thread | None = None
@@ -112,6 +115,7 @@ class McpTestServer:
         self.required_bearer = None
         self.seen_headers.clear()
         self.calls.clear()
+        self.list_calls = 0
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -163,9 +167,32 @@ class McpTestServer:
                     await send({"type": "http.response.start", "status": 401, "headers": []})
                     await send({"type": "http.response.body", "body": b""})
                     return
+                if scope.get("method") == "POST":
+                    receive = await self._counting(receive)
             await inner(scope, receive, send)
 
         return app
+
+    async def _counting(self, receive: Any) -> Any:
+        """Read the request body whole, count the `tools/list` requests in it, and replay it."""
+        messages = []
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        with contextlib.suppress(ValueError):
+            parsed = json.loads(body or b"null")
+            for request in parsed if isinstance(parsed, list) else [parsed]:
+                if isinstance(request, dict) and request.get("method") == "tools/list":
+                    self.list_calls += 1
+        replay = iter(messages)
+
+        async def replayed() -> Any:
+            return next(replay, None) or await receive()
+
+        return replayed
 
     def start(self) -> McpTestServer:
         with socket.socket() as probe:

@@ -1,6 +1,7 @@
 """The main path, as a person takes it in Chromium: sign in, describe an automation, review the draft
-(a flag beside its field), change a field in the generated form, save it paused, activate it, run it
-now and watch the run turn succeeded on the runs page without reloading."""
+(a flag beside its field; the proposed write policy, switched so the post runs without asking), change
+a field in the generated form, save it paused, activate it, run it now and watch the run turn succeeded
+on the runs page without reloading."""
 
 from __future__ import annotations
 
@@ -92,6 +93,16 @@ def test_describe_review_edit_save_activate_run_live(
     )
     assert not axe_violations(page)
     shot(page, "draft-review")
+
+    # The model chose the post, so the draft proposes that writes wait for approval; this person lets
+    # the saved post run without asking.
+    assert "waits for a person's approval" in page.inner_text(".write-policy-explanation")
+    assert page.input_value("#write-policy") == "always_draft"
+    page.select_option("#write-policy", "auto_confirm_safe")
+    page.wait_for_selector("label[for='write-policy']:has-text('your choice')")
+    assert page.input_value("#write-policy") == "auto_confirm_safe"
+    assert not axe_violations(page)
+    url_field = page.locator("[data-section='/plan/0'] input[name='root[config][url]']")
 
     new_url = f"{loopback.url}/ok/ui-hook"
     url_field.fill(new_url)

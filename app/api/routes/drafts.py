@@ -18,6 +18,7 @@ from app.api.schemas import (
     DraftListOut,
     DraftMessage,
     DraftOut,
+    DraftWritePolicy,
     OverlapOut,
 )
 from app.nl.drafts import Draft
@@ -101,6 +102,17 @@ async def edit_draft(
     review: Annotated[bool, Query(description="Also ask the review model for a new summary.")] = False,
 ) -> DraftOut:
     draft = await drafts.edit(session, access, draft_id, body.definition, with_review=review)
+    return await _with_overlaps(session, access, draft)
+
+
+@router.put(
+    DRAFTS + "/{draft_id}/write-policy",
+    summary="Switch the proposal's write policy; later proposals of the draft keep the choice",
+)
+async def set_draft_write_policy(
+    draft_id: str, body: DraftWritePolicy, session: SessionDep, access: SpaceDep, drafts: DraftServiceDep
+) -> DraftOut:
+    draft = await drafts.choose_write_policy(session, access, draft_id, body.write_policy)
     return await _with_overlaps(session, access, draft)
 
 

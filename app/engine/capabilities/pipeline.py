@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.engine.capabilities.call import CapabilityCall, NamedRule
+from app.engine.capabilities.drift import drift_check_rule
 from app.engine.capabilities.governance import (
     approval_grant,
     drift_guard,
@@ -25,14 +26,15 @@ from app.engine.capabilities.metering import (
 from app.engine.capabilities.rules import execute, resolve_rule, validate_arguments, validate_output
 from app.engine.capabilities.run_mode import RUN_MODE_RULE
 from app.engine.capabilities.secrets import SecretResolver, secrets_rule
-from app.registry import CapabilityResolver
+from app.registry import CapabilityRecheck, CapabilityResolver, NoRecheck
 
 
-def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list[NamedRule]:
+def default_rules(
+    resolver: CapabilityResolver, secrets: SecretResolver, recheck: CapabilityRecheck | None = None
+) -> list[NamedRule]:
     """resolve → validate arguments → invocation record → grants → permission mode → approval grant →
-    drift guard → enforce mode → rate limit → model allowed → daily cap → budget → token cap →
-    validate output →
-    ledger → run mode → secrets → execute.
+    drift check → drift guard → enforce mode → rate limit → model allowed → daily cap → budget →
+    token cap → validate output → ledger → run mode → secrets → execute.
 
     Rules that decide whether a call may happen at all (grants, permission mode, rate limit) sit
     between `validate_arguments` and `model_allowed`: after the call is known to be well formed, before
@@ -47,6 +49,7 @@ def default_rules(resolver: CapabilityResolver, secrets: SecretResolver) -> list
         NamedRule("grants", grants_rule),
         NamedRule("permission_mode", permission_mode),
         NamedRule("approval_grant", approval_grant),
+        NamedRule("drift_check", drift_check_rule(recheck or NoRecheck())),
         NamedRule("drift_guard", drift_guard),
         NamedRule("enforce_mode", enforce_mode),
         NamedRule("rate_limit", rate_limit),

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.persistence.models import Automation, McpConnection, Secret
+from app.persistence.models import Automation, McpConnection, Secret, SpaceDatabase
 
 
 class AuthoringFactsRepository:
@@ -26,6 +26,22 @@ class AuthoringFactsRepository:
         """Names of the space's MCP connections, sorted."""
         statement = select(McpConnection.name).where(McpConnection.space_id == space_id)
         return list((await self.session.scalars(statement.order_by(McpConnection.name))).all())
+
+    async def tool_prefixes(self, space_id: uuid.UUID) -> list[tuple[str, str, str]]:
+        """(kind, name, tool prefix) of the space's MCP connections and databases, sorted by name."""
+        connections = select(McpConnection.name, McpConnection.tool_prefix).where(
+            McpConnection.space_id == space_id
+        )
+        databases = select(SpaceDatabase.name, SpaceDatabase.tool_prefix).where(
+            SpaceDatabase.space_id == space_id
+        )
+        found = [
+            ("connection", name, prefix) for name, prefix in (await self.session.execute(connections)).all()
+        ]
+        found += [
+            ("database", name, prefix) for name, prefix in (await self.session.execute(databases)).all()
+        ]
+        return sorted(found, key=lambda row: (row[0], row[1]))
 
     async def definitions(self, space_id: uuid.UUID, limit: int) -> list[dict[str, Any]]:
         """The current definitions of the space's automations (archived ones too: they were used)."""

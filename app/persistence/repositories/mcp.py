@@ -115,6 +115,24 @@ class McpToolRepository(RepositoryBase[McpTool]):
         tool, url = row
         return tool, url
 
+    async def listed_at(
+        self, space_id: uuid.UUID, capability_id: str
+    ) -> tuple[uuid.UUID, str, datetime | None] | None:
+        """For a callable tool: its connection, its name on the server, and when that connection's tools
+        were last listed (the drift check's question)."""
+        statement = (
+            select(McpTool.connection_id, McpTool.name, McpConnection.last_harvested_at)
+            .join(McpConnection, McpConnection.id == McpTool.connection_id)
+            .where(
+                McpTool.space_id == space_id,
+                McpTool.capability_id == capability_id,
+                McpTool.removed.is_(False),
+                McpTool.unusable_reason.is_(None),
+            )
+        )
+        row = (await self.session.execute(statement)).first()
+        return None if row is None else (row[0], row[1], row[2])
+
     async def capability_ids_elsewhere(self, space_id: uuid.UUID, connection_id: uuid.UUID) -> set[str]:
         """Capability ids other connections of the space already give out (a clash check)."""
         statement = select(McpTool.capability_id).where(

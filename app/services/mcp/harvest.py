@@ -3,6 +3,10 @@
 No transaction is open while the server is asked: one short unit of work reads the connection and its
 credentials, the session with the server runs, and another applies the listing (or the error). A failing
 server marks only its own connection `error`; its tools from the last good harvest stay as they were.
+
+The same listing runs before a call when the connection's last one is older than
+AUTOMATIONS_MCP_RELIST_AFTER_SECONDS (`app.services.mcp.drift`): drift is recorded here either way, and
+each newly drifted or removed tool is counted in `automations_mcp_drift_total` once the change commits.
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.integrations.mcp.client import Endpoint, Listing, ToolListing, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
 from app.integrations.mcp.oauth import StoredOAuth
@@ -38,6 +44,28 @@ SYSTEM_QUEUE = "system"
 SWEEP_BATCH = 50
 
 
+@dataclass(frozen=True)
+class Drift:
+    """What one applied listing changed: tools whose schemas or safety annotations now differ from what
+    was harvested before (and from what an admin confirmed), and tools the server no longer lists."""
+
+    changed: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+
+    def count(self, detected_by: str) -> None:
+        """Count the events in `/metrics` (`detected_by`: harvest or call)."""
+        metrics.mcp_drift(detected_by, "changed", len(self.changed))
+        metrics.mcp_drift(detected_by, "removed", len(self.removed))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a listing went (`ok`, `error`, `gone`) and the drift it recorded."""
+
+    status: str
+    drift: Drift = Drift()
+
+
 def request_harvest(connection: McpConnection, now: datetime) -> None:
     """Mark the connection as waiting for a harvest and send one after the transaction commits."""
     connection.harvest_requested_at = now
@@ -47,19 +75,26 @@ def request_harvest(connection: McpConnection, now: datetime) -> None:
 class HarvestService:
     async def harvest(self, unit_of_work: UnitOfWork, connection_id: uuid.UUID, settings: McpSettings) -> str:
         """List the connection's tools and apply them; answers the outcome (`ok`, `error`, `gone`)."""
+        outcome = await self.list_and_apply(unit_of_work, connection_id, settings, detected_by="harvest")
+        return outcome.status
+
+    async def list_and_apply(
+        self, unit_of_work: UnitOfWork, connection_id: uuid.UUID, settings: McpSettings, *, detected_by: str
+    ) -> Outcome:
+        """One listing of the connection's tools, applied, its drift counted under `detected_by`."""
         endpoint: Endpoint | None = None
         oauth: StoredOAuth | None = None
         async with unit_of_work() as session:
             connection = await McpConnectionRepository(session).get_any(connection_id)
             if connection is None:
-                return "gone"
+                return Outcome("gone")
             try:
                 if connection.auth_type == "oauth":
                     oauth = read_oauth(connection, settings.keyring)
                 endpoint = await endpoint_for(session, connection, settings, oauth)
             except McpError as exc:
                 _record_error(connection, exc, datetime.now(UTC))
-                return "error"
+                return Outcome("error")
         try:
             async with connect(
                 endpoint,
@@ -72,19 +107,21 @@ class HarvestService:
             async with unit_of_work() as session:
                 connection = await McpConnectionRepository(session).get_any(connection_id, lock=True)
                 if connection is None:
-                    return "gone"
+                    return Outcome("gone")
                 _keep_oauth(connection, oauth, settings)
                 _record_error(connection, exc, datetime.now(UTC))
-            return "error"
+            return Outcome("error")
         finally:
             endpoint = None  # the credentials go with the session
         async with unit_of_work() as session:
             connection = await McpConnectionRepository(session).get_any(connection_id, lock=True)
             if connection is None:
-                return "gone"
+                return Outcome("gone")
             _keep_oauth(connection, oauth, settings)
-            await _apply(session, connection, listing, settings.max_tools, datetime.now(UTC))
-        return "ok"
+            drift = await _apply(session, connection, listing, settings.max_tools, datetime.now(UTC))
+        # Counted once the change is committed: a rolled-back listing recorded nothing.
+        drift.count(detected_by)
+        return Outcome("ok", drift)
 
     async def sweep(self, session: AsyncSession, now: datetime, every: timedelta) -> int:
         """Ask for a harvest of every connection last harvested longer ago than `every` (beat's tick)."""
@@ -118,7 +155,7 @@ def _schema_or_empty(schema: Any) -> dict[str, Any]:
 
 async def _apply(
     session: AsyncSession, connection: McpConnection, listing: Listing, cap: int, now: datetime
-) -> None:
+) -> Drift:
     tools = McpToolRepository(session)
     existing = {tool.name: tool for tool in await tools.of_connection(connection.id)}
     taken_elsewhere = await tools.capability_ids_elsewhere(connection.space_id, connection.id)
@@ -141,6 +178,7 @@ async def _apply(
     if listing.truncated:
         notices.append(f"the server listed more than {cap} tools; only the first {cap} were kept")
     seen: set[str] = set()
+    changed: set[str] = set()
     for listed, capability_id, reason in planned:
         if listed.name in seen:
             continue  # a server listing one name twice: the first description wins
@@ -150,12 +188,15 @@ async def _apply(
             reason = f"the tool names {', '.join(repr(n) for n in clashing)} all become {capability_id}"
         if reason is not None:
             notices.append(f"{listed.name}: {reason}")
-        _upsert(session, connection, existing.get(listed.name), listed, capability_id, reason, now)
+        if _upsert(session, connection, existing.get(listed.name), listed, capability_id, reason, now):
+            changed.add(listed.name)
 
+    removed: set[str] = set()
     for name, tool in existing.items():
         if name not in seen and not tool.removed:
             tool.removed = True
             tool.removed_at = now
+            removed.add(name)
 
     connection.harvest_status = "ok"
     connection.harvest_error = None
@@ -165,6 +206,7 @@ async def _apply(
     connection.tool_count = len(seen)
     connection.tools_truncated = listing.truncated
     await session.flush()
+    return Drift(frozenset(changed), frozenset(removed))
 
 
 def _upsert(
@@ -175,7 +217,8 @@ def _upsert(
     capability_id: str | None,
     reason: str | None,
     now: datetime,
-) -> None:
+) -> bool:
+    """Insert or update the tool's row; answers whether it newly drifted (a change not yet confirmed)."""
     digest = schema_hash(listed.input_schema, listed.output_schema, listed.annotations)
     values: dict[str, Any] = {
         "capability_id": capability_id or f"{connection.tool_prefix}.unnamed",
@@ -200,17 +243,19 @@ def _upsert(
                 **values,
             )
         )
-        return
+        return False
     for key, value in values.items():
         setattr(tool, key, value)
     if tool.removed:
         tool.removed = False
         tool.removed_at = None
+    newly = digest != tool.schema_hash and digest != tool.confirmed_hash
     if digest != tool.schema_hash:
         tool.previous_hash = tool.schema_hash
         tool.schema_hash = digest
         tool.drifted_at = now
     tool.drifted = digest != tool.confirmed_hash
+    return newly
 
 
 harvest_service = HarvestService()

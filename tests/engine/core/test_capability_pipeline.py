@@ -80,6 +80,7 @@ class TestOrder:
             "grants",
             "permission_mode",
             "approval_grant",
+            "drift_check",
             "drift_guard",
             "enforce_mode",
             "rate_limit",

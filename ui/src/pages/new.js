@@ -95,6 +95,7 @@ async function review(body, initial) {
   const status = h("div", { "aria-live": "polite", id: "draft-status" });
   const summary = h("section", { class: "summary", "aria-labelledby": "summary-title" });
   const impact = h("section", { class: "impact", "aria-labelledby": "impact-title" });
+  const writes = h("section", { class: "write-policy", "aria-labelledby": "write-policy-title" });
   const clarifications = h("section", { class: "clarifications" });
   const problems = h("div", { id: "problems", "aria-live": "polite" });
   const editorBox = h("section", { class: "editor", "aria-label": "Definition" });
@@ -108,7 +109,7 @@ async function review(body, initial) {
   );
   const save = h("button", { type: "button", class: "primary", id: "save-draft", onclick: onSave }, "Save (paused)");
   const discard = h("button", { type: "button", onclick: onDiscard }, "Discard draft");
-  fill(body, status, summary, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
+  fill(body, status, summary, writes, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
   let editor = null;
 
   function paint() {
@@ -121,6 +122,7 @@ async function review(body, initial) {
         : h("p", {}, "No flags."),
     );
     fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(draft.definition, draft.estimate));
+    paintWritePolicy();
     paintClarifications();
     save.disabled = draft.status !== "ready";
     if (draft.status === "failed") status.replaceChildren(h("p", { class: "error", role: "alert" }, "The model could not produce a valid definition. Refine the request, or fix the JSON by hand."));
@@ -137,6 +139,32 @@ async function review(body, initial) {
     }
     if (editor) editor.setMarks(draft.flags, draft.problems);
     paintProblems(draft.problems);
+  }
+
+  // The write policy the draft proposes (or a person chose), in plain words, and a switch that keeps
+  // the choice for later proposals of this draft.
+  function paintWritePolicy() {
+    const note = draft.write_policy;
+    if (!note || !draft.definition) {
+      clear(writes);
+      return;
+    }
+    const choice = h(
+      "select",
+      { id: "write-policy", onchange: () => apply(async () => {
+        if (edited && editor) await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
+        return api("PUT", spacePath(`/drafts/${draft.id}/write-policy`), { write_policy: choice.value });
+      }) },
+      h("option", { value: "always_draft" }, "always_draft: each write waits for approval"),
+      h("option", { value: "auto_confirm_safe" }, "auto_confirm_safe: saved writes run without asking"),
+    );
+    choice.value = note.value;
+    fill(
+      writes,
+      h("h2", { id: "write-policy-title" }, "Writes"),
+      h("p", { class: "write-policy-explanation" }, note.explanation),
+      h("div", { class: "field" }, h("label", { for: "write-policy" }, note.chosen_by === "human" ? "Write policy (your choice)" : "Write policy (proposed)"), choice),
+    );
   }
 
   function paintProblems(list) {
