@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from datetime import datetime
 from decimal import Decimal
@@ -236,6 +237,10 @@ class TestReadAndDelete:
         assert response.status_code == 200
         examples = response.json()
         assert len(examples) >= 3
+        # An example that names a secret validates once the space holds one of that name, as a user's would.
+        for name in sorted(set(re.findall(r'"\$secret": "([a-z0-9_]+)"', json.dumps(examples)))):
+            stored = await owner.request("PUT", owner.space_path(f"/secrets/{name}"), json={"value": "v" * 9})
+            assert stored.status_code in (200, 201), stored.text
         for item in examples:
             assert item["request"]
             check = await owner.request(
