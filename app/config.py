@@ -107,6 +107,21 @@ class Settings(BaseSettings):
     run_lease_seconds: float = Field(
         default=30.0, ge=1, description="A claim not renewed for this long is lost."
     )
+    run_on_failure_reserve_fraction: float = Field(
+        default=0.1,
+        ge=0,
+        le=0.5,
+        description=(
+            "Share of a run's timeout kept for its on_failure steps when the plan runs out of time"
+            " (only for automations that have on_failure steps)."
+        ),
+    )
+    run_on_failure_reserve_min_seconds: float = Field(
+        default=5.0,
+        ge=0,
+        le=3600,
+        description="The reserve's floor in seconds; never more than half the run's timeout.",
+    )
     run_requeue_after_seconds: float = Field(
         default=30.0,
         ge=1,

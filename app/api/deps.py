@@ -22,6 +22,7 @@ from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import jobs
 from app.api.schemas import MAX_VERSION
 from app.composition import Runtime
 from app.config import ConfigurationError, Settings
@@ -152,6 +153,13 @@ def request_transaction(request: Request) -> AbstractAsyncContextManager[AsyncSe
     # hand-off, and other requests of this process go on while the publish waits.
     publisher = app_state(request, "publisher", BrokerPublisher)
     return transaction(sessionmaker, _send_job(request), send_async=publisher.publish)
+
+
+async def commit_now(request: Request, session: AsyncSession) -> None:
+    """Commit the request's transaction before the answer and send its jobs: a route that then waits
+    (for a run to finish) holds no connection meanwhile. Whatever it does later is a new transaction."""
+    await session.commit()
+    await jobs.flush_async(app_state(request, "publisher", BrokerPublisher).publish)
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:

@@ -11,6 +11,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Role
+from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
+from app.services.run_follow import MAX_WAIT_SECONDS
 
 T = TypeVar("T")
 MAX_VERSION = 2**31 - 1
@@ -270,6 +272,22 @@ class RunCreate(Body):
         description="live; dry_run (every write held back, reads run); verify (external writes held back).",
     )
     llm: LlmMode = Field(default="run", description="skip: a dry or verify run calls no model.")
+    priority: int = Field(
+        default=0,
+        ge=MIN_PRIORITY,
+        le=MAX_PRIORITY,
+        description="Where the run stands if it is queued: higher first, then oldest first.",
+    )
+    wait_seconds: float = Field(
+        default=0,
+        ge=0,
+        le=MAX_WAIT_SECONDS,
+        description="Answer with the finished run if it ends within this many seconds (else 202 as usual).",
+    )
+
+
+class RunPriority(Body):
+    priority: int = Field(ge=MIN_PRIORITY, le=MAX_PRIORITY, description="Higher is promoted first.")
 
 
 class RanAsOut(BaseModel):
@@ -308,6 +326,9 @@ class RunOut(Out):
         default=None,
         description="Who the run acts as: who started it by hand, else the automation's creator.",
     )
+    priority: int = 0
+    promoted_at: datetime | None = Field(default=None, description="When it left the queue.")
+    promotion_reason: str | None = Field(default=None, description="Why it left the queue then.")
     url: str = ""
 
 
@@ -391,6 +412,25 @@ class EventOut(Out):
 class FireOut(BaseModel):
     run_id: uuid.UUID
     status: str
+    url: str = Field(description="The run in the space's API (an API token reads it).")
+    run_url: str = Field(
+        description="The run as this trigger's caller reads it, with the same trigger token."
+    )
+    error: dict[str, Any] | None = Field(default=None, description="With ?wait, when the run ended.")
+    output: Any | None = Field(
+        default=None, description="With ?wait, when the run ended and the trigger shows callers its output."
+    )
+
+
+class CallerRunOut(BaseModel):
+    """What a webhook caller reads of a run its trigger fired."""
+
+    run_id: uuid.UUID
+    status: str
+    error: dict[str, Any] | None
+    output: Any | None = Field(
+        default=None, description="Only when the trigger's output_visibility is caller."
+    )
     url: str
 
 

@@ -54,6 +54,10 @@ class WebhookConfig(_Strict):
         default_factory=dict,
         description="Input name -> JSONPath expression evaluated against the request body.",
     )
+    output_visibility: Literal["none", "caller"] = Field(
+        default="none",
+        description="caller: this trigger's token may read its runs' output (else status and error only).",
+    )
 
 
 class EventConfig(_Strict):

@@ -35,6 +35,7 @@ MAX_OUTPUT_BYTES = 1024 * 1024
 # Waits up to this long happen in the worker; longer ones go back to the broker.
 INLINE_RETRY_SECONDS = 5.0
 WAIT_SLICE_SECONDS = 0.25
+RUN_TIMEOUT = {"code": "run_timeout", "message": "the run's time ran out"}
 
 
 class ClaimLost(BaseException):
@@ -179,24 +180,45 @@ class Executor:
         return self.clock.now()
 
     async def run(
-        self, definition: AutomationDefinition, variables: dict[str, Any], resume: Resume, deadline: datetime
+        self,
+        definition: AutomationDefinition,
+        variables: dict[str, Any],
+        resume: Resume,
+        deadline: datetime,
+        *,
+        reserve: timedelta = timedelta(0),
     ) -> Outcome:
+        """Walk the plan, then the on_failure steps if it failed or ran out of time.
+
+        With on_failure steps, the plan must end `reserve` before `deadline`: a plan that runs out of
+        time fails its step with `run_timeout`, the on_failure steps run in the reserved time, and the
+        run still ends `timed_out`.
+        """
         try:
-            return await self._run(definition, variables, resume, deadline)
+            return await self._run(definition, variables, resume, deadline, reserve)
         except ClaimLost:
             return Outcome("lease_lost")
 
     async def _run(
-        self, definition: AutomationDefinition, variables: dict[str, Any], resume: Resume, deadline: datetime
+        self,
+        definition: AutomationDefinition,
+        variables: dict[str, Any],
+        resume: Resume,
+        deadline: datetime,
+        reserve: timedelta,
     ) -> Outcome:
         scope = {**variables, **resume.outputs}
         outputs = dict(resume.outputs)
         policy = definition.execution
+        plan_deadline = deadline - reserve if policy.on_failure else deadline
         if resume.plan_error is None:
             for index, step in enumerate(definition.plan):
                 if ("plan", index) in resume.done:
                     continue
-                result = await self._step("plan", index, step, scope, resume, deadline, policy)
+                result = await self._step("plan", index, step, scope, resume, plan_deadline, policy)
+                if result.kind == "stop" and _timed_out(result) and policy.on_failure:
+                    # Out of time, not stopped: the on_failure steps still run, in the reserve.
+                    result = _StepResult("failed", error=dict(RUN_TIMEOUT))
                 if result.kind == "stop":
                     assert result.outcome is not None
                     return result.outcome
@@ -233,7 +255,13 @@ class Executor:
                 break  # the run has failed already; a failing handler does not hide the first error
             if result.kind == "ok" and step.output_as:
                 scope[step.output_as] = result.output
-        return Outcome("failed", error=resume.plan_error, failed_step_id=resume.failed_step_id)
+        # A plan that ran out of time stays a timeout, whatever its on_failure steps did.
+        timed_out = (resume.plan_error or {}).get("code") == RUN_TIMEOUT["code"]
+        return Outcome(
+            "timed_out" if timed_out else "failed",
+            error=resume.plan_error,
+            failed_step_id=resume.failed_step_id,
+        )
 
     async def _step(
         self,
@@ -263,12 +291,8 @@ class Executor:
             try:
                 result = await self._attempt(step, scope, record, deadline, attempt)
             except _DeadlineReached:
-                await self.journal.finish_step(
-                    record,
-                    status="failed",
-                    error={"code": "run_timeout", "message": "the run's time ran out"},
-                )
-                return _StepResult("stop", outcome=Outcome("timed_out", error={"code": "run_timeout"}))
+                await self.journal.finish_step(record, status="failed", error=dict(RUN_TIMEOUT))
+                return _StepResult("stop", outcome=Outcome("timed_out", error=dict(RUN_TIMEOUT)))
             if result.kind != "failed":
                 return result
             assert result.error is not None
@@ -360,7 +384,7 @@ class Executor:
         if reason == "lease_lost":
             return Outcome("lease_lost")
         if self.now() >= deadline:
-            return Outcome("timed_out", error={"code": "run_timeout", "message": "the run's time ran out"})
+            return Outcome("timed_out", error=dict(RUN_TIMEOUT))
         return None
 
     async def _wait(self, seconds: float, deadline: datetime) -> Outcome | None:
@@ -391,6 +415,10 @@ def _held_output(action: ActionDefinition | None, held: Suppressed) -> Any:
 def _held(ctx: ActionContext | None) -> list[dict[str, Any]] | None:
     """The calls the attempt held back, or None when it held back none (a live run never does)."""
     return list(ctx.suppressed) if ctx is not None and ctx.suppressed else None
+
+
+def _timed_out(result: _StepResult) -> bool:
+    return result.outcome is not None and result.outcome.status == "timed_out"
 
 
 class _DeadlineReached(Exception):

@@ -9,6 +9,8 @@ from typing import Literal
 Backoff = Literal["none", "linear", "exponential"]
 
 BASE_DELAY_SECONDS = 2.0
+# The plan may never be left with less than this share of the run's time.
+MAX_RESERVE_SHARE = 0.5
 MAX_DELAY_SECONDS = 3600.0
 JITTER = 0.2
 
@@ -33,3 +35,10 @@ class RetryPolicy:
         )
         spread = (rng or random).uniform(1 - JITTER, 1 + JITTER)
         return min(MAX_DELAY_SECONDS, base * spread)
+
+
+def on_failure_reserve(timeout_seconds: float, fraction: float, min_seconds: float) -> float:
+    """Seconds of a run's time kept back for its on_failure steps, so a plan that runs out of time
+    still leaves them room: `fraction` of the timeout, at least `min_seconds`, at most half of it."""
+    wanted = max(fraction * timeout_seconds, min_seconds)
+    return min(wanted, MAX_RESERVE_SHARE * timeout_seconds)

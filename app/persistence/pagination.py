@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import BigInteger, Select, tuple_
+from sqlalchemy import BigInteger, ColumnElement, Select, and_, or_, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -86,14 +86,17 @@ async def paginate(
     order_by: Sequence[InstrumentedAttribute[Any]],
     limit: int,
     cursor: str | None,
-    descending: bool = True,
+    descending: bool | Sequence[bool] = True,
 ) -> Page[T]:
-    """Fetch `limit` rows after `cursor`, ordered by `order_by` (a unique key, newest first by default)."""
-    key = tuple_(*order_by)
+    """Fetch `limit` rows after `cursor`, ordered by `order_by` (a unique key, newest first by default).
+
+    `descending` may give each column its own direction (the queue: priority down, then age up)."""
+    directions = [descending] * len(order_by) if isinstance(descending, bool) else list(descending)
     if cursor:
-        after = tuple_(*_decode(cursor, order_by))
-        statement = statement.where(key < after if descending else key > after)
-    ordering = [column.desc() if descending else column.asc() for column in order_by]
+        statement = statement.where(_after(order_by, _decode(cursor, order_by), directions))
+    ordering = [
+        column.desc() if down else column.asc() for column, down in zip(order_by, directions, strict=True)
+    ]
     rows = list((await session.scalars(statement.order_by(*ordering).limit(limit + 1))).all())
     next_cursor = None
     if len(rows) > limit:
@@ -101,3 +104,21 @@ async def paginate(
         last = rows[-1]
         next_cursor = _encode([getattr(last, column.key) for column in order_by])
     return Page(items=rows, next_cursor=next_cursor)
+
+
+def _after(
+    columns: Sequence[InstrumentedAttribute[Any]], values: Sequence[Any], directions: Sequence[bool]
+) -> ColumnElement[bool]:
+    """Rows past `values` in the order of `columns`: one row comparison when every column goes the same
+    way (an index reads it as a range), else the expanded form (equal on a prefix, past on the next)."""
+    if len(set(directions)) == 1:
+        key, after = tuple_(*columns), tuple_(*values)
+        return key < after if directions[0] else key > after
+    clauses = [
+        and_(
+            *(columns[j] == values[j] for j in range(i)),
+            columns[i] < values[i] if directions[i] else columns[i] > values[i],
+        )
+        for i in range(len(columns))
+    ]
+    return or_(*clauses)

@@ -29,7 +29,7 @@ from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.approval_grants import approval_grant_service
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
+from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter, slot_freed_by
 from app.services.finishing import publish_terminal
 from app.services.governance import ApprovalSettings, governance_service
 from app.services.outbox import record_approval_event
@@ -123,17 +123,17 @@ class ApprovalService:
     async def sweep(self, session: AsyncSession, now: datetime, limits: DispatchLimits) -> SweepReport:
         """Beat: pending calls past `expires_at` expire, and their runs fail with `approval_expired`."""
         due = await InvocationRepository(session).due_for_expiry(now)
-        failed_any = False
+        freed: uuid.UUID | None = None
         for approval in due:
             self._expire(approval, now)
             run = await session.get(Run, approval.run_id, with_for_update=True)
             if run is not None and run.status is RunStatus.awaiting_approval:
                 await self._fail_expired(session, run, approval, now)
-                failed_any = True
+                freed = run.id
             await record_approval_event(session, approval, "approval.decided")
         await session.flush()
-        if failed_any:
-            await promoter.promote(session, limits)
+        if freed is not None:
+            await promoter.promote(session, limits, reason=slot_freed_by(freed))
         return SweepReport(expired=len(due), pending=await InvocationRepository(session).count_pending())
 
     async def expire_for_run(self, session: AsyncSession, run_id: uuid.UUID) -> int:

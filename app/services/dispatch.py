@@ -53,6 +53,7 @@ __all__ = [
     "parsed_definition",
     "pricer",
     "promoter",
+    "slot_freed_by",
 ]
 
 IDEMPOTENCY_WINDOW = timedelta(hours=24)
@@ -129,6 +130,8 @@ class FireRequest:
     replay_of: uuid.UUID | None = None
     # (version, document) to run instead of the automation's current one: a replay of a snapshot.
     snapshot: tuple[int, dict[str, Any]] | None = None
+    # Where a queued run stands: higher first, then oldest first (only a queued run waits on it).
+    priority: int = 0
 
     def request_hash(self) -> str:
         request: dict[str, Any] = {"inputs": self.inputs, "payload": self.payload}
@@ -258,6 +261,7 @@ def _run_values(
         "status": status,
         "reason": verdict.reason,
         "queue": queue_for(definition),
+        "priority": request.priority,
         "trigger_type": request.trigger_type,
         "trigger_id": request.trigger_id,
         "trigger_payload": request.payload,
@@ -496,34 +500,58 @@ class Dispatcher:
         return existing
 
 
-class Promoter:
-    """Moves queued runs to pending, oldest first, when their automation and the global cap allow."""
+# A promotion looks at most this many pages of queued runs (each `batch` long) before it stops: the
+# queries already leave out runs whose serial automation has one under way.
+MAX_PROMOTION_PAGES = 10
+PERIODIC_CHECK = "queue check"
 
-    async def promote(self, session: AsyncSession, limits: DispatchLimits, *, batch: int = 100) -> list[Run]:
+
+def slot_freed_by(run_id: uuid.UUID) -> str:
+    """The promotion reason recorded when a run's end (or cancel) made room."""
+    return f"slot freed by run {run_id}"
+
+
+class Promoter:
+    """Moves queued runs to pending, highest priority then oldest first, when their automation and the
+    global cap allow, and records on each when and why (`reason`)."""
+
+    async def promote(
+        self,
+        session: AsyncSession,
+        limits: DispatchLimits,
+        *,
+        reason: str = PERIODIC_CHECK,
+        batch: int = 100,
+    ) -> list[Run]:
         runs = RunRepository(session)
         cap = limits.max_concurrent_runs
         if cap > 0:
             await runs.lock_global_cap()
         active = await runs.count_in(run_states.HOLDS_SLOT) if cap > 0 else 0
         promoted: list[Run] = []
+        # A serial automation gets one run per promotion; those with one under way are left out in SQL,
+        # so a long line of blocked runs never hides a promotable one behind it.
         busy: set[uuid.UUID] = set()
-        for run in await runs.queued_in_order(batch):
-            if cap > 0 and active >= cap:
-                break
-            serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
-            if serial and (
-                run.automation_id in busy
-                or await runs.count_in(run_states.UNDER_WAY, run.automation_id, live_only=True)
-            ):
+        after: Run | None = None
+        for _ in range(MAX_PROMOTION_PAGES):
+            page = await runs.promotable_queued(batch, after=after)
+            for run in page:
+                if cap > 0 and active >= cap:
+                    break
+                serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
+                if serial and run.automation_id in busy:
+                    continue
+                run_states.move(run, RunStatus.pending)
+                now = utcnow()
+                run.reason, run.enqueued_at, run.status_changed_at = None, now, now
+                run.promoted_at, run.promotion_reason = now, reason
+                jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+                promoted.append(run)
                 busy.add(run.automation_id)
-                continue
-            run_states.move(run, RunStatus.pending)
-            run.reason, run.enqueued_at = None, utcnow()
-            run.status_changed_at = run.enqueued_at
-            jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
-            promoted.append(run)
-            busy.add(run.automation_id)
-            active += 1
+                active += 1
+            if len(page) < batch or (cap > 0 and active >= cap):
+                break
+            after = page[-1]
         await session.flush()
         return promoted
 

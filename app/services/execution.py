@@ -29,6 +29,7 @@ from app.engine.capabilities.governance import Governance
 from app.engine.caps import effective_caps
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import Executor, Outcome, Resume, SystemClock
+from app.engine.steps import on_failure_reserve
 from app.integrations.llm import load_off_loop
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
@@ -54,6 +55,18 @@ class ExecutionSettings:
     worker: str
     lease: timedelta = timedelta(seconds=30)
     limits: DispatchLimits = field(default_factory=DispatchLimits)
+    # The share of a run's timeout (with its floor) kept for on_failure steps when the plan runs late.
+    on_failure_reserve_fraction: float = 0.1
+    on_failure_reserve_min_seconds: float = 5.0
+
+    def on_failure_reserve(self, definition: AutomationDefinition) -> timedelta:
+        """The time a run of this definition keeps back for its on_failure steps."""
+        seconds = on_failure_reserve(
+            definition.execution.timeout_seconds,
+            self.on_failure_reserve_fraction,
+            self.on_failure_reserve_min_seconds,
+        )
+        return timedelta(seconds=seconds)
 
     @property
     def heartbeat_seconds(self) -> float:
@@ -226,7 +239,11 @@ class ExecutionService:
             scrub=redact,
         )
         return await executor.run(
-            definition, run_variables(run, definition), claimed.resume, claimed.deadline
+            definition,
+            run_variables(run, definition),
+            claimed.resume,
+            claimed.deadline,
+            reserve=settings.on_failure_reserve(definition),
         )
 
     async def _claim(

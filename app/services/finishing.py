@@ -27,7 +27,7 @@ from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.repositories.runs import RunRepository
 from app.security.redaction import redact
 from app.security.truncation import truncate_json
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
+from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter, slot_freed_by
 from app.services.events import event_service, listening_types
 from app.services.outbox import record_run_finished
 
@@ -186,7 +186,7 @@ class PromoteQueued(_Rule):
         # now (unseen by the finishing statement): it must run. Without one, no queued run seen means
         # nothing to promote; a run queued meanwhile is promoted by the next finish or beat's tick.
         if finish.queued_waiting or finish.limits.max_concurrent_runs > 0:
-            await promoter.promote(session, finish.limits)
+            await promoter.promote(session, finish.limits, reason=slot_freed_by(finished.id))
 
 
 FINISH_POLICY: tuple[FinishRule, ...] = (

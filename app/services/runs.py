@@ -22,7 +22,14 @@ from app.persistence.repositories.tenancy import UserRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.approvals import approval_service
 from app.services.automations import automation_service
-from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher, promoter
+from app.services.dispatch import (
+    DispatchLimits,
+    FireRequest,
+    FireResult,
+    dispatcher,
+    promoter,
+    slot_freed_by,
+)
 from app.services.finishing import publish_terminal
 from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
 
@@ -57,6 +64,7 @@ class RunService:
         url_policy: UrlPolicy | None = None,
         mode: RunMode = "live",
         llm: LlmMode = "run",
+        priority: int = 0,
     ) -> FireResult:
         """Fire an automation by hand (paused ones too, to try them before activating).
 
@@ -84,6 +92,7 @@ class RunService:
             callback_url=callback_url,
             mode=mode,
             llm=llm,
+            priority=priority,
         )
         return await dispatcher.fire(session, automation, request, limits)
 
@@ -146,16 +155,33 @@ class RunService:
     async def queue(
         self, session: AsyncSession, access: SpaceAccess, *, limit: int, cursor: str | None
     ) -> Page[Run]:
-        """Queued runs of the space in promotion order (oldest first)."""
+        """Queued runs of the space in promotion order (highest priority, then oldest first)."""
         statement = RunRepository(session).listing_statement(access.space_id, None, [RunStatus.queued])
         return await paginate(
             session,
             statement,
-            order_by=[Run.created_at, Run.id],
+            order_by=[Run.priority, Run.created_at, Run.id],
             limit=limit,
             cursor=cursor,
-            descending=False,
+            descending=(True, False, False),
         )
+
+    async def set_priority(
+        self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID, priority: int
+    ) -> Run:
+        """Move a queued run in the line (admins and owners): 409 once it has left the queue."""
+        access.require(Permissions.manage_space)
+        run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=True)
+        if run is None:
+            raise NotFound("Run not found.", code="run_not_found")
+        # The row lock orders this after a promotion holding the row: a promoted run is not queued.
+        if run.status is not RunStatus.queued:
+            raise Conflict(
+                f"Only a queued run's priority can change; this one is {run.status}.", code="run_not_queued"
+            )
+        run.priority = priority
+        await session.flush()
+        return run
 
     async def get(self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID) -> RunDetail:
         run = await RunRepository(session).get_in_space(access.space_id, run_id)
@@ -181,7 +207,7 @@ class RunService:
             run.cancel_requested = True
             await session.flush()
             await publish_terminal(session, run)
-            await promoter.promote(session, limits)
+            await promoter.promote(session, limits, reason=slot_freed_by(run.id))
         elif run.status in run_states.STOP.sources:
             run.cancel_requested = True
             await session.flush()

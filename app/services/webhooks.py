@@ -10,9 +10,11 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine.mapping import compile_mapping
-from app.errors import AppError, Conflict, ErrorDetail, Unauthorized, ValidationFailed
+from app.errors import AppError, Conflict, ErrorDetail, NotFound, Unauthorized, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.repositories.triggers import TriggerRepository
+from app.persistence.models import AutomationTrigger, Run
+from app.persistence.repositories.runs import RunRepository
+from app.persistence.repositories.triggers import AutomationHead, TriggerRepository, WebhookTrigger
 from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.admission import refusal
 from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
@@ -68,6 +70,7 @@ class WebhookService:
         rate_window_seconds: float,
         callback_url: str | None = None,
         url_policy: UrlPolicy | None = None,
+        priority: int = 0,
     ) -> FireResult:
         """Authenticate the token, rate-limit, map the body to inputs, and fire through the dispatcher.
 
@@ -75,15 +78,8 @@ class WebhookService:
         """
         if not token:
             raise Unauthorized("A webhook trigger's bearer token is required.")
-        found = None
-        if is_well_formed(token, WEBHOOK_TOKEN_PREFIX):
-            found = await TriggerRepository(session).webhook_target(hash_token(token))
-        if (
-            found is None
-            or found[0].secret_hash is None
-            or found[0].automation_id != automation_id
-            or not token_matches(token, found[0].secret_hash)
-        ):
+        found = await _target(session, automation_id, token)
+        if found is None:
             raise Unauthorized("The webhook token is not valid for this automation.", code="invalid_token")
         row, automation = found
         # The dispatcher's fire guards, asked before the rate limit and the mapping: a paused or archived
@@ -113,6 +109,7 @@ class WebhookService:
                 session, row.space_id, callback_url, url_policy, pointer="/query/callback_url"
             )
         request = FireRequest(
+            priority=priority,
             trigger_type="webhook",
             trigger_id=row.id,
             payload=payload,
@@ -123,6 +120,49 @@ class WebhookService:
         )
         # A new run and its trigger's `last_fired_at` are written in one statement.
         return await dispatcher.fire(session, automation, request, limits, note_fired_at=utcnow())
+
+    async def caller_run(
+        self, session: AsyncSession, automation_id: uuid.UUID, token: str | None, run_id: uuid.UUID
+    ) -> tuple[Run, str]:
+        """A run this trigger's token fired, and the trigger's `output_visibility`.
+
+        404 alike for a missing or wrong token, another automation's token, another trigger's run and
+        a run that does not exist: a caller learns nothing about runs that are not its own."""
+        found = await _target(session, automation_id, token) if token else None
+        run = None
+        if found is not None:
+            run = await RunRepository(session).get_in_space(found[0].space_id, run_id)
+        if (
+            found is None
+            or run is None
+            or run.automation_id != automation_id
+            or run.trigger_id != found[0].id
+        ):
+            raise NotFound("Run not found.", code="run_not_found")
+        return run, str(found[0].config.get("output_visibility", "none"))
+
+    async def output_visibility(self, session: AsyncSession, trigger_id: uuid.UUID | None) -> str:
+        """The trigger's `output_visibility` now (`none` when the trigger is gone)."""
+        row = await session.get(AutomationTrigger, trigger_id) if trigger_id is not None else None
+        return str(row.config.get("output_visibility", "none")) if row is not None else "none"
+
+
+async def _target(
+    session: AsyncSession, automation_id: uuid.UUID, token: str
+) -> tuple[WebhookTrigger, AutomationHead] | None:
+    """The webhook trigger this token belongs to and its automation, or None unless the token is one
+    of this automation's (compared in constant time)."""
+    if not is_well_formed(token, WEBHOOK_TOKEN_PREFIX):
+        return None
+    found = await TriggerRepository(session).webhook_target(hash_token(token))
+    if (
+        found is None
+        or found[0].secret_hash is None
+        or found[0].automation_id != automation_id
+        or not token_matches(token, found[0].secret_hash)
+    ):
+        return None
+    return found
 
 
 webhook_service = WebhookService()

@@ -91,6 +91,8 @@ async def _execute(run_id: str) -> str:
         worker=worker.name,
         lease=timedelta(seconds=worker.core.settings.run_lease_seconds),
         limits=worker.core.limits,
+        on_failure_reserve_fraction=worker.core.settings.run_on_failure_reserve_fraction,
+        on_failure_reserve_min_seconds=worker.core.settings.run_on_failure_reserve_min_seconds,
     )
     deps = worker.core.execution(ports_for(worker))
     return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, deps)

@@ -187,6 +187,43 @@ class TestOnFailure:
         assert inbox[0]["title"] == "broken failed"
         assert "500" in inbox[0]["body"]
 
+    async def test_a_run_out_of_time_runs_on_failure_and_ends_timed_out(
+        self, factory: Factory, loopback: Loopback, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        # A 4 s run keeps 2 s for on_failure (the 5 s floor, capped at half the run); the plan's
+        # step would take 30 s, so the plan runs out after 2 s and the alert runs in the reserve.
+        document = definition(
+            _slow(loopback, _name("late"), 30),
+            {"step_id": "never", "action": "transform_data", "config": {"output": 1}},
+            execution={
+                "timeout_seconds": 4,
+                "on_failure": [
+                    {
+                        "step_id": "alert",
+                        "action": "notification",
+                        "config": {
+                            "title": "{{ run.failed_step_id }}: {{ run.error.code }}",
+                            "body": "{{ run.error.message }}",
+                            "level": "error",
+                        },
+                    }
+                ],
+            },
+        )
+        _, run = await start(owner, document)
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "timed_out"
+        assert done["error"]["code"] == "run_timeout"
+        assert done["failed_step_id"] == "slow"
+        assert [(s["phase"], s["step_id"], s["status"]) for s in done["steps"]] == [
+            ("plan", "slow", "failed"),
+            ("on_failure", "alert", "succeeded"),
+        ]
+        assert attempts(done, "slow")[0]["error"]["code"] == "run_timeout"
+        inbox = (await owner.request("GET", owner.space_path("/notifications"))).json()["items"]
+        assert inbox[0]["title"] == "slow: run_timeout"
+
 
 class TestCancel:
     async def test_cancel_queued_run(self, factory: Factory, loopback: Loopback, stack) -> None:  # type: ignore[no-untyped-def]

@@ -85,7 +85,7 @@ class TestFire:
         response = await _fire(owner.client, automation_id, token)
         assert response.status_code == 202, response.text
         answer = response.json()
-        assert set(answer) == {"run_id", "status", "url"}
+        assert set(answer) == {"run_id", "status", "url", "run_url"}
         assert answer["status"] == "pending"
         run = await wait_for(owner, answer["run_id"])
         assert run["status"] == "succeeded"

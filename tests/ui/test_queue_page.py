@@ -56,3 +56,53 @@ def test_an_empty_queue_says_so(page: Any, owner: Owner) -> None:
     page.goto("/queue")
     page.wait_for_selector("main .empty:has-text('Nothing is queued')")
     assert not axe_violations(page), axe_violations(page)
+
+
+def test_arrows_move_queued_runs_and_the_promoted_run_says_what_freed_its_slot(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = automation_needing_approval(
+        ui_base,
+        owner,
+        "Reordered line",
+        f"{loopback.url}/count/reorder-{uuid.uuid4().hex[:6]}",
+        execution={"concurrency": "queue"},
+    )
+    fire = f"/automations/{automation['id']}/runs"
+    first = space_api(ui_base, owner, "POST", fire, json={"inputs": {}}).json()
+    wait_run_status(ui_base, owner, first["id"], "awaiting_approval")
+    a, b, c = (space_api(ui_base, owner, "POST", fire, json={"inputs": {}}).json()["id"] for _ in range(3))
+
+    def order() -> list[str]:
+        return page.eval_on_selector_all("table.queue tbody tr", "rows => rows.map(r => r.dataset.run)")
+
+    def click_and_wait(label: str, expected: list[str]) -> None:
+        page.click(f"button[aria-label='{label}']")
+        page.wait_for_function(
+            "ids => JSON.stringify([...document.querySelectorAll('table.queue tbody tr')]"
+            ".map(r => r.dataset.run)) === JSON.stringify(ids)",
+            arg=expected,
+        )
+
+    sign_in(page, owner)
+    page.goto("/queue")
+    page.wait_for_selector("table.queue")
+    assert order() == [a, b, c]
+    assert page.is_disabled(f"button[aria-label='Raise run {a[:8]}']")
+    assert page.is_disabled(f"button[aria-label='Lower run {c[:8]}']")
+
+    click_and_wait(f"Raise run {c[:8]}", [c, a, b])
+    page.wait_for_selector(f"text=Run {c[:8]} now has priority 1.")
+    assert space_api(ui_base, owner, "GET", f"/runs/{c}").json()["priority"] == 1
+    click_and_wait(f"Lower run {c[:8]}", [a, b, c])
+    click_and_wait(f"Lower run {a[:8]}", [b, a, c])
+    assert not axe_violations(page), axe_violations(page)
+
+    # The first run's end frees the line: the head of the queue is promoted, and its page says why.
+    space_api(ui_base, owner, "POST", f"/runs/{first['id']}/cancel")
+    page.wait_for_selector(f"table.queue tr[data-run='{b}']", state="detached")
+    page.goto(f"/runs/{b}")
+    promotion = page.wait_for_selector("#run-promotion")
+    assert promotion.inner_text().startswith(f"promoted: slot freed by run {first['id'][:8]}")
+    page.click(f"#run-promotion a[href='/runs/{first['id']}']")
+    page.wait_for_selector(f"h1:has-text('Run {first['id'][:8]}')")

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Response, status
+from fastapi import APIRouter, Header, Query, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import LimitsDep, PageDep, SessionDep, SettingsDep, SpaceDep
+from app.api.deps import (
+    LimitsDep,
+    PageDep,
+    SessionDep,
+    SettingsDep,
+    SpaceDep,
+    app_state,
+    commit_now,
+    request_transaction,
+)
 from app.api.governance_schemas import InvocationOut, RunDetailWithInvocationsOut
 from app.api.outbound_schemas import delivery_out
 from app.api.schemas import (
@@ -19,17 +28,20 @@ from app.api.schemas import (
     RanAsOut,
     RunCreate,
     RunOut,
+    RunPriority,
     RunStepOut,
     StepSpendOut,
 )
 from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run, User
+from app.persistence.run_events import RunEventHub
 from app.services.access import SpaceAccess
 from app.services.deliveries import delivery_service
 from app.services.invocations import invocation_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
+from app.services.run_follow import is_finished, wait_until_finished
 from app.services.runs import run_service
 from app.services.webhook_endpoints import UrlPolicy
 
@@ -58,6 +70,7 @@ async def _runs_out(session: AsyncSession, access: SpaceAccess, runs: Sequence[R
 )
 async def run_now(
     automation_id: uuid.UUID,
+    request: Request,
     session: SessionDep,
     access: SpaceDep,
     limits: LimitsDep,
@@ -79,11 +92,46 @@ async def run_now(
         url_policy=UrlPolicy.from_settings(settings),
         mode=body.mode if body else "live",
         llm=body.llm if body else "run",
+        priority=body.priority if body else 0,
     )
     (out,) = await _runs_out(session, access, [result.run])
     response.headers["Location"] = out.url
     if not result.created:
         response.status_code = status.HTTP_200_OK
+    if body is not None and body.wait_seconds > 0 and not is_finished(result.run):
+        # Commit the fire and send its wake-up now, so the wait holds no connection and the run starts.
+        await commit_now(request, session)
+        hub = app_state(request, "run_events", RunEventHub)
+        finished = await wait_until_finished(
+            hub, access.space_id, result.run.id, body.wait_seconds, _reader(request, result.run.id)
+        )
+        if finished is not None and is_finished(finished):
+            response.status_code = status.HTTP_200_OK
+            done = _run_out(finished)
+            done.ran_as = out.ran_as
+            return done
+    return out
+
+
+def _reader(request: Request, run_id: uuid.UUID) -> Callable[[], Awaitable[Run | None]]:
+    """Reads the run, each time in a short transaction of its own."""
+
+    async def read() -> Run | None:
+        async with request_transaction(request) as session:
+            return await session.get(Run, run_id)
+
+    return read
+
+
+@router.put(
+    "/runs/{run_id}/priority",
+    summary="Move a queued run in the line (admins and owners; 409 once it left the queue)",
+)
+async def set_run_priority(
+    run_id: uuid.UUID, body: RunPriority, session: SessionDep, access: SpaceDep
+) -> RunOut:
+    run = await run_service.set_priority(session, access, run_id, body.priority)
+    (out,) = await _runs_out(session, access, [run])
     return out
 
 

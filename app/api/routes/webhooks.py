@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -12,14 +13,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.api.body import JsonBodyRoute
-from app.api.deps import FireSetupDep, request_transaction
-from app.api.schemas import FireOut
+from app.api.deps import FireSetupDep, app_state, request_transaction
+from app.api.schemas import CallerRunOut, FireOut
 from app.config import Settings
 from app.definitions.run_states import RunStatus
 from app.errors import AppError
 from app.integrations.rate_limit import RateLimiter
+from app.persistence.models import Run
+from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
+from app.persistence.run_events import RunEventHub
 from app.persistence.transaction import autocommit
 from app.services.dispatch import DispatchLimits, FireResult
+from app.services.run_follow import MAX_WAIT_SECONDS, caller_view, is_finished, wait_until_finished
 from app.services.webhook_endpoints import UrlPolicy
 from app.services.webhooks import webhook_service
 
@@ -43,6 +48,18 @@ async def fire(
         str | None,
         Query(min_length=1, max_length=2048, description="Also deliver the run's terminal event here."),
     ] = None,
+    priority: Annotated[
+        int,
+        Query(ge=MIN_PRIORITY, le=MAX_PRIORITY, description="Place in the queue if queued (higher first)."),
+    ] = 0,
+    wait: Annotated[
+        float,
+        Query(
+            ge=0,
+            le=MAX_WAIT_SECONDS,
+            description="Answer 200 with the finished run if it ends within this many seconds.",
+        ),
+    ] = 0,
 ) -> Response:
     try:
         # Committed, and the wake-up sent, before the answer is built.
@@ -57,22 +74,82 @@ async def fire(
                 credentials,
                 idempotency_key,
                 callback_url,
+                priority,
             )
     except AppError as exc:
         metrics.webhook_answered(exc.status_code)
         raise
-    url = f"/api/v1/spaces/{result.run.space_id}/runs/{result.run.id}"
+    run = result.run
+    url = f"/api/v1/spaces/{run.space_id}/runs/{run.id}"
+    run_url = caller_run_url(automation_id, run.id)
     code = status.HTTP_202_ACCEPTED if result.created else status.HTTP_200_OK
+    if wait > 0:
+        # The fire's transaction is over: the wait holds no connection, only a hub subscription.
+        hub = app_state(request, "run_events", RunEventHub)
+        finished = await wait_until_finished(hub, run.space_id, run.id, wait, _reader(request, run.id))
+        if finished is not None and is_finished(finished):
+            metrics.webhook_answered(status.HTTP_200_OK)
+            visibility = await _output_visibility(request, run.trigger_id)
+            answer = {**caller_view(finished, run_url, visibility), "url": url, "run_url": run_url}
+            return _json(answer, status.HTTP_200_OK, url)
+        code = status.HTTP_202_ACCEPTED
     metrics.webhook_answered(code)
-    # The answer is three known strings (`FireOut`): written directly, without a model to validate
+    # The answer is four known strings (`FireOut`): written directly, without a model to validate
     # and serialise on every fire.
-    answer = {"run_id": str(result.run.id), "status": RunStatus(result.run.status).value, "url": url}
+    answer = {
+        "run_id": str(run.id),
+        "status": RunStatus(run.status).value,
+        "url": url,
+        "run_url": run_url,
+    }
+    return _json(answer, code, url)
+
+
+def caller_run_url(automation_id: uuid.UUID, run_id: uuid.UUID) -> str:
+    """Where a webhook caller reads the run it fired, with the same trigger token."""
+    return f"/api/v1/automations/{automation_id}/runs/{run_id}"
+
+
+def _json(answer: dict[str, Any], code: int, location: str) -> Response:
     return Response(
-        json.dumps(answer, separators=(",", ":")).encode(),
+        json.dumps(answer, separators=(",", ":"), default=str).encode(),
         status_code=code,
         media_type="application/json",
-        headers={"Location": url},
+        headers={"Location": location},
     )
+
+
+def _reader(request: Request, run_id: uuid.UUID) -> Callable[[], Awaitable[Run | None]]:
+    """Reads the run, each time in a short transaction of its own."""
+
+    async def read() -> Run | None:
+        async with request_transaction(request) as session:
+            return await session.get(Run, run_id)
+
+    return read
+
+
+async def _output_visibility(request: Request, trigger_id: uuid.UUID | None) -> str:
+    async with request_transaction(request) as session:
+        return await webhook_service.output_visibility(session, trigger_id)
+
+
+@router.get(
+    "/{automation_id}/runs/{run_id}",
+    response_model=CallerRunOut,
+    summary="A run this webhook trigger fired, read with the same trigger token (404 for any other)",
+)
+async def caller_run(
+    automation_id: uuid.UUID,
+    run_id: uuid.UUID,
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
+) -> Response:
+    token = credentials.credentials if credentials else None
+    async with request_transaction(request) as session:
+        run, visibility = await webhook_service.caller_run(session, automation_id, token, run_id)
+    view = caller_view(run, caller_run_url(automation_id, run.id), visibility)
+    return _json(view, status.HTTP_200_OK, view["url"])
 
 
 async def _fire(
@@ -85,6 +162,7 @@ async def _fire(
     credentials: HTTPAuthorizationCredentials | None,
     idempotency_key: str | None,
     callback_url: str | None,
+    priority: int,
 ) -> FireResult:
     raw = await request.body()
     body = await request.json() if raw else {}
@@ -104,4 +182,5 @@ async def _fire(
         rate_window_seconds=settings.webhook_rate_window_seconds,
         callback_url=callback_url,
         url_policy=UrlPolicy.from_settings(settings),
+        priority=priority,
     )

@@ -26,6 +26,7 @@ RUN_STATUS_TYPE = Enum(
 )
 STEP_STATUSES = ("running", "succeeded", "failed", "skipped", "suspended")
 RUN_MODE_VALUES = ("live", "dry_run", "verify")
+MIN_PRIORITY, MAX_PRIORITY = -1000, 1000
 LLM_MODE_VALUES = ("run", "skip")
 
 
@@ -39,12 +40,19 @@ class Run(IdMixin, Base):
         CheckConstraint(_one_of("status", RUN_STATUSES), name="status"),
         CheckConstraint(_one_of("mode", RUN_MODE_VALUES), name="mode"),
         CheckConstraint(_one_of("llm_mode", LLM_MODE_VALUES), name="llm_mode"),
+        CheckConstraint(f"priority BETWEEN {MIN_PRIORITY} AND {MAX_PRIORITY}", name="priority_range"),
         Index("ix_runs_space_created", "space_id", "created_at", "id"),
         # What a live stream replays after a gap: the space's runs whose status moved since then.
         Index("ix_runs_space_status_changed", "space_id", "status_changed_at"),
         Index("ix_runs_automation_status", "automation_id", "status"),
         # The queue in promotion order, and the rows recovery looks at: both stay small.
-        Index("ix_runs_queued", "created_at", postgresql_where=text("status = 'queued'")),
+        Index(
+            "ix_runs_queued",
+            text("priority DESC"),
+            "created_at",
+            "id",
+            postgresql_where=text("status = 'queued'"),
+        ),
         Index(
             "ix_runs_live",
             "status",
@@ -69,6 +77,18 @@ class Run(IdMixin, Base):
         Text, comment="Why it was dropped, queued, failed or cancelled."
     )
     queue: Mapped[str] = mapped_column(String(32))
+    priority: Mapped[int] = mapped_column(
+        Integer,
+        default=0,
+        server_default="0",
+        comment="Queued runs are promoted by priority (higher first), then oldest first.",
+    )
+    promoted_at: Mapped[datetime | None] = mapped_column(
+        comment="When the promoter moved it from queued to pending."
+    )
+    promotion_reason: Mapped[str | None] = mapped_column(
+        Text, comment="Why it was promoted then, e.g. slot freed by run <id>."
+    )
     trigger_type: Mapped[str] = mapped_column(String(16))
     trigger_id: Mapped[uuid.UUID | None]
     trigger_payload: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)

@@ -19,8 +19,10 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    tuple_,
     update,
 )
+from sqlalchemy.orm import aliased
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition
@@ -170,15 +172,34 @@ class RunRepository(RepositoryBase[Run]):
     async def lock_global_cap(self) -> None:
         await self.session.execute(select(func.pg_advisory_xact_lock(GLOBAL_CAP_LOCK_KEY)))
 
-    async def queued_in_order(self, limit: int) -> Sequence[Run]:
-        """Oldest queued runs first, skipping rows another promoter holds."""
+    async def promotable_queued(self, limit: int, *, after: Run | None = None) -> Sequence[Run]:
+        """Queued runs in promotion order (highest priority, then oldest), after `after` (the last run
+        of the previous page), skipping rows another promoter holds and runs of serial automations
+        that already have a live run under way (they cannot start, so they never fill a page)."""
+        other = aliased(Run)
+        under_way = (
+            select(other.id)
+            .where(
+                other.automation_id == Run.automation_id,
+                other.status.in_([constant(status) for status in sorted(run_states.UNDER_WAY)]),
+                other.mode == "live",
+            )
+            .exists()
+        )
+        serial = Run.definition["execution"]["concurrency"].astext.is_distinct_from("allow_parallel")
         statement = (
             select(Run)
-            .where(Run.status == constant(RunStatus.queued))
-            .order_by(Run.created_at, Run.id)
+            .where(Run.status == constant(RunStatus.queued), ~and_(serial, under_way))
+            .order_by(Run.priority.desc(), Run.created_at, Run.id)
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
+        if after is not None:
+            # Keyset paging in the same order: (-priority, created_at, id) after the last one seen.
+            statement = statement.where(
+                tuple_(-Run.priority, Run.created_at, Run.id)
+                > tuple_(-after.priority, after.created_at, after.id)
+            )
         return (await self.session.scalars(statement)).all()
 
     async def claim(self, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime) -> Run | None:

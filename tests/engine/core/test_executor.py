@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from typing import Any
@@ -13,7 +14,7 @@ from app.definitions.signals import StepError, Suspend
 from app.engine.context import ActionContext
 from app.engine.executor import Executor, Outcome, Resume
 from app.engine.secret_refs import SecretRef
-from app.engine.steps import RetryPolicy
+from app.engine.steps import RetryPolicy, on_failure_reserve
 from app.registry import ActionDefinition, Registry
 from app.registry.ports import HandlerContext
 from app.security.redaction import redact
@@ -101,12 +102,13 @@ async def run(
     clock: FakeClock | None = None,
     resume: Resume | None = None,
     variables: dict[str, Any] | None = None,
+    reserve: timedelta = timedelta(0),
     **options: Any,
 ) -> tuple[Outcome, FakeJournal, FakeClock]:
     journal = journal or FakeJournal()
     clock = clock or FakeClock()
     outcome = await executor(script, journal, clock, **options).run(
-        document, variables or {"run": {"id": "run-1"}}, resume or Resume(), DEADLINE
+        document, variables or {"run": {"id": "run-1"}}, resume or Resume(), DEADLINE, reserve=reserve
     )
     return outcome, journal, clock
 
@@ -237,6 +239,108 @@ class TestStops:
         assert outcome.status == "succeeded"
         assert [r.status for r in journal.records] == ["skipped"]
         assert "work" not in script.calls
+
+
+def _slow_action(name: str) -> ActionDefinition:
+    async def handler(ctx: HandlerContext, config: dict[str, Any]) -> Any:
+        await asyncio.sleep(30)  # cut short by the run's time, never reached in full
+        return config
+
+    return ActionDefinition(
+        type=name,
+        name=name,
+        description="an action slower than the run's time",
+        config_schema=ANY_CONFIG,
+        output_contract={},
+        handler=handler,
+        duration_class="fast",
+    )
+
+
+RESERVE = timedelta(seconds=60)
+ALERT = step("alert", "echo", config={"code": "{{ run.error.code }}", "step": "{{ run.failed_step_id }}"})
+
+
+class TestTimeoutRunsOnFailure:
+    async def test_a_plan_out_of_time_runs_on_failure_in_the_reserve_and_times_out(self) -> None:
+        script = Script()
+        script.registry.register(_slow_action("slow"))
+        # The plan's own time ends a moment from now; the reserve is still ahead.
+        clock = FakeClock(DEADLINE - RESERVE - timedelta(milliseconds=50))
+        document = definition(step("a", "slow"), step("b"), on_failure=[ALERT])
+        outcome, journal, _ = await run(script, document, clock=clock, reserve=RESERVE)
+        assert outcome.status == "timed_out"
+        assert outcome.error is not None
+        assert outcome.error["code"] == "run_timeout"
+        assert outcome.failed_step_id == "a"
+        assert [(r.phase, r.step_id, r.status) for r in journal.records] == [
+            ("plan", "a", "failed"),
+            ("on_failure", "alert", "succeeded"),
+        ]
+        assert journal.records[0].error == {"code": "run_timeout", "message": "the run's time ran out"}
+        assert journal.failed_plan is not None
+        assert journal.failed_plan[0] == "a"
+        assert script.calls["echo"] == [{"code": "run_timeout", "step": "a"}]
+        assert "work" not in script.calls
+
+    async def test_a_plan_resumed_after_its_time_goes_straight_to_on_failure(self) -> None:
+        script = Script()
+        clock = FakeClock(DEADLINE - RESERVE + timedelta(seconds=1))
+        outcome, journal, _ = await run(
+            script, definition(step("a"), on_failure=[ALERT]), clock=clock, reserve=RESERVE
+        )
+        assert outcome.status == "timed_out"
+        assert "work" not in script.calls
+        assert [(r.phase, r.step_id) for r in journal.records] == [("on_failure", "alert")]
+
+    async def test_a_resumed_timeout_stays_a_timeout(self) -> None:
+        script = Script()
+        resume = Resume(plan_error={"code": "run_timeout", "message": "late"}, failed_step_id="a")
+        outcome, _, _ = await run(script, definition(step("a"), on_failure=[ALERT]), resume=resume)
+        assert outcome.status == "timed_out"
+        assert script.calls["echo"] == [{"code": "run_timeout", "step": "a"}]
+
+    async def test_on_failure_past_the_whole_deadline_is_cut_too(self) -> None:
+        script = Script()
+        clock = FakeClock(DEADLINE + timedelta(seconds=1))
+        outcome, journal, _ = await run(
+            script, definition(step("a"), on_failure=[ALERT]), clock=clock, reserve=RESERVE
+        )
+        assert outcome.status == "timed_out"
+        assert journal.records == []
+
+    async def test_without_on_failure_the_plan_keeps_all_its_time(self) -> None:
+        script = Script()
+        clock = FakeClock(DEADLINE - RESERVE + timedelta(seconds=1))
+        outcome, _, _ = await run(script, definition(step("a")), clock=clock, reserve=RESERVE)
+        assert outcome.status == "succeeded"
+
+    async def test_a_cancel_still_wins_over_the_plan_timeout(self) -> None:
+        script = Script()
+        clock = FakeClock(DEADLINE - RESERVE + timedelta(seconds=1))
+        outcome, journal, _ = await run(
+            script,
+            definition(step("a"), on_failure=[ALERT]),
+            clock=clock,
+            reserve=RESERVE,
+            journal=FakeJournal(stop_after=0),
+        )
+        assert outcome.status == "cancelled"
+        assert journal.records == []
+
+
+class TestOnFailureReserve:
+    @pytest.mark.parametrize(
+        ("timeout", "fraction", "floor", "expected"),
+        [
+            (600, 0.1, 5, 60.0),  # the share
+            (20, 0.1, 5, 5.0),  # the floor
+            (4, 0.1, 5, 2.0),  # never more than half the run
+            (600, 0.0, 0, 0.0),  # switched off
+        ],
+    )
+    def test_share_floor_and_cap(self, timeout: int, fraction: float, floor: float, expected: float) -> None:
+        assert on_failure_reserve(timeout, fraction, floor) == expected
 
 
 class TestResume:

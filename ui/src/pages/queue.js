@@ -1,8 +1,12 @@
-// The queue: runs held back by a queue policy or the global cap, in promotion order, with how many
-// wait for each worker queue; cancel any of them. Refreshes live as runs change.
+// The queue: runs held back by a queue policy or the global cap, in promotion order (priority, then
+// age), with how many wait for each worker queue; move a run up or down the line (its priority) or
+// cancel it. Refreshes live as runs change.
 import { api, spacePath } from "../api.js";
 import { empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
+
+const MIN_PRIORITY = -1000;
+const MAX_PRIORITY = 1000;
 
 export function queuePage(main) {
   const flash = h("div", { "aria-live": "polite" });
@@ -25,7 +29,7 @@ export function queuePage(main) {
         h(
           "table",
           { class: "queue" },
-          h("thead", {}, h("tr", {}, ["#", "Run", "Automation", "Worker queue", "Queued", ""].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["#", "Run", "Automation", "Worker queue", "Priority", "Queued", "Move", ""].map((t) => h("th", { scope: "col" }, t)))),
           h(
             "tbody",
             {},
@@ -37,7 +41,9 @@ export function queuePage(main) {
                 h("td", {}, h("a", { href: `/runs/${run.id}` }, run.id.slice(0, 8))),
                 h("td", {}, h("a", { href: `/automations/${run.automation_id}` }, run.automation_id.slice(0, 8))),
                 h("td", {}, run.queue),
+                h("td", { class: "priority" }, String(run.priority)),
                 h("td", {}, when(run.created_at)),
+                h("td", { class: "move" }, moveButtons(page.items, index)),
                 h("td", {}, h("button", { type: "button", onclick: () => cancel(run.id), "aria-label": `Cancel run ${run.id.slice(0, 8)}` }, "Cancel")),
               ),
             ),
@@ -46,6 +52,31 @@ export function queuePage(main) {
       );
     } catch (error) {
       fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
+    }
+  }
+
+  // Raising puts a run just ahead of the one above it (one more than its priority: ties go by age, and
+  // the run above is older); lowering puts it just behind the one below.
+  function moveButtons(items, index) {
+    const run = items[index];
+    const label = run.id.slice(0, 8);
+    const above = items[index - 1];
+    const below = items[index + 1];
+    return [
+      h("button", { type: "button", class: "arrow", disabled: !above, onclick: () => move(run, above.priority + 1), "aria-label": `Raise run ${label}`, title: "Move up" }, "↑"),
+      h("button", { type: "button", class: "arrow", disabled: !below, onclick: () => move(run, below.priority - 1), "aria-label": `Lower run ${label}`, title: "Move down" }, "↓"),
+    ];
+  }
+
+  async function move(run, wanted) {
+    const priority = Math.max(MIN_PRIORITY, Math.min(MAX_PRIORITY, wanted));
+    try {
+      const moved = await api("PUT", spacePath(`/runs/${run.id}/priority`), { priority });
+      flash.replaceChildren(h("p", { class: "ok", role: "status" }, `Run ${run.id.slice(0, 8)} now has priority ${moved.priority}.`));
+      await load();
+    } catch (error) {
+      flash.replaceChildren(errorBox(error));
+      await load();
     }
   }
 

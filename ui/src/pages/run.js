@@ -77,6 +77,9 @@ export function runPage(main, id) {
         h("dt", {}, "Model spend"),
         h("dd", { id: "run-spend" }, dollars(run.cost_usd)),
         run.reason ? [h("dt", {}, "Reason"), h("dd", {}, run.reason)] : null,
+        h("dt", {}, "Priority"),
+        h("dd", {}, String(run.priority ?? 0)),
+        run.promoted_at ? [h("dt", {}, "Promoted"), h("dd", { id: "run-promotion" }, promotion(run))] : null,
       ),
       run.error ? h("section", { class: "error", role: "alert" }, h("h2", {}, "Error"), pretty(run.error)) : null,
       h("h2", {}, "Steps"),
@@ -119,6 +122,14 @@ export function runPage(main, id) {
       stop();
       stop = null;
     }
+  }
+
+  // "promoted: slot freed by run <id>", the run named as a link, and when.
+  function promotion(run) {
+    const reason = run.promotion_reason || "";
+    const freed = /^slot freed by run ([0-9a-f-]{36})$/.exec(reason);
+    const why = freed ? ["slot freed by run ", h("a", { href: `/runs/${freed[1]}` }, freed[1].slice(0, 8))] : [reason];
+    return ["promoted: ", ...why, ` · ${when(run.promoted_at)}`];
   }
 
   function replayForm() {
