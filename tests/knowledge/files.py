@@ -34,7 +34,7 @@ def pdf(text: str) -> bytes:
     return out.getvalue()
 
 
-def encrypted_pdf(text: str, password: str = "hunter2-long") -> bytes:
+def encrypted_pdf(text: str, password: str = "hunter2-long") -> bytes:  # noqa: S107
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf(text))))
     writer.encrypt(password)
     out = io.BytesIO()
