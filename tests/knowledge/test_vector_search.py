@@ -101,7 +101,8 @@ async def test_hybrid_search_finds_by_meaning_and_by_words(embedded_url: str, fa
         before = len(fake_llm.embedding_requests)
         for document_id in ids:
             outcome = await indexing_service.index(uow, document_id, limits, embedder)
-            assert outcome is not None and outcome.status == "indexed"
+            assert outcome is not None
+            assert outcome.status == "indexed"
         assert len(fake_llm.embedding_requests) == before + len(ids)
         async with sessions() as session:
             stored = await session.scalar(text("SELECT count(*) FROM document_embeddings"))
