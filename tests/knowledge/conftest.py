@@ -8,7 +8,9 @@ import uuid
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from app.persistence.models import Document
 from app.services.knowledge.indexing import indexing_service
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Caller
@@ -21,14 +23,27 @@ class Indexer:
     def __init__(self, runtime: WorkerRuntime) -> None:
         self.runtime = runtime
 
-    async def index(self, document_id: str) -> str | None:
+    async def index(self, document_id: str, timeout: float = 30) -> str | None:
+        """Index the document here and answer its status; when a worker of the session's stack took
+        the job first, wait for the status that worker leaves (None: the document is gone)."""
         outcome = await indexing_service.index(
             self.runtime.unit_of_work,
             uuid.UUID(document_id),
             self.runtime.core.knowledge,
             self.runtime.core.embedder,
         )
-        return outcome.status if outcome is not None else None
+        if outcome is not None:
+            return outcome.status
+        deadline = time.monotonic() + timeout
+        while True:
+            async with self.runtime.sessionmaker() as session:
+                status = await session.scalar(
+                    select(Document.status).where(Document.id == uuid.UUID(document_id))
+                )
+            if status != "pending":
+                return status
+            assert time.monotonic() < deadline, f"document {document_id} stayed pending"
+            await asyncio.sleep(0.1)
 
     async def add(self, caller: Caller, title: str, text: str, tags: list[str] | None = None, **extra: Any):
         response = await caller.request(

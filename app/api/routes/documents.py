@@ -28,6 +28,7 @@ from app.services.knowledge import sources
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.limits import DEFAULT_READ_CHARS, MAX_READ_CHARS
 from app.services.knowledge.search import search_service
+from app.services.knowledge.validation import clean_source, clean_tags
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["knowledge"], route_class=JsonBodyRoute)
 # Multipart bodies are read here, bounded by the upload limit, not by the JSON body check.
@@ -128,7 +129,11 @@ async def list_documents(
     status_: Annotated[str | None, Query(alias="status", pattern="^(pending|indexed|failed)$")] = None,
 ) -> DocumentPage:
     filters = DocumentFilters(
-        tags=sources.split_tags(tag or []), since=since, until=until, source=source, status=status_
+        tags=clean_tags(sources.split_tags(tag or [])),
+        since=since,
+        until=until,
+        source=clean_source(source),
+        status=status_,
     )
     result = await document_service.list(session, access, filters, limit=page.limit, cursor=page.cursor)
     return DocumentPage(items=[DocumentOut.of(d) for d in result.items], next_cursor=result.next_cursor)

@@ -20,7 +20,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.dialects.postgresql import REGCONFIG, insert
+from sqlalchemy.dialects.postgresql import REGCONFIG, TSQUERY, insert
 
 from app.persistence.models import Document, DocumentChunk, DocumentRevision
 from app.persistence.repositories.base import RepositoryBase
@@ -185,9 +185,22 @@ class DocumentRepository(RepositoryBase[Document]):
         language: str,
         filters: DocumentFilters,
         limit: int,
+        *,
+        match_any: bool = False,
     ) -> list[ChunkHit]:
-        """The best `limit` chunks for a web-search style query, ranked by cover density."""
-        tsquery = func.websearch_to_tsquery(cast(literal(language, String), REGCONFIG), query)
+        """The best `limit` chunks for a query, ranked by cover density.
+
+        `match_any`: a chunk with any of the query's words matches (more of them, closer together,
+        rank higher); otherwise the query is read with web-search syntax as typed (quotes, `or`, `-`).
+        """
+        config = cast(literal(language, String), REGCONFIG)
+        tsquery: ColumnElement[Any]
+        if match_any:
+            # plainto_tsquery's lexemes joined by OR; the text cast keeps them as they are (no re-stemming).
+            anded = cast(func.plainto_tsquery(config, query), String)
+            tsquery = cast(func.replace(anded, " & ", " | "), TSQUERY)
+        else:
+            tsquery = func.websearch_to_tsquery(config, query)
         ranked = (
             select(
                 DocumentChunk.id.label("chunk_id"),

@@ -8,6 +8,7 @@ Hybrid: the full-text and the nearest-vector candidate lists are fused by recipr
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from app.services.knowledge.validation import refuse
 RRF_K = 60
 # Candidates each method proposes for fusion, per answer wanted.
 CANDIDATES_PER_RESULT = 3
+
+_SYNTAX = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
 
 QueryEmbedder = Callable[[str], Awaitable[list[float] | None]]
 """The query's vector through the operator's model; None when the model could not answer."""
@@ -43,6 +46,12 @@ def check_query(query: object, top_k: object) -> tuple[str, int]:
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
         raise refuse("invalid_top_k", "/top_k", f"top_k is between 1 and {MAX_TOP_K}")
     return query.strip(), top_k
+
+
+def uses_syntax(query: str) -> bool:
+    """Whether a query uses web-search syntax (a quoted phrase, `or`, a `-word`): then it is read as
+    typed; a plain list of words matches chunks with any of them, ranked by how many and how close."""
+    return bool(_SYNTAX.search(query))
 
 
 def fuse(rankings: list[list[int]], top_k: int) -> list[tuple[int, float]]:
@@ -69,16 +78,17 @@ class SearchService:
         """The best chunks of the space's documents for `query` (at most `top_k`, 1 to 50)."""
         text, k = check_query(query, top_k)
         repository = DocumentRepository(session)
+        any_word = not uses_syntax(text)
         use_vectors = (
             embed_query is not None
             and limits.embedding_model is not None
             and await repository.vectors_available()
         )
         if not use_vectors or embed_query is None or limits.embedding_model is None:
-            hits = await repository.fulltext(space_id, text, limits.language, filters, k)
+            hits = await repository.fulltext(space_id, text, limits.language, filters, k, match_any=any_word)
             return SearchAnswer(hits, "fulltext")
         pool = max(k * CANDIDATES_PER_RESULT, 20)
-        words = await repository.fulltext(space_id, text, limits.language, filters, pool)
+        words = await repository.fulltext(space_id, text, limits.language, filters, pool, match_any=any_word)
         vector = await embed_query(text)
         if vector is None:
             return SearchAnswer(words[:k], "fulltext")

@@ -81,3 +81,12 @@ def clean_text(text: Any, max_chars: int) -> str:
     if len(text) > max_chars:
         raise refuse("document_too_large", "/text", f"text has at most {max_chars} characters")
     return text
+
+
+def clean_source(source: str | None) -> str | None:
+    """A `source` filter: printable text (a query parameter may carry anything, NUL included)."""
+    if source is None or source == "":
+        return None
+    if not _printable(source):
+        raise refuse("invalid_source", "/query/source", "source is printable text")
+    return source
