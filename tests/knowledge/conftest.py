@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 import uuid
 from typing import Any
@@ -10,11 +11,32 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.integrations.llm import ModelSettings
+from app.integrations.llm.embeddings import LiteLlmEmbedder
 from app.persistence.models import Document
+from app.security.egress import EgressAllowList
 from app.services.knowledge.indexing import indexing_service
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Caller
+from tests.support.fake_llm import TEST_MODEL_KEY_ENV, FakeLlm
 from tests.support.in_process import in_process_runtime
+
+EMBEDDING_MODEL = "openai/test-embedding"
+
+
+def fake_embedder(fake_llm: FakeLlm) -> LiteLlmEmbedder:
+    """The service's embedder, pointed at the fake provider's embeddings endpoint (priced per token)."""
+    os.environ.setdefault(TEST_MODEL_KEY_ENV, "sk-test-not-a-real-key")
+    settings = ModelSettings.parse(
+        EMBEDDING_MODEL,
+        {
+            "api_base": fake_llm.base_url,
+            "api_key_env": TEST_MODEL_KEY_ENV,
+            "input_cost_per_token": 0.0000001,
+            "output_cost_per_token": 0,
+        },
+    )
+    return LiteLlmEmbedder(EMBEDDING_MODEL, settings, EgressAllowList.parse("127.0.0.1/32"))
 
 
 class Indexer:

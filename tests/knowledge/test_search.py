@@ -3,10 +3,17 @@ syntax, ranking, snippets, filters and bad input."""
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from tests.knowledge.conftest import Indexer
+from app.persistence.repositories.knowledge import DocumentFilters
+from app.services.knowledge.indexing import indexing_service
+from app.services.knowledge.search import search_service
+from tests.knowledge.conftest import EMBEDDING_MODEL, Indexer, fake_embedder
 from tests.support.factories import Caller, Factory
+from tests.support.fake_llm import FakeLlm
+from tests.support.in_process import in_process_runtime
 
 
 async def _search(caller: Caller, query: str, **body: object) -> dict:  # type: ignore[type-arg]
@@ -70,3 +77,33 @@ async def test_bad_search_bodies_are_422(factory: Factory) -> None:
     ):
         response = await owner.request("POST", owner.space_path("/documents/search"), json=body)
         assert response.status_code == 422, (body, response.text)
+
+
+async def test_an_embedding_model_without_pgvector_costs_nothing_and_answers_by_words(
+    app, factory: Factory, fake_llm: FakeLlm
+) -> None:  # type: ignore[no-untyped-def]
+    runtime = in_process_runtime(app)
+    limits = replace(runtime.core.knowledge, embedding_model=EMBEDDING_MODEL)
+    embedder = fake_embedder(fake_llm)
+    owner = await factory.owner()
+    response = await owner.request(
+        "POST", owner.space_path("/documents"), json={"title": "Words", "text": "turbine maintenance"}
+    )
+    before = len(fake_llm.embedding_requests)
+    await indexing_service.index(runtime.unit_of_work, uuid.UUID(response.json()["id"]), limits, embedder)
+
+    async def embed_query(query: str) -> list[float] | None:
+        return (await embedder.embed([query])).vectors[0]
+
+    async with app.state.sessionmaker() as session:
+        answer = await search_service.search(
+            session,
+            uuid.UUID(owner.space_id),
+            "turbine",
+            5,
+            DocumentFilters(),
+            limits,
+            embed_query=embed_query,
+        )
+    assert answer.mode == "fulltext"
+    assert len(fake_llm.embedding_requests) == before

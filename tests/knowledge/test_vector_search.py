@@ -5,7 +5,6 @@ same code answers by full text (tests/knowledge/test_search.py)."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -18,20 +17,17 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.cli import run_migrations
 from app.devstack import start_postgres
-from app.integrations.llm import ModelSettings
-from app.integrations.llm.embeddings import LiteLlmEmbedder
 from app.persistence.db import create_engine
 from app.persistence.repositories.knowledge import DocumentFilters
 from app.persistence.transaction import transaction
-from app.security.egress import EgressAllowList
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.indexing import indexing_service
 from app.services.knowledge.limits import KnowledgeLimits
 from app.services.knowledge.search import search_service
 from app.services.spaces import space_service
-from tests.support.fake_llm import TEST_MODEL_KEY_ENV, FakeLlm
+from tests.knowledge.conftest import EMBEDDING_MODEL, fake_embedder
+from tests.support.fake_llm import FakeLlm
 
-EMBEDDING_MODEL = "openai/test-embedding"
 DOCUMENTS = [
     ("Paint catalogue", "The new catalogue lists every colour of exterior paint we stock."),
     ("Shipping rules", "Parcels ship on weekdays; freight needs a pallet booking."),
@@ -60,23 +56,9 @@ async def _sessions(url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]
         await engine.dispose()
 
 
-def _embedder(fake_llm: FakeLlm) -> LiteLlmEmbedder:
-    os.environ.setdefault(TEST_MODEL_KEY_ENV, "sk-test-not-a-real-key")
-    settings = ModelSettings.parse(
-        EMBEDDING_MODEL,
-        {
-            "api_base": fake_llm.base_url,
-            "api_key_env": TEST_MODEL_KEY_ENV,
-            "input_cost_per_token": 0.0000001,
-            "output_cost_per_token": 0,
-        },
-    )
-    return LiteLlmEmbedder(EMBEDDING_MODEL, settings, EgressAllowList.parse("127.0.0.1/32"))
-
-
 async def test_hybrid_search_finds_by_meaning_and_by_words(embedded_url: str, fake_llm: FakeLlm) -> None:
     limits = KnowledgeLimits(embedding_model=EMBEDDING_MODEL)
-    embedder = _embedder(fake_llm)
+    embedder = fake_embedder(fake_llm)
     sent: list[Any] = []
     async with _sessions(embedded_url) as sessions:
         async with sessions() as session:

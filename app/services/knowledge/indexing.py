@@ -68,6 +68,9 @@ class IndexingService:
                 document.content,
                 document.text,
             )
+            # Embeddings are paid for: none are asked for where there is no table to keep them.
+            if embedder is not None and not await DocumentRepository(session).vectors_available():
+                embedder = None
         reason: str | None = None
         if content is not None:
             try:
@@ -96,7 +99,7 @@ class IndexingService:
                 [ChunkRow(chunk.index, chunk.start, chunk.text) for chunk in chunks],
                 limits.language,
             )
-            if vectors and embedder is not None and await repository.vectors_available():
+            if vectors and embedder is not None:
                 await repository.store_embeddings(
                     document.space_id, embedder.model, list(zip(ids, vectors, strict=True))
                 )
