@@ -7,9 +7,10 @@ pgvector), then each query is searched with `top_k=5`; recall@5 and MRR are aver
 The floor is a raw baseline in the same database: documents containing any query word (`ILIKE`),
 ranked by how many of the words they contain.
 
-Latency: chunks are bulk-inserted with one `INSERT … SELECT … FROM generate_series` (words drawn from a
-fixed vocabulary, so the generated `tsvector` and the GIN index are realistic), ANALYZEd, then a mix of
-one- and two-word queries is searched through `search_service.search` (filters none, top_k 10, snippets).
+Latency: chunks are bulk-inserted with one `INSERT … SELECT … FROM generate_series` (made-up words
+with a few real ones, so the generated `tsvector` and the GIN index look like a real collection's),
+ANALYZEd, then a mix of one- and two-word queries is searched through `search_service.search`
+(filters none, top_k 10, snippets).
 The floor is the same full-text query's ranking alone (any of the words, as the service reads a plain
 query), sent with asyncpg: no headline, no join, no ORM.
 """
@@ -42,6 +43,11 @@ LABELLED = Path(__file__).resolve().parents[1] / "tests" / "knowledge" / "retrie
 TOP_K = 5
 CHUNKS_PER_DOCUMENT = 10
 WORDS_PER_CHUNK = 120
+# Most words of a generated chunk are drawn, skewed toward the first, from RARE_WORDS made-up words
+# (`w123`); VOCABULARY_SHARE of them are real words the queries use, so a query word is in about
+# one chunk in ten, as a topic's words are in a real collection, not in nearly every chunk.
+RARE_WORDS = 20_000
+VOCABULARY_SHARE = 0.05
 VOCABULARY = (  # noqa: SIM905 (a readable block of words)
     "pricing seat enterprise outage incident office launch market revenue customer contract renewal "
     "security audit encryption assistant workflow schedule acquisition startup platform database "
@@ -147,7 +153,9 @@ async def _fill(connection: asyncpg.Connection, space: uuid.UUID, chunks: int) -
     await connection.execute(
         "INSERT INTO document_chunks (document_id, space_id, chunk_index, start_offset, language, text)"
         " SELECT d.id, d.space_id, c, c * 1000, 'english',"
-        " (SELECT string_agg(($3::text[])[1 + floor(random() * array_length($3::text[], 1))::int], ' ')"
+        " (SELECT string_agg(CASE WHEN random() < $6 THEN"
+        "   ($3::text[])[1 + floor(random() * array_length($3::text[], 1))::int]"
+        "   ELSE 'w' || floor(power(random(), 2) * $7)::int END, ' ')"
         "  FROM generate_series(1, $4::int) AS w WHERE c >= 0)"
         " FROM documents d CROSS JOIN generate_series(0, $5::int - 1) AS c WHERE d.space_id = $1"
         " LIMIT $2",
@@ -156,6 +164,8 @@ async def _fill(connection: asyncpg.Connection, space: uuid.UUID, chunks: int) -
         list(VOCABULARY),
         WORDS_PER_CHUNK,
         CHUNKS_PER_DOCUMENT,
+        VOCABULARY_SHARE,
+        RARE_WORDS,
     )
     await connection.execute("ANALYZE documents; ANALYZE document_chunks")
 
