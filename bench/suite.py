@@ -61,6 +61,8 @@ class Profile:
     mcp_warmup: int = 20
     mcp_calls: int = 50
     mcp_repeat: int = 5
+    knowledge_sizes: tuple[int, ...] = (10_000, 100_000)
+    knowledge_repeats: int = 30
 
 
 FULL = Profile(
@@ -132,6 +134,8 @@ SMOKE = Profile(
     mcp_warmup=1,
     mcp_calls=3,
     mcp_repeat=2,
+    knowledge_sizes=(200, 1_000),
+    knowledge_repeats=3,
 )
 
 
@@ -173,6 +177,13 @@ def _dispatch(stack: BenchStack | None, p: Profile) -> list[Row]:
 
     assert stack is not None
     return dispatch.run(stack, p.event_sizes, p.dispatch_warmup, p.dispatch_repeats)
+
+
+def _knowledge(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import knowledge
+
+    assert stack is not None
+    return knowledge.run(stack, p.knowledge_sizes, p.knowledge_repeats)
 
 
 def _schedule(stack: BenchStack | None, p: Profile) -> list[Row]:
@@ -237,6 +248,9 @@ BENCHMARKS = (
     Benchmark("mcp", ("mcp-call",), False, _mcp, "an MCP tool call vs the native http port, same work"),
     Benchmark("dispatch", ("event-dispatch",), True, _dispatch, "event dispatch via the DB at three sizes"),
     Benchmark("schedule", ("tick",), True, _schedule, "schedule tick at two table sizes"),
+    Benchmark(
+        "knowledge", ("search",), True, _knowledge, "recall@5 and MRR vs ILIKE; search latency vs raw SQL"
+    ),
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
     Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),

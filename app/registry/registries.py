@@ -11,7 +11,9 @@ from app.registry.builtin_actions import BUILTIN_ACTIONS
 from app.registry.builtin_capabilities import BUILTIN_CAPABILITIES
 from app.registry.builtin_databases import DATABASE_QUERY
 from app.registry.builtin_delivery import DELIVERY_ACTIONS, DELIVERY_CAPABILITIES
+from app.registry.builtin_document_events import DOCUMENT_EVENTS
 from app.registry.builtin_events import BUILTIN_EVENTS
+from app.registry.builtin_knowledge import KNOWLEDGE_ACTIONS, KNOWLEDGE_CAPABILITIES
 from app.registry.builtin_kv import KV_ACTIONS, KV_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
 from app.registry.core_events import CoreEvent
@@ -22,13 +24,13 @@ actions: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambd
 triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, lambda item: item.type)
 core_events: Registry[CoreEvent] = Registry("event", CoreEvent, lambda item: item.type)
 
-for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES):
+for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES, *KNOWLEDGE_CAPABILITIES):
     capabilities.register(_capability)
-for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS):
+for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS, *KNOWLEDGE_ACTIONS):
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)
-for _event in BUILTIN_EVENTS:
+for _event in (*BUILTIN_EVENTS, *DOCUMENT_EVENTS):
     core_events.register(_event)
 
 
