@@ -5,6 +5,27 @@ import { clear, empty, errorBox, h, loading } from "../../dom.js";
 import { tagChips, tagList } from "./common.js";
 
 const TOP_K = 10;
+const MARK_OPEN = "<b>";
+const MARK_CLOSE = "</b>";
+
+// The server marks matched words in a snippet with <b>…</b>. Those two exact strings are the only
+// thing read out of it: the words between them become <mark> text, everything else stays text.
+export function snippetNodes(snippet) {
+  const nodes = [];
+  let rest = snippet;
+  while (rest) {
+    const open = rest.indexOf(MARK_OPEN);
+    const close = open < 0 ? -1 : rest.indexOf(MARK_CLOSE, open + MARK_OPEN.length);
+    if (open < 0 || close < 0) {
+      nodes.push(rest);
+      break;
+    }
+    if (open > 0) nodes.push(rest.slice(0, open));
+    nodes.push(h("mark", {}, rest.slice(open + MARK_OPEN.length, close)));
+    rest = rest.slice(close + MARK_CLOSE.length);
+  }
+  return nodes;
+}
 
 export function searchSection(box) {
   const query = h("input", { type: "search", id: "document-query", required: true, autocomplete: "off", maxlength: "1000" });
@@ -58,7 +79,7 @@ export function searchSection(box) {
               ` · part ${hit.chunk_index + 1} `,
               tagChips(hit.tags),
             ),
-            h("blockquote", { class: "snippet" }, hit.snippet),
+            h("blockquote", { class: "snippet" }, snippetNodes(hit.snippet)),
           ),
         ),
       ),
