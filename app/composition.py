@@ -11,6 +11,7 @@ That is also when the plugins `AUTOMATIONS_PLUGINS` allows are imported and set 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from app.config import Settings
 from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
 from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
-from app.integrations.llm import LiteLlm
+from app.integrations.llm import LiteLlm, ModelSettings
+from app.integrations.llm.embeddings import LiteLlmEmbedder
 from app.jobs import Job
 from app.registry import ActionResolver, CapabilityResolver, RegistryActions, RegistrySource
 from app.registry import actions as native_actions
@@ -35,11 +37,16 @@ from app.services.artifact_writer import ArtifactLimits
 from app.services.databases import DatabaseSource, NoQueries, Queries
 from app.services.dispatch import DispatchLimits, pricer
 from app.services.execution import ExecutionDeps, PortsFactory
+from app.services.knowledge.indexing import Embedder
+from app.services.knowledge.limits import KnowledgeLimits
+from app.services.knowledge.search import QueryEmbedder
 from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
 from app.services.mcp.endpoints import McpSettings
 from app.services.pipeline_secrets import VaultSecrets
 from app.services.plugin_source import PluginSource
 from app.services.vault import SecretVault, keyring_for
+
+logger = logging.getLogger(__name__)
 
 SendTask = Callable[..., Any]
 """`celery_app.send_task`: the broker client of the process."""
@@ -89,6 +96,24 @@ class Runtime:
     """What MCP sessions need: keys, egress, the operator's stdio servers, limits."""
     artifact_store: ArtifactStore
     artifact_limits: ArtifactLimits
+    knowledge: KnowledgeLimits = dataclasses.field(default_factory=KnowledgeLimits)
+    embedder: Embedder | None = None
+    """The operator's embedding model (AUTOMATIONS_KNOWLEDGE_EMBEDDING_MODEL), or None: full text only."""
+
+    def query_embedder(self) -> QueryEmbedder | None:
+        """A search query's vector through the embedding model (None when it fails), or None when off."""
+        embedder = self.embedder
+        if embedder is None:
+            return None
+
+        async def embed_query(text: str) -> list[float] | None:
+            try:
+                return (await embedder.embed([text])).vectors[0]
+            except Exception:  # a failing model leaves the full-text answer, never a failed search
+                logger.warning("query embedding failed; answering by full text", exc_info=True)
+                return None
+
+        return embed_query
 
     async def vocabulary_for(
         self,
@@ -166,7 +191,17 @@ def build_runtime(
             quota_bytes=settings.artifact_quota_bytes,
             retention_days=settings.artifact_retention_days,
         ),
+        knowledge=KnowledgeLimits.from_settings(settings),
+        embedder=embedder_for(settings, llm),
     )
+
+
+def embedder_for(settings: Settings, llm: LiteLlm) -> LiteLlmEmbedder | None:
+    """The knowledge embedding model (its AUTOMATIONS_LLM_MODELS entry, if any), or None when unset."""
+    model = settings.knowledge_embedding_model
+    if not model:
+        return None
+    return LiteLlmEmbedder(model, llm.models.get(model, ModelSettings()), llm.egress_allow)
 
 
 def mcp_settings(settings: Settings, allow: EgressAllowList, keyring: Keyring) -> McpSettings:

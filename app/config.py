@@ -280,6 +280,30 @@ class Settings(BaseSettings):
         default=10.0, gt=0, le=600, description="statement_timeout of a database query capability."
     )
 
+    # knowledge: documents a space's automations search and read (docs/knowledge.md)
+    knowledge_max_upload_bytes: int = Field(
+        default=20 * 1024**2, ge=1, description="Largest document upload (or text body) in bytes."
+    )
+    knowledge_max_documents: int = Field(default=10_000, ge=1, description="Documents per space.")
+    knowledge_max_space_bytes: int = Field(
+        default=1024**3, ge=1, description="Bytes of document text and uploads kept per space."
+    )
+    knowledge_max_text_chars: int = Field(
+        default=2_000_000, ge=1000, description="Characters of text kept from one document (the rest cut)."
+    )
+    knowledge_language: str = Field(
+        default="english",
+        pattern=r"^[a-z_]{1,63}$",
+        description="PostgreSQL text-search configuration for new chunks and queries (simple = no stemming).",
+    )
+    knowledge_embedding_model: str | None = Field(
+        default=None,
+        description=(
+            "litellm embedding model (e.g. openai/text-embedding-3-small, settings as in llm_models);"
+            " unset, or a server without pgvector = full-text search only."
+        ),
+    )
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:

@@ -22,6 +22,7 @@ class Permission:
 class Permissions:
     read = Permission("read", Role.member)
     write_automations = Permission("write_automations", Role.member)
+    write_documents = Permission("write_documents", Role.member)
     manage_members = Permission("manage_members", Role.admin)
     manage_space = Permission("manage_space", Role.admin)
     manage_secrets = Permission("manage_secrets", Role.admin)

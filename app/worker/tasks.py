@@ -15,6 +15,7 @@ from app.services.deliveries import DeliverySettings, delivery_service
 from app.services.events import event_service
 from app.services.execution import ExecutionSettings, execution_service
 from app.services.health import database_status, record_beat_tick, sample_queue_depths
+from app.services.knowledge.indexing import indexing_service
 from app.services.mcp.harvest import harvest_service
 from app.services.recovery import recovery_service
 from app.services.schedules import TICK_BATCH, schedule_service
@@ -139,3 +140,17 @@ def ping() -> dict[str, str]:
     common misconfiguration, and it shows here rather than as stuck runs.
     """
     return {"pong": socket.gethostname(), "database": run(database_status(runtime().engine))}
+
+
+async def _index_document(document_id: str) -> str:
+    worker = runtime()
+    outcome = await indexing_service.index(
+        worker.unit_of_work, uuid.UUID(document_id), worker.core.knowledge, worker.core.embedder
+    )
+    return outcome.status if outcome is not None else "skipped"
+
+
+@shared_task(name="system.index_document")  # type: ignore[untyped-decorator]
+def index_document(document_id: str) -> str:
+    """Extract, chunk (and embed) one pending document, then announce it; a no-op when not pending."""
+    return run(_index_document(document_id))

@@ -9,6 +9,7 @@ from app.api.routes import (
     automations,
     catalog,
     databases,
+    documents,
     drafts,
     events,
     kv,
@@ -55,3 +56,6 @@ api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
 api_router.include_router(databases.router)
+# Multipart uploads first: the JSON body check of the other knowledge routes does not apply to them.
+api_router.include_router(documents.upload_router)
+api_router.include_router(documents.router)

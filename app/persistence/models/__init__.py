@@ -3,6 +3,7 @@
 from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.invocations import ActionInvocation
+from app.persistence.models.knowledge import Document, DocumentChunk, DocumentRevision
 from app.persistence.models.kv import AutomationKv
 from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -33,6 +34,9 @@ __all__ = [
     "AutomationTrigger",
     "AutomationVersion",
     "CallbackSecret",
+    "Document",
+    "DocumentChunk",
+    "DocumentRevision",
     "DomainEvent",
     "EventTriggerGeneration",
     "Invitation",

@@ -1,0 +1,1 @@
+"""Knowledge: documents a space's automations search and read (docs/knowledge.md)."""
