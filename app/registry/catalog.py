@@ -8,6 +8,7 @@ from typing import Any
 
 from app.registry import registries
 from app.registry.base import Registry
+from app.registry.builtin_events import CORE_EVENTS, CoreEvent
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
 from app.registry.plugins import DeclaredEvent
 
@@ -68,6 +69,15 @@ def _event(item: DeclaredEvent) -> dict[str, Any]:
     }
 
 
+def _core_event(item: CoreEvent) -> dict[str, Any]:
+    return {
+        "type": item.type,
+        "tier": "native",
+        "description": item.description,
+        "payload_schema": copy.deepcopy(item.payload_schema),
+    }
+
+
 def catalog(
     *,
     capabilities: Iterable[Capability] = registries.capabilities,
@@ -83,11 +93,15 @@ def catalog(
     The answer is a fresh JSON-serialisable structure: callers may change it freely.
     `dynamic_output: true` marks an action whose steps declare their own `output_schema`
     (its `output_schema` here is then null). `events` are the event types plugins the space enabled
-    emit: an `event` trigger subscribes to them like to any event.
+    emit; the answer lists them with the core's own (`document.*`, tier `native`): an `event` trigger
+    subscribes to either.
     """
     return {
         "capabilities": [_capability(item) for item in sorted(capabilities, key=lambda item: item.id)],
         "actions": [_action(item) for item in sorted(actions, key=lambda item: item.type)],
         "triggers": [_trigger(item) for item in sorted(triggers, key=lambda item: item.type)],
-        "events": [_event(item) for item in sorted(events, key=lambda item: item.type)],
+        "events": sorted(
+            [*(_core_event(item) for item in CORE_EVENTS), *(_event(item) for item in events)],
+            key=lambda entry: str(entry["type"]),
+        ),
     }

@@ -299,6 +299,18 @@ class KvPort(Protocol):
         ...
 
 
+class KnowledgePort(Protocol):
+    """The run's space's documents: search and bounded reads, nothing else (the port is bound to the
+    run's space, so no argument can reach another's). Refusals raise `StepError` (`document_not_found`,
+    `invalid_filters`…). Query embeddings a search makes are recorded on the run's ledger under `step_id`."""
+
+    async def search(
+        self, *, query: str, top_k: int, filters: Mapping[str, Any], step_id: str
+    ) -> dict[str, Any]: ...
+
+    async def fetch(self, *, document_id: str, offset: int, max_chars: int) -> dict[str, Any]: ...
+
+
 @dataclass
 class ClaimChecks:
     """Checks one claim of a run makes once, before the first call that needs them (the role of a
@@ -327,6 +339,8 @@ class Ports:
     kv: KvPort | None = None
     # None where no run stands behind the call (tests of a handler alone): emitting then fails clearly.
     events: EventPort | None = None
+    # None where no run stands behind the call: the search_space capabilities then fail clearly.
+    knowledge: KnowledgePort | None = None
     checks: ClaimChecks = field(default_factory=ClaimChecks, compare=False)
 
 

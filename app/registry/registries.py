@@ -11,6 +11,7 @@ from app.registry.builtin_actions import BUILTIN_ACTIONS
 from app.registry.builtin_capabilities import BUILTIN_CAPABILITIES
 from app.registry.builtin_databases import DATABASE_QUERY
 from app.registry.builtin_delivery import DELIVERY_ACTIONS, DELIVERY_CAPABILITIES
+from app.registry.builtin_knowledge import KNOWLEDGE_ACTIONS, KNOWLEDGE_CAPABILITIES
 from app.registry.builtin_kv import KV_ACTIONS, KV_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
@@ -19,9 +20,9 @@ capabilities: Registry[Capability] = Registry("capability", Capability, lambda i
 actions: Registry[ActionDefinition] = Registry("action", ActionDefinition, lambda item: item.type)
 triggers: Registry[TriggerDefinition] = Registry("trigger", TriggerDefinition, lambda item: item.type)
 
-for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES):
+for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES, *KNOWLEDGE_CAPABILITIES):
     capabilities.register(_capability)
-for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS):
+for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS, *KNOWLEDGE_ACTIONS):
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)

@@ -28,6 +28,7 @@ from app.services.journal import Writes
 from app.services.kv import KvTarget, kv_service
 from app.services.ledger import ledger_service
 from app.services.notifications import notification_service
+from app.worker.knowledge import RunKnowledge
 from app.worker.runtime import WorkerRuntime
 
 # The per-run call limit's window.
@@ -249,6 +250,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             download=http,
             kv=RunKv(worker, run),
             events=RunEvents(worker, run),
+            knowledge=RunKnowledge(worker, run),
         )
 
     return make

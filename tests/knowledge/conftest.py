@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 from typing import Any
 
@@ -39,6 +41,23 @@ class Indexer:
         assert document["status"] == "pending"
         assert await self.index(document["id"]) == "indexed"
         return document
+
+
+async def indexed_by_worker(caller: Caller, title: str, text: str, tags: list[str], timeout: float = 30):
+    """Add a document through the API and wait (polling the API) until the worker indexed it."""
+    response = await caller.request(
+        "POST", caller.space_path("/documents"), json={"title": title, "text": text, "tags": tags}
+    )
+    assert response.status_code == 201, response.text
+    path = caller.space_path(f"/documents/{response.json()['id']}")
+    deadline = time.monotonic() + timeout
+    while True:
+        document: dict[str, Any] = (await caller.request("GET", path)).json()
+        if document["status"] != "pending":
+            assert document["status"] == "indexed", document
+            return document
+        assert time.monotonic() < deadline, f"the worker did not index {title!r} in {timeout} s"
+        await asyncio.sleep(0.1)
 
 
 @pytest.fixture

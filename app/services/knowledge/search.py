@@ -9,8 +9,10 @@ Hybrid: the full-text and the nearest-vector candidate lists are fused by recipr
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -95,3 +97,33 @@ class SearchService:
 
 
 search_service = SearchService()
+
+
+def _moment(value: object, path: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise refuse("invalid_filters", path, "a time is an ISO 8601 string")
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise refuse("invalid_filters", path, f"{value[:40]!r} is not an ISO 8601 time") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def filters_from(raw: Mapping[str, Any]) -> DocumentFilters:
+    """Filters as a capability's arguments give them (times as ISO 8601 strings, ids as strings)."""
+    ids = raw.get("document_ids")
+    document_ids: list[uuid.UUID] | None = None
+    if ids is not None:
+        try:
+            document_ids = [uuid.UUID(str(value)) for value in ids]
+        except ValueError:
+            raise refuse("invalid_filters", "/filters/document_ids", "document ids are UUIDs") from None
+    return DocumentFilters(
+        tags=[str(tag) for tag in raw.get("tags") or []],
+        since=_moment(raw.get("since"), "/filters/since"),
+        until=_moment(raw.get("until"), "/filters/until"),
+        source=raw.get("source") or None,
+        document_ids=document_ids,
+    )
