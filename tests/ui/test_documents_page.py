@@ -169,6 +169,15 @@ def test_refused_uploads_show_their_error_and_lose_nothing(page: Any, owner: Own
     titles = {d["title"] for d in space_api(ui_base, owner, "GET", "/documents").json()["items"]}
     assert titles == {"Already here", "readme"}
 
+    # The filters narrow the list and stay in the URL across a reload.
+    page.select_option("#filter-source", "upload")
+    row(page, "readme").wait_for()
+    assert row(page, "Already here").count() == 0
+    page.reload()
+    row(page, "readme").wait_for()
+    assert page.input_value("#filter-source") == "upload"
+    assert row(page, "Already here").count() == 0
+
 
 def test_markup_in_a_document_stays_text(page: Any, owner: Owner) -> None:
     # PostgreSQL's text parser reads this as words, not as a tag, so the search snippet keeps it whole.

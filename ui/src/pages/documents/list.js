@@ -8,6 +8,8 @@ import { documentStatus, size, sourceLink, tagChips } from "./common.js";
 
 const PAGE = 50;
 const STATUSES = ["", "pending", "indexed", "failed"];
+// Where a document came from, as the API names it, and how the page says it.
+const SOURCES = { upload: "uploaded file", api: "text (pasted or API)", artifact: "run artifact" };
 const POLL_FIRST_MS = 2000;
 const POLL_MAX_MS = 15000;
 // One poll asks about this many pending documents at most; the rest wait for the next one.
@@ -20,6 +22,12 @@ export function listSection(box, onRemoved) {
     "select",
     { id: "filter-status" },
     STATUSES.map((value) => h("option", { value, selected: value === (params.get("status") || "") }, value || "any status")),
+  );
+  const source = h(
+    "select",
+    { id: "filter-source" },
+    h("option", { value: "" }, "any source"),
+    Object.entries(SOURCES).map(([value, label]) => h("option", { value, selected: value === params.get("source") }, label)),
   );
   const flash = messageSlot();
   const body = h("div", {}, loading());
@@ -36,6 +44,8 @@ export function listSection(box, onRemoved) {
       tag,
       h("label", { for: status.id }, "Status"),
       status,
+      h("label", { for: source.id }, "Source"),
+      source,
       h("button", { type: "submit" }, "Apply"),
     ),
     flash,
@@ -54,7 +64,7 @@ export function listSection(box, onRemoved) {
   function applyFilters(event) {
     if (event) event.preventDefault();
     const query = new URLSearchParams(location.search);
-    for (const [key, control] of [["tag", tag], ["status", status]]) {
+    for (const [key, control] of [["tag", tag], ["status", status], ["source", source]]) {
       if (control.value.trim()) query.set(key, control.value.trim());
       else query.delete(key);
     }
@@ -67,6 +77,7 @@ export function listSection(box, onRemoved) {
     const query = new URLSearchParams({ limit: String(PAGE) });
     if (tag.value.trim()) query.set("tag", tag.value.trim());
     if (status.value) query.set("status", status.value);
+    if (source.value) query.set("source", source.value);
     if (!reset && cursor) query.set("cursor", cursor);
     if (reset) fill(body, loading());
     more.disabled = true;
@@ -95,7 +106,7 @@ export function listSection(box, onRemoved) {
     rows.clear();
     fill(moreSlot, cursor ? more : null);
     if (!docs.length) {
-      const filtered = tag.value.trim() || status.value;
+      const filtered = tag.value.trim() || status.value || source.value;
       fill(body, empty(filtered ? "No document matches these filters." : "No documents yet. Drop a file above or paste some text."));
       return;
     }
@@ -129,7 +140,14 @@ export function listSection(box, onRemoved) {
     const tr = h(
       "tr",
       { "data-document": doc.id, "data-status": doc.status },
-      h("td", {}, h("span", { class: "doc-title" }, doc.title), doc.source_url ? h("br") : null, sourceLink(doc.source_url)),
+      h(
+        "td",
+        {},
+        h("span", { class: "doc-title" }, doc.title),
+        h("small", { class: "hint doc-source" }, ` · ${SOURCES[doc.source] || doc.source || "unknown source"}`),
+        doc.source_url ? h("br") : null,
+        sourceLink(doc.source_url),
+      ),
       h("td", { class: "doc-status" }, documentStatus(doc)),
       h("td", {}, tagChips(doc.tags)),
       h("td", {}, size(doc.size_bytes)),
@@ -202,10 +220,15 @@ export function listSection(box, onRemoved) {
 
   function wanted(doc) {
     const tagWanted = tag.value.trim();
-    return (!tagWanted || (doc.tags || []).includes(tagWanted)) && (!status.value || doc.status === status.value);
+    return (
+      (!tagWanted || (doc.tags || []).includes(tagWanted)) &&
+      (!status.value || doc.status === status.value) &&
+      (!source.value || doc.source === source.value)
+    );
   }
 
   status.addEventListener("change", () => applyFilters());
+  source.addEventListener("change", () => applyFilters());
   load(true);
 
   return {
