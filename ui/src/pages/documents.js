@@ -24,9 +24,11 @@ export function documentsPage(main) {
   const documents = listSection(list, (id) => results.removed(id));
   addSection(add, (doc) => documents.added(doc));
 
-  // A file dropped outside the drop zone would make the browser leave the page for the file.
+  // A file dropped outside the drop zone would make the browser leave the page for the file. Drags
+  // of text (into a field) are left alone.
   const guard = (event) => {
-    if (!event.target.closest || !event.target.closest("#dropzone")) event.preventDefault();
+    const files = event.dataTransfer && [...event.dataTransfer.types].includes("Files");
+    if (files && !(event.target.closest && event.target.closest("#dropzone"))) event.preventDefault();
   };
   window.addEventListener("dragover", guard);
   window.addEventListener("drop", guard);

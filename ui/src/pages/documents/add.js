@@ -59,7 +59,10 @@ export function addSection(box, onAdded) {
     event.dataTransfer.dropEffect = "copy";
     zone.classList.add("over");
   });
-  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  // Moving over the zone's own text and controls is still over the zone.
+  zone.addEventListener("dragleave", (event) => {
+    if (!zone.contains(event.relatedTarget)) zone.classList.remove("over");
+  });
   zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("over");
