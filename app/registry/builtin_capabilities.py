@@ -93,6 +93,37 @@ async def _download(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]
     return {**result, "artifact_id": ref.id, "artifact": ref.as_dict()}
 
 
+INDEX_AS_DOCUMENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "minLength": 1, "maxLength": 500},
+        "tags": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": 100},
+            "maxItems": 50,
+        },
+    },
+    "additionalProperties": False,
+    "description": "Index a successful answer's body (text, Markdown, HTML, PDF, DOCX) as a document of the "
+    "space; the output then carries `document_id`.",
+}
+
+
+async def _index_answer(ctx: HandlerContext, args: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """The answer's body as a new document of the run's space (indexed after the call)."""
+    if ctx.ports.knowledge is None:
+        raise StepError("knowledge_unavailable", "documents are indexed only inside a run", retryable=False)
+    spec = args["index_as_document"]
+    return await ctx.ports.knowledge.add(
+        data=answer.content,
+        content_type=answer.headers.get("content-type", "application/octet-stream"),
+        source_url=answer.url,
+        title=spec.get("title"),
+        tags=spec.get("tags", []),
+        step_id=ctx.step_id,
+    )
+
+
 async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     if args.get("save_as_artifact"):
         return await _download(ctx, args)
@@ -111,6 +142,9 @@ async def _http_request(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, 
         # A server that says JSON but sends something else: `text` still has it.
         with contextlib.suppress(ValueError):
             result["json"] = json.loads(text)
+    if args.get("index_as_document") is not None and answer.status_code < 400:
+        indexed = await _index_answer(ctx, args, answer)
+        result["document_id"] = indexed["document_id"]
     return result
 
 
@@ -180,6 +214,7 @@ HTTP_REQUEST = Capability(
                 "description": "Keep a successful answer's body (up to 100 MB, streamed) as an artifact "
                 "instead of returning it; the output then carries `artifact_id`.",
             },
+            "index_as_document": INDEX_AS_DOCUMENT_SCHEMA,
         },
         "not": {"required": ["json", "body"]},
         "additionalProperties": False,
@@ -194,6 +229,7 @@ HTTP_REQUEST = Capability(
             "json": {},
             "artifact_id": {"type": "string"},
             "artifact": ARTIFACT_SCHEMA,
+            "document_id": {"type": "string"},
         },
     },
     handler=_http_request,

@@ -310,6 +310,19 @@ class KnowledgePort(Protocol):
 
     async def fetch(self, *, document_id: str, offset: int, max_chars: int) -> dict[str, Any]: ...
 
+    async def add(
+        self,
+        *,
+        data: bytes,
+        content_type: str,
+        source_url: str,
+        title: str | None,
+        tags: Sequence[str],
+        step_id: str,
+    ) -> dict[str, Any]:
+        """Index downloaded bytes as a new document of the space (`document_id`, `status`: pending)."""
+        ...
+
 
 @dataclass
 class ClaimChecks:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.persistence.models import Run
 from app.registry.ports import LlmReply
-from app.services.knowledge.documents import document_service
+from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.search import filters_from, search_service
+from app.services.knowledge.sources import checked_file, title_from
 from app.services.ledger import ledger_service
 from app.worker.runtime import WorkerRuntime
 
@@ -95,6 +97,35 @@ class RunKnowledge:
             "next_offset": part.next_offset,
             "total_chars": part.total_chars,
         }
+
+    async def add(
+        self,
+        *,
+        data: bytes,
+        content_type: str,
+        source_url: str,
+        title: str | None,
+        tags: Sequence[str],
+        step_id: str,
+    ) -> dict[str, Any]:
+        limits = self.worker.core.knowledge
+        name = urlsplit(source_url).path.rsplit("/", 1)[-1] or None
+        try:
+            format = checked_file(name, content_type, data, limits)
+            new = NewDocument(
+                title=title or title_from(name, fallback=source_url[:500]),
+                format=format,
+                source="http_request",
+                content=data,
+                tags=list(tags),
+                source_url=source_url,
+            )
+            key = {"run_id": str(self.run.id), "step_id": step_id}
+            async with self.worker.unit_of_work() as session:
+                document = await document_service.add_once(session, self.run.space_id, new, limits, key=key)
+        except AppError as exc:
+            raise StepError(exc.code, exc.message, retryable=False) from None
+        return {"document_id": str(document.id), "status": document.status}
 
     async def _record(self, step_id: str, model: str, tokens: int, cost: float) -> None:
         reply = LlmReply(

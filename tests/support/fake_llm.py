@@ -6,7 +6,8 @@
     fake.requests   # every request body received, parsed JSON, in order
     fake.stop()
 
-Each `POST /v1/chat/completions` (or `/chat/completions`) takes the next scripted answer; an empty
+`POST /v1/embeddings` answers deterministic vectors (`fake_embedding`). Each `POST /v1/chat/completions`
+(or `/chat/completions`) takes the next scripted answer; an empty
 script answers 500 with a message saying so. `answer_by` replaces the script with a function of the
 request, for a test whose model calls may be asked again (a run claimed anew after a lost lease).
 The server runs on a thread of the test process and is reached over TCP, so a Celery worker in another
@@ -15,8 +16,10 @@ process talks to it like to a real provider.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import math
 import threading
 import time
 from collections import deque
@@ -26,6 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+EMBEDDING_PATHS = ("/v1/embeddings", "/embeddings")
+EMBEDDING_DIMENSIONS = 64
 # The model the test settings allow, priced so the ledger must equal usage times these exactly.
 TEST_MODEL = "openai/test-model"
 TEST_MODEL_KEY_ENV = "TEST_LLM_API_KEY"
@@ -110,6 +115,8 @@ class FakeLlm:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []
+        # Bodies of `POST /v1/embeddings` (answered with `fake_embedding` of each input, never scripted).
+        self.embedding_requests: list[dict[str, Any]] = []
         self._script: deque[Answer] = deque()
         self._answer_by: Callable[[dict[str, Any]], Answer | ToolCall] | None = None
         self._lock = threading.Lock()
@@ -243,6 +250,11 @@ class FakeLlm:
             def do_POST(self) -> None:
                 path = self.path.split("?", 1)[0]
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if path in EMBEDDING_PATHS:
+                    with fake._lock:
+                        fake.embedding_requests.append(json.loads(raw))
+                    self._send(200, _embeddings(json.loads(raw)))
+                    return
                 if path not in CHAT_PATHS:
                     self._send(404, _error_body(f"fake LLM: no route {path}", 404))
                     return
@@ -269,6 +281,36 @@ class FakeLlm:
                 self._send(404, _error_body(f"fake LLM: no route {self.path}", 404))
 
         return Handler
+
+
+def fake_embedding(text: str) -> list[float]:
+    """A deterministic unit vector: hashed character trigrams of the lower-cased words, so texts that
+    share words (or parts of words, `color` and `colour`) lie close together."""
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in text.lower().split():
+        padded = f" {word.strip('.,;:!?')} "
+        for i in range(len(padded) - 2):
+            digest = hashlib.blake2b(padded[i : i + 3].encode(), digest_size=4).digest()
+            vector[int.from_bytes(digest, "big") % EMBEDDING_DIMENSIONS] += 1.0
+    norm = math.sqrt(sum(value * value for value in vector)) or 1.0
+    return [value / norm for value in vector]
+
+
+def _embeddings(body: dict[str, Any]) -> dict[str, Any]:
+    texts = body.get("input")
+    texts = [texts] if isinstance(texts, str) else list(texts or [])
+    return {
+        "object": "list",
+        "model": str(body.get("model", "")),
+        "data": [
+            {"object": "embedding", "index": index, "embedding": fake_embedding(str(text))}
+            for index, text in enumerate(texts)
+        ],
+        "usage": {
+            "prompt_tokens": sum(len(str(text).split()) for text in texts),
+            "total_tokens": sum(len(str(text).split()) for text in texts),
+        },
+    }
 
 
 def _error_body(message: str, status: int) -> dict[str, Any]:

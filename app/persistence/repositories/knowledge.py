@@ -100,6 +100,11 @@ class DocumentRepository(RepositoryBase[Document]):
     async def get_in_space(self, space_id: uuid.UUID, document_id: uuid.UUID) -> Document | None:
         return await self.get_one_or_none(self.space_statement(space_id).where(Document.id == document_id))
 
+    async def find_by_metadata(self, space_id: uuid.UUID, keys: dict[str, Any]) -> Document | None:
+        """The space's first document whose metadata holds all of `keys`."""
+        statement = self.space_statement(space_id).where(Document.doc_metadata.contains(keys))
+        return (await self.session.scalars(statement.order_by(Document.created_at).limit(1))).first()
+
     async def lock_space(self, space_id: uuid.UUID) -> None:
         """Until the transaction ends, this writer alone adds documents to the space."""
         await self.session.execute(

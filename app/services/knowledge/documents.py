@@ -7,7 +7,7 @@ queue after the commit: extraction, chunking and embedding never run on the API'
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -143,6 +143,24 @@ class DocumentService:
         await repository.create(document)
         jobs.enqueue(INDEX_TASK, str(document.id), queue=SYSTEM_QUEUE)
         return document
+
+    async def add_once(
+        self,
+        session: AsyncSession,
+        space_id: uuid.UUID,
+        new: NewDocument,
+        limits: KnowledgeLimits,
+        *,
+        key: dict[str, str],
+    ) -> Document:
+        """`add`, unless a document with metadata `key` exists (then that one): a step made again after
+        a lost lease adds its document once."""
+        repository = DocumentRepository(session)
+        await repository.lock_space(space_id)
+        existing = await repository.find_by_metadata(space_id, key)
+        if existing is not None:
+            return existing
+        return await self.add(session, space_id, replace(new, metadata={**new.metadata, **key}), limits)
 
     async def create(
         self, session: AsyncSession, access: SpaceAccess, new: NewDocument, limits: KnowledgeLimits
