@@ -9,7 +9,7 @@ import { documentStatus, size, sourceLink, tagChips } from "./common.js";
 const PAGE = 50;
 const STATUSES = ["", "pending", "indexed", "failed"];
 // Where a document came from, as the API names it, and how the page says it.
-const SOURCES = { upload: "uploaded file", api: "text (pasted or API)", artifact: "run artifact" };
+const SOURCES = { upload: "uploaded file", api: "text (pasted or API)", artifact: "run artifact", http_request: "downloaded by a run" };
 const POLL_FIRST_MS = 2000;
 const POLL_MAX_MS = 15000;
 // One poll asks about this many pending documents at most; the rest wait for the next one.
