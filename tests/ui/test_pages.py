@@ -78,6 +78,7 @@ def test_every_page_loads_by_url_with_no_serious_accessibility_violation(
         "runs": ("/runs", "Runs"),
         "approvals": ("/approvals", "Approvals"),
         "connections": ("/connections", "Connections"),
+        "documents": ("/documents", "Documents"),
         "queue": ("/queue", "Queue"),
         "settings": ("/settings", "Settings"),
         "missing-run": ("/runs/00000000-0000-0000-0000-000000000000", None),

@@ -50,19 +50,34 @@ export function headers(extra = {}) {
   return all;
 }
 
+// A FormData body goes as multipart (the browser writes its boundary); anything else as JSON.
 export async function api(method, path, body, extraHeaders = {}) {
   const init = { method, headers: headers(extraHeaders) };
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const used = session.token;
   const response = await fetch(`/api/v1${path}`, init);
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  const data = parseBody(text, response.ok);
   if (response.status === 401) tokenEnded(used);
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
+}
+
+// An error answered by something in front of the API (a proxy refusing a large body) may not be
+// JSON: it still becomes an ApiError with its status rather than a parse failure.
+function parseBody(text, ok) {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (ok) throw error;
+    return null;
+  }
 }
 
 export const spacePath = (suffix = "") => `/spaces/${session.space}${suffix}`;

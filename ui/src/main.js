@@ -8,6 +8,7 @@ import { invitationPage } from "./pages/invitation.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
 import { connectionsPage } from "./pages/connections.js";
+import { documentsPage } from "./pages/documents.js";
 import { mcpOAuthPage } from "./pages/connections/mcp_oauth.js";
 import { newAutomationPage } from "./pages/new.js";
 import { queuePage } from "./pages/queue.js";
@@ -26,6 +27,7 @@ const routes = [
   [/^\/runs\/([0-9a-f-]{36})$/, runPage, "Run"],
   [/^\/approvals$/, approvalsPage, "Approvals"],
   [/^\/connections$/, connectionsPage, "Connections"],
+  [/^\/documents$/, documentsPage, "Documents"],
   [/^\/connections\/mcp-oauth$/, mcpOAuthPage, "Authorizing an MCP server"],
   [/^\/queue$/, queuePage, "Queue"],
   [/^\/settings$/, settingsPage, "Space settings"],
@@ -36,6 +38,7 @@ const NAV = [
   ["/runs", "Runs"],
   ["/approvals", "Approvals"],
   ["/connections", "Connections"],
+  ["/documents", "Documents"],
   ["/queue", "Queue"],
   ["/settings", "Settings"],
 ];
