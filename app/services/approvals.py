@@ -29,10 +29,11 @@ from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.approval_grants import approval_grant_service
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter, slot_freed_by
+from app.services.dispatch import EXECUTE_TASK, DispatchLimits
 from app.services.finishing import publish_terminal
 from app.services.governance import ApprovalSettings, governance_service
 from app.services.outbox import record_approval_event
+from app.services.promotion import promoter, slot_freed_by
 
 Scope = Literal["once", "always", "always_space"]
 

@@ -27,9 +27,10 @@ from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.repositories.runs import RunRepository
 from app.security.redaction import redact
 from app.security.truncation import truncate_json
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter, slot_freed_by
+from app.services.dispatch import EXECUTE_TASK, DispatchLimits
 from app.services.events import event_service, listening_types
 from app.services.outbox import record_run_finished
+from app.services.promotion import promoter, slot_freed_by
 
 DISPLAY_BYTES = 10 * 1024
 

@@ -15,7 +15,8 @@ from app import jobs
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.persistence.repositories.runs import RunRepository
-from app.services.dispatch import EXECUTE_TASK, DispatchLimits, promoter
+from app.services.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.promotion import promoter
 
 BATCH = 500
 

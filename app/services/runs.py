@@ -22,15 +22,9 @@ from app.persistence.repositories.tenancy import UserRepository
 from app.services.access import Permissions, SpaceAccess
 from app.services.approvals import approval_service
 from app.services.automations import automation_service
-from app.services.dispatch import (
-    DispatchLimits,
-    FireRequest,
-    FireResult,
-    dispatcher,
-    promoter,
-    slot_freed_by,
-)
+from app.services.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
 from app.services.finishing import publish_terminal
+from app.services.promotion import promoter, slot_freed_by
 from app.services.webhook_endpoints import UrlPolicy, webhook_endpoint_service
 
 

@@ -9,9 +9,7 @@ from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, DraftServiceDep, SessionDep, SpaceDep
-from app.api.routes.automations import saved_out
-from app.api.schemas import (
-    AutomationSavedOut,
+from app.api.draft_schemas import (
     DraftCreate,
     DraftEdit,
     DraftExampleOut,
@@ -19,8 +17,9 @@ from app.api.schemas import (
     DraftMessage,
     DraftOut,
     DraftWritePolicy,
-    OverlapOut,
 )
+from app.api.routes.automations import saved_out
+from app.api.schemas import AutomationSavedOut, OverlapOut
 from app.nl.drafts import Draft
 from app.nl.examples import authoring_examples
 from app.services.access import SpaceAccess
