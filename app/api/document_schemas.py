@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from app.api.schemas import Body, PageOut
 from app.persistence.models import Document
 from app.services.knowledge.limits import MAX_QUERY_CHARS, MAX_TOP_K
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def _iso_only(value: object) -> object:
+    # Pydantic would read a bare number as a Unix time; the API documents and speaks ISO 8601 only.
+    if isinstance(value, int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value.strip())):
+        raise ValueError("expected an ISO 8601 date-time such as 2026-11-27T09:00:00Z")
+    return value
+
+
+IsoMoment = Annotated[datetime, BeforeValidator(_iso_only)]
 
 
 class DocumentCreate(Body):
@@ -82,8 +95,8 @@ class DocumentPage(PageOut[DocumentOut]):
 
 class SearchFilters(Body):
     tags: list[str] = Field(default_factory=list, max_length=50, description="Documents with all of these.")
-    since: datetime | None = Field(default=None, description="Indexed at or after.")
-    until: datetime | None = Field(default=None, description="Indexed before.")
+    since: IsoMoment | None = Field(default=None, description="Indexed at or after.")
+    until: IsoMoment | None = Field(default=None, description="Indexed before.")
     source: str | None = Field(default=None, max_length=32)
     document_ids: list[uuid.UUID] | None = Field(default=None, max_length=200)
 

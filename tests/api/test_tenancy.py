@@ -27,8 +27,9 @@ def _space_routes(app) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     )
 
 
-def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: str) -> str:
+def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: str, document_id: str) -> str:
     values = {
+        "document_id": document_id,
         "space_id": space_id,
         "automation_id": automation_id,
         "user_id": user_id,
@@ -102,10 +103,16 @@ class TestIsolation:
         automation = await alice.create_automation()
         run = (await alice.request("POST", alice.space_path(f"/automations/{automation['id']}/runs"))).json()
         secret = await alice.request("PUT", alice.space_path("/secrets/crm_token"), json={"value": "alice's"})
+        document = await alice.request(
+            "POST", alice.space_path("/documents"), json={"title": "Alice's notes", "text": "only for Alice"}
+        )
+        assert document.status_code == 201, document.text
         routes = _space_routes(app)
         assert len(routes) >= 15, routes
         for method, template in routes:
-            path = _fill(template, alice.space_id, automation["id"], alice.user_id, run["id"])
+            path = _fill(
+                template, alice.space_id, automation["id"], alice.user_id, run["id"], document.json()["id"]
+            )
             response = await bob.request(method, path, json=_body_for(method, template))
             assert response.status_code == 404, (method, template, response.status_code, response.text)
             assert response.json()["error"]["code"] == "space_not_found"
@@ -118,6 +125,9 @@ class TestIsolation:
         members = (await alice.request("GET", alice.space_path("/members"))).json()["items"]
         assert [m["user_id"] for m in members] == [alice.user_id]
         assert (await alice.request("GET", alice.space_path("/secrets/crm_token"))).json() == secret.json()
+        kept = await alice.request("GET", alice.space_path(f"/documents/{document.json()['id']}"))
+        assert kept.status_code == 200
+        assert kept.json()["title"] == "Alice's notes"
 
     async def test_automation_of_another_space_via_own_space_is_404(self, factory: Factory) -> None:
         alice = await factory.owner()

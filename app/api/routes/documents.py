@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response, status
@@ -18,6 +17,7 @@ from app.api.document_schemas import (
     DocumentPage,
     DocumentPatch,
     DocumentTextOut,
+    IsoMoment,
     SearchHitOut,
     SearchOut,
     SearchRequest,
@@ -123,8 +123,8 @@ async def list_documents(
     access: SpaceDep,
     page: PageDep,
     tag: Annotated[list[str] | None, Query(max_length=50, description="Documents with all of these.")] = None,
-    since: Annotated[datetime | None, Query(description="Indexed at or after.")] = None,
-    until: Annotated[datetime | None, Query(description="Indexed before.")] = None,
+    since: Annotated[IsoMoment | None, Query(description="Indexed at or after.")] = None,
+    until: Annotated[IsoMoment | None, Query(description="Indexed before.")] = None,
     source: Annotated[str | None, Query(max_length=32)] = None,
     status_: Annotated[str | None, Query(alias="status", pattern="^(pending|indexed|failed)$")] = None,
 ) -> DocumentPage:
@@ -139,7 +139,7 @@ async def list_documents(
     return DocumentPage(items=[DocumentOut.of(d) for d in result.items], next_cursor=result.next_cursor)
 
 
-@router.get("/documents/{document_id}", summary="A document and a bounded part of its text")
+@router.get("/documents/{document_id:uuid}", summary="A document and a bounded part of its text")
 async def get_document(
     document_id: uuid.UUID,
     session: SessionDep,
@@ -160,7 +160,7 @@ async def get_document(
     )
 
 
-@router.patch("/documents/{document_id}", summary="Edit a document (a new revision; new text re-indexed)")
+@router.patch("/documents/{document_id:uuid}", summary="Edit a document (a new revision; new text indexed)")
 async def patch_document(
     document_id: uuid.UUID, body: DocumentPatch, session: SessionDep, access: SpaceDep, runtime: RuntimeDep
 ) -> DocumentOut:
@@ -170,7 +170,7 @@ async def patch_document(
 
 
 @router.delete(
-    "/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete a document"
+    "/documents/{document_id:uuid}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete a document"
 )
 async def delete_document(document_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> Response:
     await document_service.delete(session, access, document_id)
