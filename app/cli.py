@@ -167,8 +167,8 @@ async def _sync_operator_webhook(settings: Settings, database_url: str) -> bool:
     """Create, update or remove the operator-wide webhook endpoint from the settings; True if one is set."""
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
-    from app.services.vault import keyring_for
-    from app.services.webhook_endpoints import sync_operator_endpoint
+    from app.services.outbound.endpoints import sync_operator_endpoint
+    from app.services.resources.vault import keyring_for
 
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     engine = create_engine(database_url, pool_size=1, application_name="automations-cli")
@@ -199,7 +199,7 @@ def migrate() -> None:
 async def _create_admin(settings: Settings, space: str, email: str) -> dict[str, str]:
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
-    from app.services.spaces import space_service
+    from app.services.identity.spaces import space_service
 
     engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
     try:
@@ -243,7 +243,7 @@ def create_admin(space: str, email: str) -> None:
 async def _set_password(settings: Settings, email: str, password: str) -> None:
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
-    from app.services.signin import sign_in_service
+    from app.services.identity.signin import sign_in_service
 
     engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
     try:
@@ -282,7 +282,7 @@ async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
     from app.services.mcp.endpoints import reseal_oauth
-    from app.services.vault import keyring_for, reseal_batch, secrets_by_key
+    from app.services.resources.vault import keyring_for, reseal_batch, secrets_by_key
 
     keyring = keyring_for(settings, old_secret)
     engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")

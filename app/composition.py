@@ -19,6 +19,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.adapters.artifact_writer import ArtifactLimits
+from app.adapters.mcp_capabilities import McpCapabilitySource, McpInvoker
+from app.adapters.pipeline_secrets import VaultSecrets
+from app.adapters.plugin_source import PluginSource
 from app.config import Settings
 from app.engine.capabilities import CapabilityPipeline, SecretResolver, default_rules
 from app.engine.caps import OperatorCaps
@@ -34,19 +38,15 @@ from app.registry.plugins import PluginSet, load_plugins
 from app.registry.registries import native_namespaces
 from app.security.crypto import Keyring
 from app.security.egress import EgressAllowList
-from app.services.artifact_writer import ArtifactLimits
-from app.services.databases import DatabaseSource, NoQueries, Queries
-from app.services.dispatch import DispatchLimits, pricer
-from app.services.execution import ExecutionDeps, PortsFactory
 from app.services.knowledge.indexing import Embedder
 from app.services.knowledge.limits import KnowledgeLimits
 from app.services.knowledge.search import QueryEmbedder
-from app.services.mcp.capabilities import McpCapabilitySource, McpInvoker
 from app.services.mcp.drift import McpDriftCheck
 from app.services.mcp.endpoints import McpSettings
-from app.services.pipeline_secrets import VaultSecrets
-from app.services.plugin_source import PluginSource
-from app.services.vault import SecretVault, keyring_for
+from app.services.resources.databases import DatabaseSource, NoQueries, Queries
+from app.services.resources.vault import SecretVault, keyring_for
+from app.services.runs.dispatch import DispatchLimits, pricer
+from app.services.runs.execution import ExecutionDeps, PortsFactory
 
 logger = logging.getLogger(__name__)
 

@@ -22,10 +22,10 @@ from app.config import Settings, get_settings
 from app.integrations.broker import BrokerPublisher
 from app.integrations.lockout import SignInLockout
 from app.integrations.rate_limit import RateLimiter
+from app.integrations.user_databases import ConnectionProbe
 from app.nl.runtime import build_draft_service
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.run_events import RunEventHub
-from app.persistence.user_databases import ConnectionProbe
 from app.services.health import ReadinessProbe
 from app.worker.celery_app import create_celery
 

@@ -17,9 +17,9 @@ from app.engine.validation import errors, validate_definition
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
-from app.services.auth import auth_service
-from app.services.automations import StatusAction, automation_service
-from app.services.spaces import space_service
+from app.services.automations.store import StatusAction, automation_service
+from app.services.identity.auth import auth_service
+from app.services.identity.spaces import space_service
 
 # The run benchmarks' plan: two templated transforms and an in-app notification, all deterministic.
 THREE_STEPS: dict[str, Any] = {

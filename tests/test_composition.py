@@ -5,11 +5,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from app.adapters.pipeline_secrets import VaultSecrets
 from app.composition import build_runtime, job_sender
 from app.config import Settings
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
-from app.services.pipeline_secrets import VaultSecrets
 from app.worker.celery_app import create_celery
 
 

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.api.schemas import Body, ListOut, Out
-from app.services.artifacts import MAX_LINK_SECONDS
+from app.services.resources.artifacts import MAX_LINK_SECONDS
 
 
 class ArtifactOut(Out):

@@ -20,7 +20,6 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import jobs
 from app.api.schemas import MAX_VERSION
@@ -34,15 +33,16 @@ from app.integrations.rate_limit import RateLimiter
 from app.jobs import Sender
 from app.nl.service import DraftService
 from app.persistence.transaction import transaction
+from app.persistence.types import AsyncSession, async_sessionmaker
 from app.security.crypto import Keyring
-from app.services.access import Caller, SpaceAccess
-from app.services.auth import auth_service
-from app.services.databases import ConnectionProbe
-from app.services.dispatch import DispatchLimits
+from app.services.automations.input_defaults import input_default_service
 from app.services.health import ReadinessProbe
-from app.services.input_defaults import input_default_service
-from app.services.secrets import secret_service
-from app.services.vault import keyring_for
+from app.services.identity.access import Caller, SpaceAccess
+from app.services.identity.auth import auth_service
+from app.services.resources.databases import ConnectionProbe
+from app.services.resources.secrets import secret_service
+from app.services.resources.vault import keyring_for
+from app.services.runs.dispatch import DispatchLimits
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"

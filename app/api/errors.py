@@ -9,13 +9,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
-from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app.config import ConfigurationError
 from app.definitions.pointers import join, locate
 from app.errors import AppError, ErrorDetail
+from app.persistence.types import InterfaceError, OperationalError
 
 logger = logging.getLogger("app.api")
 

@@ -10,7 +10,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out, StepSpendOut
-from app.services.governance import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
+from app.services.governance.modes import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
 
 ModeValue = Literal["allow", "deny", "require_approval"]
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.api.schemas import Body, Out, RunDetailOut
 from app.persistence.models import WebhookAttempt, WebhookDelivery
-from app.services.webhook_endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
+from app.services.outbound.endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
 
 
 class WebhookEndpointCreate(Body):

@@ -8,7 +8,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from app.api.schemas import OverlapReasonOut
-from app.services.overlap import OverlapReport
+from app.services.automations.overlap import OverlapReport
 
 
 class OverlapOwnerOut(BaseModel):

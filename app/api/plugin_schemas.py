@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from app.api.schemas import Body
-from app.services.plugins import SpacePluginView
+from app.services.resources.plugins import SpacePluginView
 
 
 class PluginSwitch(Body):

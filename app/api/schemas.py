@@ -12,7 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Role
 from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
-from app.services.run_follow import MAX_WAIT_SECONDS
+from app.services.runs.follow import MAX_WAIT_SECONDS
 
 T = TypeVar("T")
 MAX_VERSION = 2**31 - 1

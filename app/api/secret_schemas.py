@@ -8,7 +8,7 @@ from datetime import datetime
 from pydantic import Field, SecretStr, field_validator
 
 from app.api.schemas import Body, Out
-from app.services.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
+from app.services.resources.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
 
 class SecretPut(Body):

@@ -10,9 +10,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.persistence.repositories.authoring import AuthoringFactsRepository
+from app.persistence.types import AsyncSession
 
 # Enough recent automations to say which capabilities a space already uses.
 USED_SAMPLE = 500

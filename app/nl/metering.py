@@ -11,15 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.transaction import transaction
+from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry.ports import LlmPort, LlmReply
-from app.services.ledger import ledger_service
+from app.services.governance.ledger import ledger_service
 
 
 class AuthoringBudgetExceeded(AppError):

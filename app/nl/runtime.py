@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.jobs import Job
 from app.nl.metering import CallLimits, DatabaseLedger
 from app.nl.service import AuthoringConfig, DraftService, VocabularyOf
 from app.nl.store import DraftStore
+from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry.ports import LlmPort
 from app.security.egress import EgressAllowList
 

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.engine.validation import Problem, Vocabulary, errors, warnings
 from app.engine.validation.credentials import LITERAL_SECRET
 from app.errors import Conflict, ErrorDetail, NotFound, ServiceUnavailable, ValidationFailed
@@ -45,12 +43,13 @@ from app.nl.usage import used_capability_ids
 from app.nl.write_policy import WritePolicy, choose_write_policy, keep_hand_choice, settle_write_policy
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
+from app.persistence.types import AsyncSession
 from app.registry.ports import LlmPort
 from app.security.credentials import scrub
 from app.security.egress import EgressAllowList
-from app.services.access import Permissions, SpaceAccess
-from app.services.automations import Saved, automation_service
-from app.services.definitions import problems_of
+from app.services.automations.definitions import problems_of
+from app.services.automations.store import Saved, automation_service
+from app.services.identity.access import Permissions, SpaceAccess
 
 VocabularyOf = Callable[[uuid.UUID], Awaitable[Vocabulary]]
 ContextSourceFor = Callable[[AsyncSession], AuthoringContextSource]

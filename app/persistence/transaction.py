@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import jobs
 from app.persistence.autocommit import AUTOCOMMIT
+
+UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
+"""Opens a session that commits when its block succeeds (`transaction` bound to its sessionmaker)."""
 
 
 @asynccontextmanager

@@ -1,7 +1,7 @@
 """The core's own event types: a run's end (`automation.run.<status>`) and approvals (`approval.*`).
 
-The schemas describe what `app.services.finishing` publishes on the bus and what `app.services.outbox`
-delivers to webhook endpoints; the tests check real payloads against them.
+The schemas describe what `app.services.runs.finishing` publishes on the bus and what
+`app.services.outbound.outbox` delivers to webhook endpoints; the tests check real payloads against them.
 """
 
 from __future__ import annotations

@@ -11,10 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import metrics
 from app.persistence.health import database_answers
+from app.persistence.types import AsyncEngine
 
 logger = logging.getLogger(__name__)
 CHECK_TIMEOUT_SECONDS = 2.0

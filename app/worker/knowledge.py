@@ -13,10 +13,10 @@ from app.definitions.signals import StepError
 from app.errors import AppError
 from app.persistence.models import Run
 from app.registry.ports import LlmReply
+from app.services.governance.ledger import ledger_service
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.search import filters_from, search_service
 from app.services.knowledge.sources import checked_file, title_from
-from app.services.ledger import ledger_service
 from app.worker.runtime import WorkerRuntime
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Thin Celery tasks for plugin pollers and subscriptions (app.services.plugin_tasks)."""
+"""Thin Celery tasks for plugin pollers and subscriptions (app.services.resources.plugin_tasks)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from celery import shared_task
 
 from app.integrations.http import GuardedHttp
-from app.services.plugin_tasks import TaskSettings, plugin_task_service
+from app.services.resources.plugin_tasks import TaskSettings, plugin_task_service
 from app.worker.runtime import run, runtime
 
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from app import metrics
+from app.adapters.artifact_writer import RunArtifacts
 from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
@@ -20,14 +21,13 @@ from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv, Run
 from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
 from app.security.egress import EgressAllowList
-from app.services.artifact_writer import RunArtifacts
-from app.services.events import event_service
-from app.services.execution import PortsFactory
-from app.services.invocations import invocation_service
-from app.services.journal import Writes
-from app.services.kv import KvTarget, kv_service
-from app.services.ledger import ledger_service
-from app.services.notifications import notification_service
+from app.services.governance.invocations import invocation_service
+from app.services.governance.ledger import ledger_service
+from app.services.resources.kv import KvTarget, kv_service
+from app.services.resources.notifications import notification_service
+from app.services.runs.execution import PortsFactory
+from app.services.runs.journal import Writes
+from app.services.triggers.events import event_service
 from app.worker.knowledge import RunKnowledge
 from app.worker.runtime import WorkerRuntime
 

@@ -16,13 +16,13 @@ from typing import Any, TypeVar
 
 from celery import current_app
 from redis.asyncio import Redis
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.composition import Runtime, build_runtime
 from app.config import get_settings
+from app.integrations.user_databases import QueryRunner
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
-from app.persistence.user_databases import QueryRunner
+from app.persistence.types import AsyncEngine, AsyncSession, async_sessionmaker
 from app.security.egress import EgressAllowList
 
 # Runs send HTTP, speak MCP and check templates. The API loads these clients on first use; the worker

@@ -9,17 +9,17 @@ from datetime import UTC, datetime, timedelta
 from celery import shared_task
 
 from app import metrics
-from app.services.approvals import approval_service
-from app.services.artifacts import artifact_service
-from app.services.deliveries import DeliverySettings, delivery_service
-from app.services.events import event_service
-from app.services.execution import ExecutionSettings, execution_service
+from app.services.governance.approvals import approval_service
 from app.services.health import database_status, record_beat_tick, sample_queue_depths
 from app.services.knowledge.indexing import indexing_service
 from app.services.mcp.harvest import harvest_service
-from app.services.recovery import recovery_service
-from app.services.schedules import TICK_BATCH, schedule_service
-from app.services.vault import keyring_for
+from app.services.outbound.deliveries import DeliverySettings, delivery_service
+from app.services.resources.artifacts import artifact_service
+from app.services.resources.vault import keyring_for
+from app.services.runs.execution import ExecutionSettings, execution_service
+from app.services.runs.recovery import recovery_service
+from app.services.triggers.events import event_service
+from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from app.worker.ports import ports_for
 from app.worker.runtime import run, runtime
 

@@ -13,7 +13,7 @@ from sqlalchemy import update
 from app.persistence.base import utcnow
 from app.persistence.models import Invitation
 from app.persistence.transaction import transaction
-from app.services.signin import sign_in_service
+from app.services.identity.signin import sign_in_service
 from tests.support.factories import Caller, Factory, minimal_definition
 
 

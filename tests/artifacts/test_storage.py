@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
+from app.adapters.artifact_writer import ArtifactLimits, RunArtifacts, name_problem
 from app.definitions.signals import StepError
 from app.integrations.artifact_store import LocalStore
 from app.integrations.http import GuardedHttp
@@ -19,8 +20,7 @@ from app.persistence.models import Artifact, Run
 from app.persistence.transaction import transaction
 from app.security.egress import EgressAllowList
 from app.security.links import sign_link, verify_link
-from app.services.artifact_writer import ArtifactLimits, RunArtifacts, name_problem
-from app.services.artifacts import artifact_service
+from app.services.resources.artifacts import artifact_service
 from tests.support.factories import Caller, Factory, minimal_definition
 from tests.support.file_server import FileServer
 from tests.support.runs import start

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.definitions.signals import StepError
-from app.persistence.dsn import DsnProblem, parse_dsn
-from app.persistence.user_databases import MAX_POOLS, QueryRunner
+from app.integrations.dsn import DsnProblem, parse_dsn
+from app.integrations.user_databases import MAX_POOLS, QueryRunner
 from app.security.egress import EgressAllowList
 from tests.databases.conftest import RoleMaker
 from tests.support.servers import admin_sql

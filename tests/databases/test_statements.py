@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.persistence.database_roles import RoleFinding, role_error
-from app.persistence.sql_statements import first_keyword, other_command
+from app.integrations.database_roles import RoleFinding, role_error
+from app.integrations.sql_statements import first_keyword, other_command
 
 
 class TestFirstKeyword:

@@ -15,9 +15,9 @@ from app.config import Settings
 from app.persistence.base import utcnow
 from app.persistence.models import ActionInvocation, Role, Run
 from app.persistence.transaction import transaction
-from app.services.access import Caller as Principal
-from app.services.access import SpaceAccess
-from app.services.approvals import approval_service
+from app.services.governance.approvals import approval_service
+from app.services.identity.access import Caller as Principal
+from app.services.identity.access import SpaceAccess
 from tests.governed.helpers import name, waiting_run
 from tests.support.approvals import decide, pending_approvals, set_modes, the_approval
 from tests.support.factories import Factory

@@ -16,7 +16,7 @@ from app.definitions.signals import StepError
 from app.persistence.models import ActionInvocation, Run
 from app.persistence.transaction import transaction
 from app.registry.ports import InvocationRecord
-from app.services.invocations import MAX_PENDING_PER_RUN, MAX_PENDING_PER_SPACE
+from app.services.governance.invocations import MAX_PENDING_PER_RUN, MAX_PENDING_PER_SPACE
 from app.worker.ports import RunInvocations
 from tests.support.approvals import pending_call
 from tests.support.factories import Factory

@@ -20,11 +20,11 @@ from app.devstack import start_postgres
 from app.persistence.db import create_engine
 from app.persistence.repositories.knowledge import DocumentFilters
 from app.persistence.transaction import transaction
+from app.services.identity.spaces import space_service
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.indexing import indexing_service
 from app.services.knowledge.limits import KnowledgeLimits
 from app.services.knowledge.search import search_service
-from app.services.spaces import space_service
 from tests.knowledge.conftest import EMBEDDING_MODEL, fake_embedder
 from tests.support.fake_llm import FakeLlm
 

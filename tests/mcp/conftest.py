@@ -11,8 +11,8 @@ from fastapi import FastAPI
 
 from app.persistence.models import Role
 from app.persistence.transaction import transaction
-from app.services.access import Caller as AccessCaller
-from app.services.access import SpaceAccess
+from app.services.identity.access import Caller as AccessCaller
+from app.services.identity.access import SpaceAccess
 from app.services.mcp.connections import ConnectionSpec, mcp_connection_service
 from app.services.mcp.endpoints import McpSettings
 from app.services.mcp.harvest import harvest_service

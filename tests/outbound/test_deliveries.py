@@ -12,8 +12,8 @@ from standardwebhooks.webhooks import Webhook
 from app.config import Settings
 from app.persistence.base import utcnow
 from app.persistence.models import WebhookEndpoint
-from app.services.deliveries import delivery_service, retry_delay
-from app.services.outbox import DELIVER_TASK, RETRY_SCHEDULE
+from app.services.outbound.deliveries import delivery_service, retry_delay
+from app.services.outbound.outbox import DELIVER_TASK, RETRY_SCHEDULE
 from tests.support.factories import Factory
 from tests.support.outbound import (
     KeptJobs,

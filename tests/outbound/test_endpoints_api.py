@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.services.webhook_endpoints import MAX_ENDPOINTS_PER_SPACE
+from app.services.outbound.endpoints import MAX_ENDPOINTS_PER_SPACE
 from tests.support.factories import Caller, Factory
 from tests.support.receivers import Receivers
 

@@ -14,9 +14,9 @@ from app.config import Settings
 from app.integrations.webhook_sender import new_secret
 from app.persistence.base import utcnow
 from app.persistence.models import WebhookDelivery, WebhookEndpoint
-from app.services.deliveries import delivery_service
-from app.services.vault import keyring_for
-from app.services.webhook_endpoints import OPERATOR_ENDPOINT_ID, signing_secrets, sync_operator_endpoint
+from app.services.outbound.deliveries import delivery_service
+from app.services.outbound.endpoints import OPERATOR_ENDPOINT_ID, signing_secrets, sync_operator_endpoint
+from app.services.resources.vault import keyring_for
 from tests.support.factories import Factory, minimal_definition
 from tests.support.outbound import KeptJobs, delivery, delivery_settings
 from tests.support.receivers import Receivers

@@ -15,7 +15,7 @@ from app.integrations.http import GuardedHttp
 from app.persistence.base import utcnow
 from app.persistence.models import PluginTask
 from app.persistence.transaction import transaction
-from app.services.plugin_tasks import TaskSettings, plugin_task_service
+from app.services.resources.plugin_tasks import TaskSettings, plugin_task_service
 from tests.plugins.test_runs import run_of
 from tests.support.factories import Caller, Factory
 from tests.support.loopback import Loopback

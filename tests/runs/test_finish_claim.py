@@ -25,8 +25,14 @@ from app.persistence.models import DomainEvent, Run, WebhookDelivery
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
-from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.finishing import FINISH_POLICY, NEEDS_TRANSACTION, end_claim, finish_alone, finish_claim
+from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.finishing import (
+    FINISH_POLICY,
+    NEEDS_TRANSACTION,
+    end_claim,
+    finish_alone,
+    finish_claim,
+)
 from tests.support.factories import Caller, Factory
 from tests.support.receivers import Receivers
 from tests.support.runs import RUN_EVENT_LISTENER
@@ -86,7 +92,7 @@ async def test_a_finished_claim_is_one_update_with_its_event(app: Any, factory: 
     (event,) = await _events(app, run)
     assert event.event_type == "automation.run.succeeded"
     # No event trigger of the space listens: the event is recorded as dispatched to nobody, and no
-    # dispatcher is woken (tests/services/test_run_journal.py covers one that listens).
+    # dispatcher is woken (tests/runs/test_run_journal.py covers one that listens).
     assert (event.consumed_by, event.dispatched_at is not None) == ([], True)
     assert sent == []
 

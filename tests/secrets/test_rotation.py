@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.security.crypto import Context, Keyring, derive_key_id
-from app.services.secrets import secret_context
-from app.services.vault import SecretUnreadable, SecretVault, keyring_for, reseal_batch
+from app.services.resources.secrets import secret_context
+from app.services.resources.vault import SecretUnreadable, SecretVault, keyring_for, reseal_batch
 from tests.secrets.support import app_session
 from tests.support.factories import Caller, Factory
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.security.crypto import Keyring
-from app.services.vault import SecretMissing, SecretUnreadable, SecretVault, keyring_for
+from app.services.resources.vault import SecretMissing, SecretUnreadable, SecretVault, keyring_for
 from tests.secrets.support import app_session, dump_database
 from tests.support.factories import Caller, Factory
 

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient, Response
 
 from app.persistence.transaction import transaction
-from app.services.spaces import space_service
+from app.services.identity.spaces import space_service
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MEMBER_PASSWORD = "a member's long passphrase"

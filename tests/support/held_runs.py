@@ -15,8 +15,8 @@ from app.persistence.models import Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
-from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.finishing import end_claim
+from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.finishing import end_claim
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)

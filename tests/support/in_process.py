@@ -9,7 +9,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from app.services.execution import ExecutionSettings, execution_service
+from app.services.runs.execution import ExecutionSettings, execution_service
 from app.worker.ports import ports_for
 from app.worker.runtime import WorkerRuntime
 

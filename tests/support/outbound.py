@@ -18,9 +18,9 @@ from app.persistence.base import utcnow
 from app.persistence.models import Notification, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.transaction import transaction
 from app.security.egress import EgressAllowList
-from app.services.deliveries import DeliverySettings
-from app.services.outbox import owe
-from app.services.vault import keyring_for
+from app.services.outbound.deliveries import DeliverySettings
+from app.services.outbound.outbox import owe
+from app.services.resources.vault import keyring_for
 from tests.support.factories import Caller
 from tests.support.receivers import Receivers
 

@@ -13,7 +13,7 @@ from app.config import Settings
 from app.definitions import run_states
 from app.persistence.models import DomainEvent, EventTriggerGeneration, Run
 from app.persistence.transaction import transaction
-from app.services.events import event_service
+from app.services.triggers.events import event_service
 from tests.support.factories import Caller, Factory
 from tests.support.processes import worker_down
 from tests.support.runs import wait_for

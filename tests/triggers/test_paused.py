@@ -16,8 +16,8 @@ from app.errors import Conflict
 from app.persistence.models import AutomationTrigger, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.transaction import transaction
-from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.schedules import schedule_service
+from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.triggers.schedules import schedule_service
 from tests.support.factories import Caller, Factory, minimal_definition
 
 SCHEDULED = minimal_definition(
@@ -139,7 +139,7 @@ class TestEvent:
     async def test_an_event_published_while_paused_is_not_heard_even_after_activation(
         self, app: Any, factory: Factory
     ) -> None:
-        from app.services.events import event_service
+        from app.services.triggers.events import event_service
 
         owner = await factory.owner()
         automation = await _paused_after_activation(owner, LISTENING)

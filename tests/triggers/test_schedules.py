@@ -12,8 +12,8 @@ from sqlalchemy import select, update
 
 from app.persistence.models import AutomationTrigger, Run
 from app.persistence.transaction import transaction
-from app.services.dispatch import DispatchLimits
-from app.services.schedules import schedule_service
+from app.services.runs.dispatch import DispatchLimits
+from app.services.triggers.schedules import schedule_service
 from tests.support.factories import Caller, Factory
 
 DAILY = {

@@ -20,7 +20,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationTrigger, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.transaction import autocommit, transaction
-from app.services.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
 from tests.support.factories import Caller, Factory
 from tests.support.fake_llm import TEST_MODEL
 from tests.support.runs import wait_for

@@ -9,7 +9,7 @@ from sqlalchemy import insert, update
 
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv
-from app.services.kv import MAX_KEYS
+from app.services.resources.kv import MAX_KEYS
 from tests.support.factories import Caller, Factory
 
 

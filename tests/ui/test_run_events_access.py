@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from app.services.signin import SIGN_IN_TOKEN_NAME
+from app.services.identity.signin import SIGN_IN_TOKEN_NAME
 from tests.support.browser import start_api
 from tests.support.servers import admin_sql
 from tests.ui.conftest import Owner

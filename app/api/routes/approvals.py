@@ -21,9 +21,9 @@ from app.api.governance_schemas import (
 )
 from app.api.schemas import PageOut
 from app.persistence.models import ActionInvocation
-from app.services.approvals import approval_service
-from app.services.governance import ApprovalSettings, governance_service
-from app.services.invocations import invocation_service
+from app.services.governance.approvals import approval_service
+from app.services.governance.invocations import invocation_service
+from app.services.governance.modes import ApprovalSettings, governance_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["approvals"], route_class=JsonBodyRoute)
 

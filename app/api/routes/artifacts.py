@@ -14,7 +14,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import RuntimeDep, SessionDep, SettingsDep, SpaceDep
 from app.errors import NotFound
 from app.integrations.artifact_store import content_disposition
-from app.services.artifacts import artifact_service
+from app.services.resources.artifacts import artifact_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["artifacts"], route_class=JsonBodyRoute)
 download_router = APIRouter(tags=["artifacts"])

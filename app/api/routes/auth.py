@@ -10,9 +10,9 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, LockoutDep, SessionDep, SettingsDep
 from app.api.schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
 from app.persistence.models import User
-from app.services.invitations import invitation_service
-from app.services.signin import SignedIn, sign_in_service
-from app.services.tokens import token_service
+from app.services.identity.invitations import invitation_service
+from app.services.identity.signin import SignedIn, sign_in_service
+from app.services.identity.tokens import token_service
 
 router = APIRouter(tags=["auth"], route_class=JsonBodyRoute)
 

@@ -34,9 +34,9 @@ from app.api.schemas import (
 )
 from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.models import Automation, AutomationStatus
-from app.services.automations import Saved, StatusAction, automation_service
-from app.services.overlap import overlap_service
-from app.services.overlap_query import TargetQuery
+from app.services.automations.overlap import overlap_service
+from app.services.automations.overlap_query import TargetQuery
+from app.services.automations.store import Saved, StatusAction, automation_service
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import CallerDep, RuntimeDep, SpaceDep
-from app.services.catalog import catalog_service
+from app.services.automations.catalog import catalog_service
 
 router = APIRouter(tags=["catalog"])
 

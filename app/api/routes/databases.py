@@ -11,7 +11,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import DatabaseProbeDep, KeyringDep, RuntimeDep, SessionDep, SpaceDep
 from app.persistence.models import SpaceDatabase
 from app.registry import capabilities as native_capabilities
-from app.services.databases import DatabaseChanges, capability_ids, database_service
+from app.services.resources.databases import DatabaseChanges, capability_ids, database_service
 
 router = APIRouter(prefix="/spaces/{space_id}/databases", tags=["databases"], route_class=JsonBodyRoute)
 

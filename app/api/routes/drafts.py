@@ -22,8 +22,8 @@ from app.api.routes.automations import saved_out
 from app.api.schemas import AutomationSavedOut, OverlapOut
 from app.nl.drafts import Draft
 from app.nl.examples import authoring_examples
-from app.services.access import SpaceAccess
-from app.services.overlap import overlap_service
+from app.services.automations.overlap import overlap_service
+from app.services.identity.access import SpaceAccess
 
 router = APIRouter(tags=["drafts"], route_class=JsonBodyRoute)
 DRAFTS = "/spaces/{space_id}/drafts"

@@ -9,7 +9,7 @@ from fastapi import APIRouter, status
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, SessionDep, SpaceDep
 from app.api.schemas import EventCreate, EventOut, PageOut
-from app.services.events import event_service
+from app.services.triggers.events import event_service
 
 router = APIRouter(prefix="/spaces/{space_id}/events", tags=["events"], route_class=JsonBodyRoute)
 

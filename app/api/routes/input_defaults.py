@@ -10,7 +10,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import SessionDep, SpaceDep
 from app.api.input_default_schemas import InputDefaultOut, InputDefaultPut
 from app.api.schemas import ListOut
-from app.services.input_defaults import input_default_service
+from app.services.automations.input_defaults import input_default_service
 
 router = APIRouter(prefix="/spaces/{space_id}/input-defaults", tags=["spaces"], route_class=JsonBodyRoute)
 # Loose on purpose: the service decides what a name may be, so a bad one is a 422 naming it, not a 404.

@@ -6,7 +6,6 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response, status
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.convertors import PathConvertor, register_url_convertor
 
 from app.api.body import JsonBodyRoute
@@ -14,9 +13,10 @@ from app.api.deps import PageDep, SessionDep, SpaceDep
 from app.api.schemas import PageOut
 from app.api.tryout_schemas import KvCleared, KvEntryOut, KvPut
 from app.errors import NotFound
-from app.services.access import Permissions, SpaceAccess
-from app.services.automations import automation_service
-from app.services.kv import MAX_KEY_CHARS, KvTarget, kv_service
+from app.persistence.types import AsyncSession
+from app.services.automations.store import automation_service
+from app.services.identity.access import Permissions, SpaceAccess
+from app.services.resources.kv import MAX_KEY_CHARS, KvTarget, kv_service
 
 router = APIRouter(
     prefix="/spaces/{space_id}/automations/{automation_id}/kv", tags=["state"], route_class=JsonBodyRoute

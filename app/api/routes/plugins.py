@@ -10,8 +10,8 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import RuntimeDep, SessionDep, SpaceDep
 from app.api.plugin_schemas import PluginOut, PluginSwitch, PluginTaskOut
 from app.registry.plugins.rules import PLUGIN_ID_PATTERN
-from app.services.plugin_tasks import plugin_task_service
-from app.services.plugins import plugin_service
+from app.services.resources.plugin_tasks import plugin_task_service
+from app.services.resources.plugins import plugin_service
 
 router = APIRouter(prefix="/spaces/{space_id}/plugins", tags=["plugins"], route_class=JsonBodyRoute)
 

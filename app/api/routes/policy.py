@@ -10,8 +10,8 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, SessionDep, SpaceDep
 from app.api.policy_schemas import ApprovalGrantOut, PolicyChangeOut
 from app.api.schemas import PageOut
-from app.services.approval_grants import approval_grant_service
-from app.services.policy_audit import policy_audit
+from app.services.governance.audit import policy_audit
+from app.services.governance.grants import approval_grant_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["approvals"], route_class=JsonBodyRoute)
 

@@ -11,8 +11,8 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import LimitsDep, SessionDep, SettingsDep, SpaceDep, VocabularyDep
 from app.api.tryout_schemas import DefinitionPreviewCreate, PreviewCreate, PreviewOut
 from app.config import Settings
-from app.services.automations import automation_service
-from app.services.preview import preview_service
+from app.services.automations.preview import preview_service
+from app.services.automations.store import automation_service
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 

@@ -10,7 +10,7 @@ token in the URL), so browsers read it with `fetch`, not `EventSource`.
 The stream holds its caller's access only while it lasts: when the token is revoked (or signed out),
 expires, or the membership is removed, it sends `event: revoked` with `data: {reason, message}`
 (`token_revoked`, `token_expired`, `membership_removed`) and closes, and no run change goes out after
-the revocation is known. See `app.services.stream_access` for when it checks.
+the revocation is known. See `app.services.runs.stream_access` for when it checks.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from app.api.deps import SessionDep, SettingsDep, SpaceDep, app_state, request_t
 from app.errors import BadRequest, ErrorDetail, Unauthorized
 from app.persistence.base import utcnow
 from app.persistence.run_events import RunChange, RunEventHub, Subscription
-from app.services.runs import run_service
-from app.services.stream_access import AccessEnded, StreamGuard
+from app.services.runs.manage import run_service
+from app.services.runs.stream_access import AccessEnded, StreamGuard
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import (
@@ -36,14 +35,15 @@ from app.api.tryout_schemas import ReplayCreate
 from app.definitions.run_states import RunStatus
 from app.persistence.models import Run, User
 from app.persistence.run_events import RunEventHub
-from app.services.access import SpaceAccess
-from app.services.deliveries import delivery_service
-from app.services.invocations import invocation_service
-from app.services.ledger import ledger_service
-from app.services.notifications import notification_service
-from app.services.run_follow import is_finished, wait_until_finished
-from app.services.runs import run_service
-from app.services.webhook_endpoints import UrlPolicy
+from app.persistence.types import AsyncSession
+from app.services.governance.invocations import invocation_service
+from app.services.governance.ledger import ledger_service
+from app.services.identity.access import SpaceAccess
+from app.services.outbound.deliveries import delivery_service
+from app.services.outbound.endpoints import UrlPolicy
+from app.services.resources.notifications import notification_service
+from app.services.runs.follow import is_finished, wait_until_finished
+from app.services.runs.manage import run_service
 
 router = APIRouter(prefix="/spaces/{space_id}", tags=["runs"], route_class=JsonBodyRoute)
 

@@ -12,7 +12,7 @@ from app.api.deps import KeyringDep, PageDep, SessionDep, SpaceDep
 from app.api.schemas import PageOut
 from app.api.secret_schemas import SecretHostsPut, SecretOut, SecretPut
 from app.persistence.models import Secret
-from app.services.secrets import NAME_PATTERN, secret_service
+from app.services.resources.secrets import NAME_PATTERN, secret_service
 
 router = APIRouter(prefix="/spaces/{space_id}/secrets", tags=["secrets"], route_class=JsonBodyRoute)
 

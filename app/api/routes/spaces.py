@@ -21,8 +21,8 @@ from app.api.schemas import (
     SpaceWithRoleOut,
 )
 from app.persistence.models import Membership
-from app.services.invitations import IssuedInvitation, invitation_service
-from app.services.spaces import space_service
+from app.services.identity.invitations import IssuedInvitation, invitation_service
+from app.services.identity.spaces import space_service
 
 router = APIRouter(prefix="/spaces", tags=["spaces"], route_class=JsonBodyRoute)
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, status
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep
 from app.api.schemas import NewTokenOut, PageOut, TokenCreate, TokenOut
-from app.services.tokens import TokenPolicy, token_service
+from app.services.identity.tokens import TokenPolicy, token_service
 
 router = APIRouter(prefix="/tokens", tags=["tokens"], route_class=JsonBodyRoute)
 

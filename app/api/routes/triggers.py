@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from app.api.body import JsonBodyRoute
 from app.api.deps import SessionDep, SpaceDep
 from app.api.schemas import TriggerOut
-from app.services.triggers import trigger_service
+from app.services.triggers.sync import trigger_service
 
 router = APIRouter(
     prefix="/spaces/{space_id}/automations/{automation_id}/triggers",

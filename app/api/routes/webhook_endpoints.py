@@ -19,8 +19,8 @@ from app.api.outbound_schemas import (
     delivery_out,
 )
 from app.api.schemas import PageOut
-from app.services.deliveries import delivery_service
-from app.services.webhook_endpoints import EndpointWithSecret, UrlPolicy, webhook_endpoint_service
+from app.services.outbound.deliveries import delivery_service
+from app.services.outbound.endpoints import EndpointWithSecret, UrlPolicy, webhook_endpoint_service
 
 router = APIRouter(
     prefix="/spaces/{space_id}/webhook-endpoints", tags=["webhook endpoints"], route_class=JsonBodyRoute

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.api.body import JsonBodyRoute
@@ -23,10 +22,11 @@ from app.persistence.models import Run
 from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
 from app.persistence.run_events import RunEventHub
 from app.persistence.transaction import autocommit
-from app.services.dispatch import DispatchLimits, FireResult
-from app.services.run_follow import MAX_WAIT_SECONDS, caller_view, is_finished, wait_until_finished
-from app.services.webhook_endpoints import UrlPolicy
-from app.services.webhooks import webhook_service
+from app.persistence.types import AsyncSession
+from app.services.outbound.endpoints import UrlPolicy
+from app.services.runs.dispatch import DispatchLimits, FireResult
+from app.services.runs.follow import MAX_WAIT_SECONDS, caller_view, is_finished, wait_until_finished
+from app.services.triggers.webhooks import webhook_service
 
 router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)
 _trigger_bearer = HTTPBearer(auto_error=False, description="The webhook trigger's token (not an API token).")

@@ -10,15 +10,13 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app import jobs
 from app.errors import Conflict, NotFound, PayloadTooLarge
 from app.persistence.models import Document
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.knowledge import DocumentFilters, DocumentRepository, filter_clauses
-from app.services.access import Permissions, SpaceAccess
-from app.services.events import event_service
+from app.persistence.types import AsyncSession
+from app.services.identity.access import Permissions, SpaceAccess
 from app.services.knowledge.limits import (
     DEFAULT_READ_CHARS,
     INDEX_TASK,
@@ -34,6 +32,7 @@ from app.services.knowledge.validation import (
     clean_title,
     refuse,
 )
+from app.services.triggers.events import event_service
 
 _UNSET: Any = object()
 

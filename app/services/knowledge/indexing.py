@@ -19,12 +19,12 @@ from typing import Protocol
 from app.integrations.llm.embeddings import Embedding
 from app.persistence.base import utcnow
 from app.persistence.repositories.knowledge import ChunkRow, DocumentRepository
-from app.services.artifact_writer import UnitOfWork
-from app.services.events import event_service
+from app.persistence.transaction import UnitOfWork
 from app.services.knowledge.chunking import chunk_text
 from app.services.knowledge.documents import event_payload
 from app.services.knowledge.extract import ExtractionFailed, extract_text
 from app.services.knowledge.limits import KnowledgeLimits
+from app.services.triggers.events import event_service
 
 logger = logging.getLogger(__name__)
 # Chunks sent to the embedding model in one call.

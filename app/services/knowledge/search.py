@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.persistence.repositories.knowledge import ChunkHit, DocumentFilters, DocumentRepository
+from app.persistence.types import AsyncSession
 from app.services.knowledge.limits import MAX_QUERY_CHARS, MAX_TOP_K, KnowledgeLimits
 from app.services.knowledge.validation import refuse
 

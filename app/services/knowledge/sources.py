@@ -7,16 +7,15 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.errors import ErrorDetail, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from app.integrations.artifact_store import ArtifactStore
 from app.persistence.models import Document
-from app.services.access import Permissions, SpaceAccess
-from app.services.artifacts import artifact_service
+from app.persistence.types import AsyncSession
+from app.services.identity.access import Permissions, SpaceAccess
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.extract import ExtractionFailed, archive_problem, decode_text, detect_format
 from app.services.knowledge.limits import KnowledgeLimits
+from app.services.resources.artifacts import artifact_service
 
 SUPPORTED = "text (.txt), Markdown (.md), HTML (.html), PDF (.pdf) or DOCX (.docx)"
 

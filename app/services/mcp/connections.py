@@ -15,20 +15,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.errors import Conflict, ErrorDetail, NotFound, ValidationFailed
 from app.persistence.models import McpConnection, McpTool
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
 from app.persistence.repositories.secrets import SecretRepository
+from app.persistence.types import AsyncSession
 from app.registry import capabilities as native_capabilities
 from app.security.egress import EgressDenied, check_url
-from app.services.access import Permissions, SpaceAccess
+from app.services.identity.access import Permissions, SpaceAccess
 from app.services.mcp.endpoints import McpSettings
 from app.services.mcp.harvest import request_harvest
 from app.services.mcp.tools import prefix_problem
-from app.services.secrets import check_name as check_secret_name
+from app.services.resources.secrets import check_name as check_secret_name
 
 AuthType = Literal["none", "bearer", "header", "oauth"]
 _HEADER_NAME = re.compile(r"^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$")

@@ -23,9 +23,8 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from app.persistence.repositories.mcp import McpToolRepository
+from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry import Capability
 from app.services.mcp.endpoints import McpSettings
 from app.services.mcp.harvest import Drift, harvest_service

@@ -12,16 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.integrations.mcp.client import Endpoint, HttpEndpoint, StdioEndpoint
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
 from app.integrations.mcp.oauth import OAuthState, StoredOAuth, provider_endpoint
 from app.persistence.models import McpConnection
 from app.persistence.repositories.mcp import McpConnectionRepository
+from app.persistence.types import AsyncSession
 from app.security.crypto import Context, CryptoError, Keyring, key_id_of
 from app.security.egress import EgressAllowList, Resolver
-from app.services.vault import SecretMissing, SecretUnreadable, SecretVault
+from app.services.resources.vault import SecretMissing, SecretUnreadable, SecretVault
 
 OAUTH_PURPOSE = "mcp_oauth"
 MAX_TOOLS_PER_CONNECTION = 1000

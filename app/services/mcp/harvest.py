@@ -13,13 +13,9 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import metrics
 from app.integrations.mcp.client import Endpoint, Listing, ToolListing, connect
@@ -28,6 +24,8 @@ from app.integrations.mcp.oauth import StoredOAuth
 from app.jobs import enqueue
 from app.persistence.models import McpConnection, McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
+from app.persistence.transaction import UnitOfWork
+from app.persistence.types import AsyncSession
 from app.registry import capabilities as native_capabilities
 from app.services.mcp.endpoints import McpSettings, endpoint_for, read_oauth, seal_oauth
 from app.services.mcp.tools import (
@@ -38,7 +36,6 @@ from app.services.mcp.tools import (
     schema_problem,
 )
 
-UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 HARVEST_TASK = "system.mcp_harvest"
 SYSTEM_QUEUE = "system"
 SWEEP_BATCH = 50

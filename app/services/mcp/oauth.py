@@ -13,15 +13,14 @@ import hashlib
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.errors import AppError, BadRequest, Conflict, Forbidden, NotFound
 from app.integrations.mcp.errors import McpError
 from app.integrations.mcp.oauth import complete_authorization, start_authorization
 from app.persistence.models import McpConnection
 from app.persistence.repositories.mcp import McpConnectionRepository
-from app.services.access import Caller, Permissions, SpaceAccess
-from app.services.auth import auth_service
+from app.persistence.types import AsyncSession
+from app.services.identity.access import Caller, Permissions, SpaceAccess
+from app.services.identity.auth import auth_service
 from app.services.mcp.connections import mcp_connection_service
 from app.services.mcp.endpoints import McpSettings, read_oauth, seal_oauth
 from app.services.mcp.harvest import request_harvest

@@ -1,0 +1,1 @@
+"""Implementations of the engine's ports (secrets, artifacts, plugin and MCP capability sources)."""

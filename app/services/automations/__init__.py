@@ -1,0 +1,1 @@
+"""Automations: definitions, their validation and preview, versions, overlap, catalog."""

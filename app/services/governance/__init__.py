@@ -1,0 +1,1 @@
+"""Governance: action modes, approvals and standing grants, the invocation audit, budgets."""

@@ -1,0 +1,1 @@
+"""Outbound webhooks: endpoints, the outbox written with state changes, deliveries."""

@@ -1,0 +1,1 @@
+"""Runs: firing (admission, dispatch, promotion), executing a claim, finishing, recovery."""

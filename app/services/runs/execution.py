@@ -1,0 +1,334 @@
+"""Executing one claim of a run: claim, resume, walk the plan, record every attempt, finish.
+
+The lease, the conditional claim and the attempt counter in the database decide who runs what; the
+broker's delivery guarantees are not relied on. The claim holds one connection in autocommit mode:
+the claim itself and each record is one statement there, durable when it returns (`RunJournal`).
+The finish, whose status change, terminal event and outbox rows must commit together, is one
+transaction of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from app import metrics
+from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.run_modes import as_llm_mode, as_run_mode
+from app.engine.capabilities import CapabilityPipeline
+from app.engine.capabilities.governance import Governance
+from app.engine.caps import effective_caps
+from app.engine.context import ActionContext, RunLimits
+from app.engine.executor import Executor, Outcome, Resume, SystemClock
+from app.engine.steps import on_failure_reserve
+from app.integrations.llm import load_off_loop
+from app.persistence.autocommit import AutocommitWrites
+from app.persistence.base import utcnow
+from app.persistence.models import Run, RunStep
+from app.persistence.repositories.runs import RunRepository, RunStepRepository
+from app.persistence.transaction import UnitOfWork
+from app.persistence.types import AsyncEngine
+from app.registry import ActionResolver
+from app.registry.ports import Ports
+from app.security.redaction import redact
+from app.services.governance.approvals import approval_service
+from app.services.governance.modes import governance_service
+from app.services.runs.dispatch import DispatchLimits, parsed_definition
+from app.services.runs.finishing import OUTCOME_TRANSITIONS, end_claim
+from app.services.runs.journal import RunJournal, Writes
+
+logger = logging.getLogger(__name__)
+PortsFactory = Callable[[Run, Writes], Ports]
+"""(the claimed run, the claim's one-statement writes) → the ports of its action contexts."""
+
+
+@dataclass(frozen=True)
+class ExecutionSettings:
+    worker: str
+    lease: timedelta = timedelta(seconds=30)
+    limits: DispatchLimits = field(default_factory=DispatchLimits)
+    # The share of a run's timeout (with its floor) kept for on_failure steps when the plan runs late.
+    on_failure_reserve_fraction: float = 0.1
+    on_failure_reserve_min_seconds: float = 5.0
+
+    def on_failure_reserve(self, definition: AutomationDefinition) -> timedelta:
+        """The time a run of this definition keeps back for its on_failure steps."""
+        seconds = on_failure_reserve(
+            definition.execution.timeout_seconds,
+            self.on_failure_reserve_fraction,
+            self.on_failure_reserve_min_seconds,
+        )
+        return timedelta(seconds=seconds)
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        return max(0.5, self.lease.total_seconds() / 3)
+
+
+@dataclass(frozen=True)
+class ExecutionDeps:
+    """What a process's composition hands the run service: the pipeline, the actions, the ports."""
+
+    pipeline: CapabilityPipeline
+    actions: ActionResolver
+    """Resolved for the run's space at each claim: a plugin the space disabled has no actions there."""
+    ports: PortsFactory
+
+
+def resume_from(run: Run, records: list[RunStep], definition: AutomationDefinition) -> Resume:
+    """What earlier claims did: done steps, their outputs, attempts used, and whether the plan failed.
+
+    A suspended attempt is not used up: the next claim runs that attempt again, so its calls get the
+    same identities and the suspended one is recognised.
+    """
+    resume = Resume(plan_error=run.error if run.failed_step_id else None, failed_step_id=run.failed_step_id)
+    steps = {"plan": definition.plan, "on_failure": definition.execution.on_failure}
+    for record in records:
+        key = (record.phase, record.step_index)
+        if record.status in ("succeeded", "skipped"):
+            resume.done.add(key)
+            step = (
+                steps[record.phase][record.step_index]
+                if record.step_index < len(steps[record.phase])
+                else None
+            )
+            if record.status == "succeeded" and step is not None and step.output_as:
+                resume.outputs[step.output_as] = record.output_full
+        else:
+            used = record.attempt - 1 if record.status == "suspended" else record.attempt
+            resume.failed_attempts[key] = max(resume.failed_attempts.get(key, 0), used)
+    for key in resume.done:
+        resume.failed_attempts.pop(key, None)
+    return resume
+
+
+def run_variables(run: Run, definition: AutomationDefinition) -> dict[str, Any]:
+    """The template context: `run.*`, `inputs`, `trigger` (step outputs are added as they bind)."""
+    return {
+        "run": {
+            "id": str(run.id),
+            "started_at": run.started_at.isoformat() if run.started_at else None,
+            "automation_id": str(run.automation_id),
+            "automation_name": definition.name,
+            "automation_version": run.automation_version,
+            "trigger_type": run.trigger_type,
+            "trigger_id": str(run.trigger_id) if run.trigger_id else None,
+            "space_id": str(run.space_id),
+            "creator_id": str(run.created_by) if run.created_by else None,
+            "attempt": run.attempt,
+        },
+        "inputs": run.inputs,
+        "trigger": run.trigger_payload,
+    }
+
+
+@dataclass(frozen=True)
+class _Claimed:
+    run: Run
+    definition: AutomationDefinition
+    resume: Resume
+    deadline: datetime
+    deadline_saved: bool
+    suspended: dict[tuple[str, int, int], tuple[uuid.UUID, datetime]]
+    """(phase, step index, attempt) → (record, started at) of attempts an earlier claim suspended."""
+    governance: Governance
+    paused: dict[tuple[str, int], dict[str, Any]]
+
+
+def _calls_a_model(definition: AutomationDefinition) -> bool:
+    """Whether a step of the plan names an LLM model (LLM actions and agents do)."""
+    steps = [*definition.plan, *definition.execution.on_failure]
+    return any(isinstance(step.config, dict) and "model" in step.config for step in steps)
+
+
+class ExecutionService:
+    async def execute(
+        self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
+    ) -> str:
+        """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours)."""
+        # The unit of work's session only lends its engine and its job scope: the claim's statements go
+        # through one connection of its own, and the finish's wake-ups leave after the finish commits.
+        async with uow() as session:
+            engine = session.bind
+            if not isinstance(engine, AsyncEngine):
+                raise TypeError("a run's unit of work is bound to an engine")
+            async with AutocommitWrites.open(engine) as writes:
+                claimed = await self._claim(writes, run_id, settings)
+                if claimed is None:
+                    return "not_claimed"
+                run = claimed.run
+                journal = RunJournal(
+                    writes.write,
+                    run.id,
+                    run.attempt,
+                    claimed.suspended,
+                    deadline=None if claimed.deadline_saved else claimed.deadline,
+                )
+                # The lease is renewed from before the first step's preparations: loading the model
+                # client alone can take longer than a short lease.
+                async with self._heartbeat(writes, run, settings, journal):
+                    outcome = await self._walk(claimed, journal, writes, settings, deps)
+                if outcome.status not in OUTCOME_TRANSITIONS:
+                    # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
+                    # and an approval asked for just before the loss is withdrawn (in the unit of work).
+                    await journal.flush()
+                    if journal.unheeded_call is not None:
+                        await approval_service.withdraw(session, run.id, journal.unheeded_call)
+                    return outcome.status
+                # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
+                # lease and the worker are released, and only a decision puts it back to pending. The
+                # last attempt's end is written by the same statement as the run's new status (alone
+                # when no consequence needs a transaction).
+                await end_claim(
+                    writes, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended()
+                )
+        return outcome.status
+
+    async def _walk(
+        self,
+        claimed: _Claimed,
+        journal: RunJournal,
+        writes: AutocommitWrites,
+        settings: ExecutionSettings,
+        deps: ExecutionDeps,
+    ) -> Outcome:
+        run, definition, paused = claimed.run, claimed.definition, claimed.paused
+        if _calls_a_model(definition):
+            # litellm is imported on first use, on a thread, while the lease renewal goes on.
+            await load_off_loop()
+        ports = deps.ports(run, writes.write)
+
+        policy = definition.execution
+        caps = effective_caps(policy, settings.limits.caps)
+        limits = RunLimits(
+            budget_cap_usd=policy.budget_cap_usd,
+            max_llm_tokens=int(caps.run_tokens.value),
+            daily_cost_cap_usd=caps.daily_cost_usd.value,
+        )
+
+        def context(step: Step, run_vars: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
+            return ActionContext(
+                space_id=str(run.space_id),
+                run=run_vars,
+                step_id=step.step_id,
+                ports=ports,
+                pipeline=deps.pipeline,
+                timeout_seconds=timeout,
+                limits=limits,
+                max_retries=step.max_retries if step.max_retries is not None else policy.max_retries,
+                attempt=attempt,
+                mode=as_run_mode(run.mode),
+                llm=as_llm_mode(run.llm_mode),
+                governance=claimed.governance,
+                resumed=paused.pop((step.step_id, attempt), None),
+            )
+
+        executor = Executor(
+            actions=await deps.actions.for_space(str(run.space_id)),
+            journal=journal,
+            context_factory=context,
+            clock=SystemClock(),
+            scrub=redact,
+        )
+        return await executor.run(
+            definition,
+            run_variables(run, definition),
+            claimed.resume,
+            claimed.deadline,
+            reserve=settings.on_failure_reserve(definition),
+        )
+
+    async def _claim(
+        self, writes: AutocommitWrites, run_id: uuid.UUID, settings: ExecutionSettings
+    ) -> _Claimed | None:
+        async with writes.write() as session:
+            now = utcnow()
+            claim = await RunRepository(session).claim_with_context(
+                run_id, settings.worker, settings.lease, now
+            )
+            if claim is None:
+                return None
+            run = claim.run
+            waited_since = run.enqueued_at or run.created_at
+            metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
+            # The snapshot is the document of (automation, version): the fire path's cache entry.
+            definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
+            # Fixed by the first claim's start, so every claim computes the same one; it is written with
+            # the claim's first step rather than by a statement of its own.
+            deadline = run.deadline_at or (run.started_at or now) + timedelta(
+                seconds=definition.execution.timeout_seconds
+            )
+            # A first claim has no step records: only a later one reads what earlier claims did.
+            records = list(await RunStepRepository(session).for_run(run.id)) if run.attempt > 1 else []
+            for record in records:
+                if record.status == "running":  # an attempt cut short by a crash
+                    record.status, record.finished_at = "failed", now
+                    record.error = {
+                        "code": "interrupted",
+                        "message": "the worker stopped during this attempt",
+                    }
+            suspended = {
+                (record.phase, record.step_index, record.attempt): (record.id, record.started_at)
+                for record in records
+                if record.status == "suspended"
+            }
+            # What each paused attempt saved (the call it paused at, an agent's transcript).
+            paused = {
+                (record.step_id, record.attempt): dict(record.suspension or {})
+                for record in records
+                if record.status == "suspended"
+            }
+            governance = await governance_service.for_claim(
+                session,
+                run,
+                definition,
+                (claim.automation_modes, claim.space_modes),
+                claim.approval_grants,
+            )
+            resume = resume_from(run, records, definition)
+            return _Claimed(
+                run=run,
+                definition=definition,
+                resume=resume,
+                deadline=deadline,
+                deadline_saved=run.deadline_at is not None,
+                suspended=suspended,
+                governance=governance,
+                paused=paused,
+            )
+
+    @contextlib.asynccontextmanager
+    async def _heartbeat(
+        self, writes: AutocommitWrites, run: Run, settings: ExecutionSettings, journal: RunJournal
+    ) -> AsyncIterator[None]:
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(settings.heartbeat_seconds)
+                try:
+                    async with writes.write() as session:
+                        held = await RunRepository(session).renew_lease(
+                            run.id, run.attempt, settings.lease, utcnow()
+                        )
+                except Exception as exc:  # the database is away: keep trying until the lease runs out
+                    logger.warning("run %s: lease renewal failed (%s); retrying", run.id, type(exc).__name__)
+                    continue
+                if not held:
+                    journal.lease_lost = True
+                    return
+
+        task = asyncio.create_task(beat())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+execution_service = ExecutionService()
