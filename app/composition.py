@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.adapters.artifact_writer import ArtifactLimits
+from app.adapters.database_capabilities import DatabaseSource, NoQueries, Queries
 from app.adapters.mcp_capabilities import McpCapabilitySource, McpInvoker
 from app.adapters.pipeline_secrets import VaultSecrets
 from app.adapters.plugin_source import PluginSource
@@ -43,7 +44,6 @@ from app.services.knowledge.limits import KnowledgeLimits
 from app.services.knowledge.search import QueryEmbedder
 from app.services.mcp.drift import McpDriftCheck
 from app.services.mcp.endpoints import McpSettings
-from app.services.resources.databases import DatabaseSource, NoQueries, Queries
 from app.services.resources.vault import SecretVault, keyring_for
 from app.services.runs.dispatch import DispatchLimits, pricer
 from app.services.runs.execution import ExecutionDeps, PortsFactory
