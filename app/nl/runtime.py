@@ -9,7 +9,8 @@ from redis.asyncio import Redis
 from app.config import Settings
 from app.jobs import Job
 from app.nl.metering import CallLimits, DatabaseLedger
-from app.nl.service import AuthoringConfig, DraftService, VocabularyOf
+from app.nl.service import DraftService
+from app.nl.service_types import AuthoringConfig, VocabularyOf
 from app.nl.store import DraftStore
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry.ports import LlmPort

@@ -10,14 +10,13 @@ import asyncio
 import contextlib
 import copy
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from app.engine.validation import Problem, Vocabulary, errors, warnings
 from app.engine.validation.credentials import LITERAL_SECRET
-from app.errors import Conflict, ErrorDetail, NotFound, ServiceUnavailable, ValidationFailed
+from app.errors import Conflict, ErrorDetail, ServiceUnavailable, ValidationFailed
 from app.nl.checks import proposal_problems
 from app.nl.context import AuthoringContextSource, DatabaseContextSource, SpaceNames, space_names
 from app.nl.diff import definition_diff
@@ -25,11 +24,18 @@ from app.nl.drafts import Draft, DraftProblem, DraftStatus
 from app.nl.flags import FlagContext, rule_flags
 from app.nl.generator import Proposal, generate
 from app.nl.inventory import inventory
-from app.nl.metering import CallLimits, MeteredLlm, SpendingLedger
+from app.nl.metering import MeteredLlm, SpendingLedger
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.prompts import GeneratorContext, change_message, proposal_echo, request_message
 from app.nl.references import reference_problems
 from app.nl.review import review
+from app.nl.service_types import (
+    AuthoringConfig,
+    AuthoringUnavailable,
+    ContextSourceFor,
+    VocabularyOf,
+    draft_not_found,
+)
 from app.nl.store import DraftStore
 from app.nl.turns import (
     STALE_SUMMARY_NOTE,
@@ -46,38 +52,9 @@ from app.persistence.models import Automation
 from app.persistence.types import AsyncSession
 from app.registry.ports import LlmPort
 from app.security.credentials import scrub
-from app.security.egress import EgressAllowList
 from app.services.automations.definitions import problems_of
 from app.services.automations.store import Saved, automation_service
 from app.services.identity.access import Permissions, SpaceAccess
-
-VocabularyOf = Callable[[uuid.UUID], Awaitable[Vocabulary]]
-ContextSourceFor = Callable[[AsyncSession], AuthoringContextSource]
-
-
-@dataclass(frozen=True)
-class AuthoringConfig:
-    """The operator's settings for authoring (see the AUTOMATIONS_AUTHORING_* variables)."""
-
-    model: str | None
-    review_model: str | None
-    ttl_seconds: int
-    max_attempts: int
-    limits: CallLimits
-    default_max_tokens: int
-    egress_allow: EgressAllowList = field(default_factory=EgressAllowList)
-
-
-class AuthoringUnavailable(ServiceUnavailable):
-    code = "authoring_unavailable"
-    message = (
-        "Natural-language authoring is not configured: set AUTOMATIONS_AUTHORING_MODEL to one of the"
-        " models in AUTOMATIONS_LLM_ALLOWED_MODELS (and optionally AUTOMATIONS_REVIEW_MODEL)."
-    )
-
-
-def draft_not_found() -> NotFound:
-    return NotFound("Draft not found: it may have expired or been saved already.", code="draft_not_found")
 
 
 @dataclass
