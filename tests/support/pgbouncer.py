@@ -1,5 +1,5 @@
 """A real PgBouncer (Debian's `pgbouncer` package) in transaction mode in front of the test PostgreSQL, on
-a free loopback port, with its ini file, user list and log in a folder of its own."""
+a free loopback port, with its ini file, user list and log in a temporary folder of its own."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,11 +36,11 @@ class PgBouncer:
     from one transaction to the next show at once.
     """
 
-    def __init__(self, binary: str, upstream_url: str, folder: Path, *, pool_size: int = 4) -> None:
+    def __init__(self, binary: str, upstream_url: str, *, pool_size: int = 4) -> None:
         upstream = make_url(upstream_url)
         self.user = upstream.username or "postgres"
         self.port = free_port()
-        self.folder = folder
+        folder = self.folder = Path(tempfile.mkdtemp(prefix="automations-pgbouncer-"))
         self.log_path = folder / "pgbouncer.log"
         host = upstream.host or upstream.query.get("host") or "127.0.0.1"
         (folder / "userlist.txt").write_text(f'"{self.user}" ""\n')
@@ -55,12 +56,11 @@ class PgBouncer:
             "pool_mode = transaction\n"
             f"default_pool_size = {pool_size}\n"
             "max_client_conn = 1000\n"
-            f"pidfile = {folder / 'pgbouncer.pid'}\n"
         )
-        # PgBouncer refuses to run as root; it then needs `-u` and a folder that user can read and write.
+        # PgBouncer refuses to run as root; it then runs as `nobody`, who must read the files (in /tmp).
         argv = [binary, str(folder / "pgbouncer.ini")]
         if os.geteuid() == 0:
-            folder.chmod(0o777)
+            folder.chmod(0o755)
             for path in folder.iterdir():
                 path.chmod(0o644)
             argv[1:1] = ["-u", "nobody"]
@@ -94,3 +94,4 @@ class PgBouncer:
                 self.process.kill()
                 self.process.wait()
         self._log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
