@@ -139,7 +139,7 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, celery_ar
 @main.command()
 @_fail_on_configuration
 def beat() -> None:
-    """Run Celery beat (the periodic ticks). Run exactly one."""
+    """Run Celery beat (the periodic ticks). One is enough; a second is harmless (docs/scaling.md)."""
     from app.worker.celery_app import create_celery
 
     settings = _settings()
