@@ -344,10 +344,12 @@ class TestWholeNodeFailure:
                 await asyncio.sleep(0.05)
             assert loopback.hits[f"slow-{held}"] == 1
             survivor.worker.process.send_signal(signal.SIGTERM)
-            for _ in range(100):  # the warm shutdown has begun: consumers are cancelled
+            for _ in range(200):  # the warm shutdown has begun: consumers are cancelled
                 if any("warm shutdown" in line.lower() for line in survivor.worker.log_lines()):
                     break
                 await asyncio.sleep(0.05)
+            else:
+                raise AssertionError(f"no warm shutdown:\n{survivor.worker.log_tail()}")
             later = (await http.post(fire_url, json={}, headers=headers)).json()["run_id"]
         # The worker exits by itself once the run it holds is done (the wait is a bound, not a figure).
         await asyncio.to_thread(survivor.worker.process.wait, 60)
