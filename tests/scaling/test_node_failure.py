@@ -320,7 +320,8 @@ class TestWholeNodeFailure:
         figure = (
             f"node lost: {len(load.accepted)} fires accepted, {len(runs)} runs, {len(held)} held by the "
             f"dead node; leases released {max(released.values()):.1f} s after the kill (logical bound: lease "
-            f"{LEASE_SECONDS} s + one tick {TICK_SECONDS} s), resumed on the survivor after "
+            f"{LEASE_SECONDS} s + one tick {TICK_SECONDS} s + the wait for a free pool process of the "
+            f"survivor's worker, which also serves the system queue), resumed on the survivor after "
             f"{max(resumed):.1f} s (behind the runs queued before it)"
         )
         record_property("node_loss_release_seconds", round(max(released.values()), 2))
