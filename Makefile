@@ -7,8 +7,9 @@ STAMP := $(VENV)/.installed-stamp
 UI_BUILT := app/ui/index.html
 UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json ui/build.mjs ui/build.py
 CHROMIUM ?= /usr/bin/chromium
+PGBOUNCER ?= /usr/sbin/pgbouncer
 
-.PHONY: install run test test-only lint format bench bench-smoke clean ui browser
+.PHONY: install run test test-only lint format bench bench-smoke clean ui browser pgbouncer
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,15 +33,22 @@ browser:
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }; } || \
 		echo "chromium is missing and cannot be installed here: the browser tests will fail in CI"
 
+## pgbouncer: the PgBouncer the transaction-pooling tests start (Debian's package; installed with apt when missing)
+pgbouncer:
+	@test -x $(PGBOUNCER) || command -v pgbouncer >/dev/null || \
+		{ command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; }; } || \
+		echo "pgbouncer is missing and cannot be installed here: the PgBouncer tests will be skipped"
+
 ## run: embedded PostgreSQL + Redis (unless DATABASE_URL / REDIS_URL are set), migrations, api + worker + beat
 run: install
 	$(BIN)/automations dev
 
 ## test: lint, then the whole suite on real PostgreSQL, Redis and Celery
-test: install browser lint
+test: install browser pgbouncer lint
 	$(BIN)/pytest
 
-test-only: install browser
+test-only: install browser pgbouncer
 	$(BIN)/pytest
 
 lint: install

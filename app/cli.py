@@ -139,7 +139,7 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, celery_ar
 @main.command()
 @_fail_on_configuration
 def beat() -> None:
-    """Run Celery beat (the periodic ticks). Run exactly one."""
+    """Run Celery beat (the periodic ticks). One is enough; a second is harmless (docs/scaling.md)."""
     from app.worker.celery_app import create_celery
 
     settings = _settings()
@@ -187,10 +187,11 @@ async def _sync_operator_webhook(settings: Settings, database_url: str) -> bool:
 def migrate() -> None:
     """Apply database migrations (alembic upgrade head), then the operator-wide webhook endpoint."""
     settings = _settings()
-    run_migrations(settings.resolved_database_url())
+    # Past any pooler: a migration may need the session to itself (DDL, locks held across statements).
+    run_migrations(settings.resolved_direct_database_url())
     click.echo("database is at the latest revision")
     try:
-        if asyncio.run(_sync_operator_webhook(settings, settings.resolved_database_url())):
+        if asyncio.run(_sync_operator_webhook(settings, settings.resolved_direct_database_url())):
             click.echo("operator-wide webhook endpoint set from AUTOMATIONS_WEBHOOK_URL")
     except ValueError as exc:
         raise click.ClickException(f"AUTOMATIONS_WEBHOOK_SECRET: {exc}") from None
@@ -201,7 +202,9 @@ async def _create_admin(settings: Settings, space: str, email: str) -> dict[str,
     from app.persistence.transaction import transaction
     from app.services.identity.spaces import space_service
 
-    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    engine = create_engine(
+        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
+    )
     try:
         async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
             made = await space_service.bootstrap(
@@ -245,7 +248,9 @@ async def _set_password(settings: Settings, email: str, password: str) -> None:
     from app.persistence.transaction import transaction
     from app.services.identity.signin import sign_in_service
 
-    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    engine = create_engine(
+        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
+    )
     try:
         async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
             await sign_in_service.set_password_by_email(session, email, password)
@@ -285,7 +290,9 @@ async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
     from app.services.resources.vault import keyring_for, reseal_batch, secrets_by_key
 
     keyring = keyring_for(settings, old_secret)
-    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    engine = create_engine(
+        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
+    )
     sessionmaker = create_sessionmaker(engine)
     resealed = 0
     try:
@@ -357,7 +364,13 @@ async def _check(settings: Settings) -> dict[str, Any]:
     from app.persistence.db import create_engine
     from app.services.health import check_readiness
 
-    engine = create_engine(settings.resolved_database_url(), pool_size=1, application_name="automations-cli")
+    # Through the pooler, as the api and workers reach the database.
+    engine = create_engine(
+        settings.resolved_database_url(),
+        pool_size=1,
+        application_name="automations-cli",
+        transaction_pooler=settings.behind_transaction_pooler,
+    )
     redis = Redis.from_url(settings.resolved_redis_url())
     try:
         return (await check_readiness(engine, redis)).as_dict()

@@ -58,6 +58,22 @@ class Settings(BaseSettings):
         le=200,
         description="Connections an API process may open beyond the pool in a burst (closed after use).",
     )
+    database_pooler: Literal["none", "transaction"] = Field(
+        default="none",
+        description=(
+            "`transaction` when DATABASE_URL points at a pooler in transaction mode (PgBouncer"
+            " pool_mode=transaction): no prepared statement outlives its statement, and the live run"
+            " stream, migrations and CLI commands use AUTOMATIONS_DATABASE_DIRECT_URL (docs/scaling.md)."
+        ),
+    )
+    database_direct_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("DATABASE_DIRECT_URL", "AUTOMATIONS_DATABASE_DIRECT_URL"),
+        description=(
+            "A connection straight to PostgreSQL, past the pooler: LISTEN for the live run stream (one"
+            " connection per API process), migrations and CLI commands. Unset = DATABASE_URL."
+        ),
+    )
     redis_key_prefix: str = Field(
         default="",
         max_length=64,
@@ -363,7 +379,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    @field_validator("database_url")
+    @field_validator("database_url", "database_direct_url")
     @classmethod
     def _async_driver(cls, value: str | None) -> str | None:
         """Accept the usual `postgresql://` spelling and use the asyncpg driver for it."""
@@ -373,6 +389,17 @@ class Settings(BaseSettings):
             if value.startswith(prefix):
                 return "postgresql+asyncpg://" + value[len(prefix) :]
         return value
+
+    @model_validator(mode="after")
+    def _pooler_has_direct_url(self) -> Settings:
+        # Through a transaction pooler, LISTEN lands on whichever server connection the pooler picks and
+        # is never heard again: the live run stream would stay silent without a word.
+        if self.database_pooler == "transaction" and not self.database_direct_url:
+            raise ConfigurationError(
+                "AUTOMATIONS_DATABASE_POOLER=transaction needs AUTOMATIONS_DATABASE_DIRECT_URL: a connection "
+                "past the pooler for the live run stream (LISTEN), migrations and CLI commands"
+            )
+        return self
 
     @model_validator(mode="after")
     def _refuse_unsafe_secret(self) -> Settings:
@@ -474,6 +501,15 @@ class Settings(BaseSettings):
                 "No database configured: set DATABASE_URL, or start the embedded stack with `make run`."
             )
         return url
+
+    def resolved_direct_database_url(self) -> str:
+        """The database URL past any pooler (AUTOMATIONS_DATABASE_DIRECT_URL), else the database URL."""
+        return self.database_direct_url or self.resolved_database_url()
+
+    @property
+    def behind_transaction_pooler(self) -> bool:
+        """Whether DATABASE_URL reaches PostgreSQL through a pooler in transaction mode."""
+        return self.database_pooler == "transaction"
 
     def resolved_redis_url(self) -> str:
         """The Redis URL from the environment, else from the running embedded stack."""

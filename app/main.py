@@ -45,6 +45,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             application_name="automations-api",
             # A ping per request would be three of a webhook fire's round trips.
             ping_after_idle=IDLE_PING_SECONDS,
+            transaction_pooler=settings.behind_transaction_pooler,
+        )
+        # LISTEN needs a session of its own on the server: behind a transaction pooler, the live run
+        # stream listens on one connection straight to PostgreSQL (and replays gaps over it).
+        listen_engine = (
+            create_engine(
+                settings.resolved_direct_database_url(),
+                pool_size=1,
+                max_overflow=1,
+                application_name="automations-api-listen",
+            )
+            if settings.behind_transaction_pooler
+            else engine
         )
         redis_url = settings.resolved_redis_url()
         sessionmaker = create_sessionmaker(engine)
@@ -61,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.database_probe = ConnectionProbe(
             runtime.egress_allow, settings.database_statement_timeout_seconds
         )
-        app.state.run_events = RunEventHub(engine)
+        app.state.run_events = RunEventHub(listen_engine)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
         app.state.rate_limiter = RateLimiter(limiter_redis)
@@ -96,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await publisher.aclose()
             await limiter_redis.aclose()
             await engine.dispose()
+            if listen_engine is not engine:
+                await listen_engine.dispose()
 
     app = FastAPI(
         title="Automations",

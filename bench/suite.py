@@ -58,6 +58,9 @@ class Profile:
     metrics_runs: int
     metrics_probe_count: int
     metrics_callgrind: bool
+    pooler_warmup: int = 50
+    pooler_rounds: int = 6
+    pooler_batch: int = 300
     mcp_warmup: int = 20
     mcp_calls: int = 50
     mcp_repeat: int = 5
@@ -131,6 +134,9 @@ SMOKE = Profile(
     metrics_runs=4,
     metrics_probe_count=50,
     metrics_callgrind=False,
+    pooler_warmup=2,
+    pooler_rounds=2,
+    pooler_batch=6,
     mcp_warmup=1,
     mcp_calls=3,
     mcp_repeat=2,
@@ -222,6 +228,13 @@ def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     return runs.throughput(stack, p.throughput_warmup, p.throughput_batches, p.throughput_batch, p.clients)
 
 
+def _pooler(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import pooler
+
+    assert stack is not None
+    return pooler.run(stack, p.pooler_warmup, p.pooler_rounds, p.pooler_batch, p.clients)
+
+
 def _metrics(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import metrics_overhead
 
@@ -254,6 +267,7 @@ BENCHMARKS = (
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
     Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
+    Benchmark("pooler", ("pgbouncer",), True, _pooler, "runs/s through PgBouncer vs straight to PostgreSQL"),
     Benchmark(
         "metrics", ("metrics-overhead",), True, _metrics, "api and worker CPU per op, metrics on vs off"
     ),

@@ -16,7 +16,12 @@ def _silent_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
     for name in list(os.environ):
-        if name.startswith("AUTOMATIONS_") or name in {"DATABASE_URL", "REDIS_URL", "PORT"}:
+        if name.startswith("AUTOMATIONS_") or name in {
+            "DATABASE_URL",
+            "DATABASE_DIRECT_URL",
+            "REDIS_URL",
+            "PORT",
+        }:
             monkeypatch.delenv(name)
 
 
@@ -68,6 +73,32 @@ class TestUrls:
     def test_nothing_configured_says_what_to_do(self, tmp_path: Path) -> None:
         with pytest.raises(ConfigurationError, match="make run"):
             Settings(home=tmp_path).resolved_database_url()
+
+
+class TestPooler:
+    def test_a_transaction_pooler_without_a_direct_url_is_refused(self) -> None:
+        with pytest.raises(ConfigurationError, match="AUTOMATIONS_DATABASE_DIRECT_URL"):
+            Settings(database_url="postgresql://pgbouncer:6432/app", database_pooler="transaction")
+
+    def test_the_direct_url_serves_listen_and_migrations_the_pooled_one_the_rest(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("DATABASE_URL", "postgresql://pgbouncer:6432/app")
+        monkeypatch.setenv("DATABASE_DIRECT_URL", "postgres://primary:5432/app")
+        monkeypatch.setenv("AUTOMATIONS_DATABASE_POOLER", "transaction")
+        settings = Settings()
+        assert settings.behind_transaction_pooler
+        assert settings.resolved_database_url() == "postgresql+asyncpg://pgbouncer:6432/app"
+        assert settings.resolved_direct_database_url() == "postgresql+asyncpg://primary:5432/app"
+
+    def test_without_a_pooler_the_direct_url_is_the_database_url(self) -> None:
+        settings = Settings(database_url="postgresql://primary:5432/app")
+        assert not settings.behind_transaction_pooler
+        assert settings.resolved_direct_database_url() == settings.resolved_database_url()
+
+    def test_an_unknown_pooler_mode_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="database_pooler"):
+            Settings(database_pooler="session")
 
 
 class TestRateLimit:

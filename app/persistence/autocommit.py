@@ -5,6 +5,10 @@ an insert, or several joined in one statement through data-modifying CTEs). Post
 statement on its own, so sending it in autocommit mode makes it durable when it returns without the
 BEGIN and COMMIT round trips of an explicit transaction. Anything that needs two statements to be
 atomic, or that queues a wake-up, belongs in a transaction instead.
+
+Behind a transaction pooler (`app.persistence.db.behind_transaction_pooler`) a statement outside a
+transaction may be parsed on one server connection and executed on another; there each write is a
+transaction of its own instead, committed before the write returns: as durable, two round trips dearer.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from contextlib import asynccontextmanager
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from app import jobs
+from app.persistence.db import behind_transaction_pooler
 
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}
 
@@ -33,18 +38,22 @@ class AutocommitWrites:
     the claim checks out (and pings) one connection only.
     """
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, *, commit_each: bool = False) -> None:
         self.connection = connection
         self.session = AsyncSession(bind=connection, expire_on_commit=False, autoflush=False)
         self._turn = asyncio.Lock()
+        # Behind a transaction pooler: each write commits its own transaction (see the module's docstring).
+        self._commit_each = commit_each
 
     @classmethod
     @asynccontextmanager
     async def open(cls, engine: AsyncEngine) -> AsyncIterator[AutocommitWrites]:
         """Check out a connection in autocommit mode for the block; it goes back to the pool after."""
         async with engine.connect() as connection:
-            await connection.execution_options(**AUTOCOMMIT)
-            writes = cls(connection)
+            pooled = behind_transaction_pooler(engine)
+            if not pooled:
+                await connection.execution_options(**AUTOCOMMIT)
+            writes = cls(connection, commit_each=pooled)
             try:
                 yield writes
             finally:
@@ -60,6 +69,7 @@ class AutocommitWrites:
                     await self.session.flush()
                     if queued:
                         raise JobInAutocommitWrite(f"{queued[0].name} queued in a one-statement write")
+                    await self._commit_if_pooled()
             except BaseException:
                 await self.session.rollback()
                 raise
@@ -75,11 +85,16 @@ class AutocommitWrites:
             try:
                 yield self.session
                 await self.session.flush()
+                await self._commit_if_pooled()
             except BaseException:
                 await self.session.rollback()
                 raise
             finally:
                 self.session.expunge_all()
+
+    async def _commit_if_pooled(self) -> None:
+        if self._commit_each:
+            await self.session.commit()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import jobs
 from app.persistence.autocommit import AUTOCOMMIT
+from app.persistence.db import behind_transaction_pooler
 
 UnitOfWork = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 """Opens a session that commits when its block succeeds (`transaction` bound to its sessionmaker)."""
@@ -51,7 +52,12 @@ async def autocommit(session: AsyncSession) -> None:
     (a webhook fire's run and its trigger's stamp) then costs one round trip, without BEGIN and COMMIT;
     the jobs of the request are still sent only after the statement committed. The connection gets its
     usual isolation level back when it returns to the pool.
+
+    Behind a transaction pooler this does nothing: the statements stay in the session's transaction
+    (see `app.persistence.autocommit`).
     """
+    if session.bind is not None and behind_transaction_pooler(session.bind):
+        return
     await session.connection(execution_options=AUTOCOMMIT)
     session.info[_AUTOCOMMIT] = True
 

@@ -58,11 +58,15 @@ def _send_task(*args: Any, **kwargs: Any) -> Any:
     return current_app.send_task(*args, **kwargs)
 
 
-def create_worker_engine(database_url: str) -> AsyncEngine:
+def create_worker_engine(database_url: str, *, transaction_pooler: bool = False) -> AsyncEngine:
     """A worker process's engine. A checkout pings only a connection idle for a while (a busy worker
     would otherwise pay three round trips per checkout) and drops one the driver saw closed."""
     return create_engine(
-        database_url, pool_size=2, application_name="automations-worker", ping_after_idle=IDLE_PING_SECONDS
+        database_url,
+        pool_size=2,
+        application_name="automations-worker",
+        ping_after_idle=IDLE_PING_SECONDS,
+        transaction_pooler=transaction_pooler,
     )
 
 
@@ -73,7 +77,9 @@ def runtime() -> WorkerRuntime:
         settings = get_settings()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        engine = create_worker_engine(settings.resolved_database_url())
+        engine = create_worker_engine(
+            settings.resolved_database_url(), transaction_pooler=settings.behind_transaction_pooler
+        )
         sessionmaker = create_sessionmaker(engine)
         _runtime = WorkerRuntime(
             pid=os.getpid(),
