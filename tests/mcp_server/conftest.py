@@ -52,7 +52,9 @@ async def active_tool(caller: Caller, tool_name: str, **changes: Any) -> dict[st
 
 async def scoped_token(caller: Caller, *automation_ids: str, name: str = "desktop agent") -> str:
     response = await caller.request(
-        "POST", "/api/v1/tokens", json={"name": name, "scopes": {"mcp": {"automations": list(automation_ids)}}}
+        "POST",
+        "/api/v1/tokens",
+        json={"name": name, "scopes": {"mcp": {"automations": list(automation_ids)}}},
     )
     assert response.status_code == 201, response.text
     token: str = response.json()["token"]
@@ -60,7 +62,9 @@ async def scoped_token(caller: Caller, *automation_ids: str, name: str = "deskto
 
 
 async def runs_of(caller: Caller, automation_id: str) -> list[dict[str, Any]]:
-    response = await caller.request("GET", caller.space_path("/runs"), params={"automation_id": automation_id})
+    response = await caller.request(
+        "GET", caller.space_path("/runs"), params={"automation_id": automation_id}
+    )
     assert response.status_code == 200, response.text
     items: list[dict[str, Any]] = response.json()["items"]
     return items
@@ -76,6 +80,8 @@ async def mcp_client(app: FastAPI, space_id: str, token: str) -> AsyncIterator[C
         timeout=60,
     )
     async with http:
-        transport = streamable_http_client(f"http://testserver/api/v1/spaces/{space_id}/mcp", http_client=http)
+        transport = streamable_http_client(
+            f"http://testserver/api/v1/spaces/{space_id}/mcp", http_client=http
+        )
         async with Client(transport, cache=None) as client:
             yield client

@@ -35,7 +35,9 @@ async def test_an_agent_lists_its_tools_and_gets_a_finished_runs_output(
     assert run["ran_as"]["user_id"] == owner.user_id
 
 
-async def test_invalid_arguments_answer_a_tool_error_and_start_nothing(app: FastAPI, factory: Factory) -> None:
+async def test_invalid_arguments_answer_a_tool_error_and_start_nothing(
+    app: FastAPI, factory: Factory
+) -> None:
     owner = await factory.owner()
     greeter = await active_tool(owner, "greet")
     token = await scoped_token(owner, greeter["id"])
