@@ -92,7 +92,18 @@ const LIFETIMES = [
 function tokenLine(t) {
   const kind = t.kind === "service" ? " · service token" : t.kind === "session" ? " · sign-in" : "";
   const ends = t.expires_at ? `expires ${when(t.expires_at)}` : "never expires";
-  return `${t.display_prefix}…${kind} · created ${when(t.created_at)} · ${ends} `;
+  return `${t.display_prefix}…${kind}${scopeText(t.scopes)} · created ${when(t.created_at)} · ${ends} `;
+}
+
+// A scoped token can do only what its scopes name; one without scopes has its user's full access.
+function scopeText(scopes) {
+  if (!scopes) return "";
+  const parts = [];
+  if (scopes.mcp) {
+    const count = scopes.mcp.automations.length;
+    parts.push(`MCP tools of ${count} automation${count === 1 ? "" : "s"}`);
+  }
+  return ` · only: ${parts.join(", ") || "nothing"}`;
 }
 
 async function loadTokens(box) {
