@@ -92,7 +92,12 @@ def _body_for(method: str, path: str) -> dict | None:
     if path.endswith("/kv/{key}"):
         return {"value": "intruder's state"}
     if path.endswith("/mcp"):
-        return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "greet", "arguments": {}}}
+        return {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "greet", "arguments": {}},
+        }
     if path.endswith("/automations/preview"):
         return {"definition": minimal_definition(name="Intruder")}
     return None

@@ -114,3 +114,25 @@ async def test_a_call_that_needs_approval_answers_at_once_with_the_approval(
     assert result.structured_content["approval_id"] == approval["id"]
     assert approval["id"] in result.content[0].text  # type: ignore[union-attr]
     assert loopback.hits["mcp-guarded"] == 0, "nothing was sent before a person approved"
+
+
+async def test_a_client_that_asks_for_progress_hears_it_while_the_run_works(
+    app: FastAPI, factory: Factory, loopback: Loopback, stack: tuple[ServiceProcess, ServiceProcess]
+) -> None:
+    owner = await factory.owner()
+    slow = http_step("wait", f"{loopback.url}/slow/mcp-progress?seconds=7")
+    automation = await active_tool(owner, "slow", plan=[slow])
+    token = await scoped_token(owner, automation["id"])
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, total, message))
+
+    async with mcp_client(app, owner.space_id, token) as client:
+        result = await client.call_tool("slow", {"name": "Ada"}, progress_callback=on_progress)
+
+    assert result.structured_content is not None
+    assert result.structured_content["status"] == "succeeded", result
+    assert heard, "a progress notification came while the run worked"
+    assert heard[0][1] == 30
+    assert result.structured_content["run_id"] in str(heard[0][2])

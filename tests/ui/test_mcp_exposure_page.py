@@ -19,7 +19,9 @@ pytestmark = pytest.mark.timeout(300)
 def test_the_automation_page_shows_its_mcp_tool_and_settings_show_a_tokens_scope(
     page: Any, owner: Owner, ui_base: str
 ) -> None:
-    created = space_api(ui_base, owner, "POST", "/automations", json={"definition": exposed("greet_ui")}).json()
+    created = space_api(
+        ui_base, owner, "POST", "/automations", json={"definition": exposed("greet_ui")}
+    ).json()
     plain = space_api(ui_base, owner, "POST", "/automations", json={"definition": exposed("x", expose=None)})
     made = httpx.post(
         f"{ui_base}/api/v1/tokens",
