@@ -1,5 +1,5 @@
-"""In Chromium: the automation page says which MCP tool an automation is exposed as, and the settings
-page shows what a scoped token is limited to."""
+"""In Chromium: the automation page says which MCP tool an automation is exposed as; the settings page
+makes a token scoped to chosen MCP tools and shows what it is limited to."""
 
 from __future__ import annotations
 
@@ -16,21 +16,13 @@ from tests.ui.test_draft_to_run import sign_in
 pytestmark = pytest.mark.timeout(300)
 
 
-def test_the_automation_page_shows_its_mcp_tool_and_settings_show_a_tokens_scope(
+def test_the_automation_page_shows_its_mcp_tool_and_settings_make_a_scoped_token(
     page: Any, owner: Owner, ui_base: str
 ) -> None:
     created = space_api(
         ui_base, owner, "POST", "/automations", json={"definition": exposed("greet_ui")}
     ).json()
     plain = space_api(ui_base, owner, "POST", "/automations", json={"definition": exposed("x", expose=None)})
-    made = httpx.post(
-        f"{ui_base}/api/v1/tokens",
-        headers={"Authorization": f"Bearer {owner.token}"},
-        json={"name": "desktop agent", "scopes": {"mcp": {"automations": [created["id"]]}}},
-        timeout=30,
-    )
-    assert made.status_code == 201, made.text
-
     sign_in(page, owner)
     page.goto(f"/automations/{created['id']}")
     page.wait_for_selector("#mcp-tool code:text-is('greet_ui')")
@@ -43,6 +35,15 @@ def test_the_automation_page_shows_its_mcp_tool_and_settings_show_a_tokens_scope
     assert page.inner_text("#mcp-tool").startswith("not exposed")
 
     page.goto("/settings")
+    page.fill("#token-name", "desktop agent")
+    page.select_option("#token-mcp-tools", created["id"])
+    page.click("form[aria-label='Create a token'] button[type=submit]")
+    page.wait_for_selector("#new-token")
     line = page.locator("li", has_text="desktop agent")
     line.wait_for()
     assert "only: MCP tools of 1 automation" in line.inner_text()
+    tokens = httpx.get(
+        f"{ui_base}/api/v1/tokens", headers={"Authorization": f"Bearer {owner.token}"}, timeout=30
+    ).json()["items"]
+    [agent] = [token for token in tokens if token["name"] == "desktop agent"]
+    assert agent["scopes"] == {"mcp": {"automations": [created["id"]]}}
