@@ -223,6 +223,17 @@ class Settings(BaseSettings):
     # triggers
     webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")
     webhook_rate_window_seconds: float = Field(default=60.0, gt=0)
+    mcp_rate_limit: int = Field(
+        default=120, ge=1, description="MCP server: calls per token and tool per window."
+    )
+    mcp_rate_window_seconds: float = Field(default=60.0, gt=0)
+    mcp_call_wait_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        le=300,
+        description="MCP server: how long a tool call waits for its run to finish before it answers with "
+        "the run's id and status.",
+    )
     auth_failure_limit: int = Field(
         default=30,
         ge=0,
@@ -448,6 +459,7 @@ class Settings(BaseSettings):
         # The limiter counts in whole microseconds inside Redis Lua numbers (exact below 2**52).
         for name, limit, window in (
             ("WEBHOOK_RATE_LIMIT", self.webhook_rate_limit, self.webhook_rate_window_seconds),
+            ("MCP_RATE_LIMIT", self.mcp_rate_limit, self.mcp_rate_window_seconds),
             ("AUTH_FAILURE_LIMIT", self.auth_failure_limit, self.auth_failure_window_seconds),
         ):
             if limit * window * 1_000_000 > 2**52:

@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from app import metrics
 from app.api.errors import install_error_handlers
+from app.api.mcp_endpoint import McpServerEndpoint
 from app.api.openapi import complete_openapi
 from app.api.routes import api_router
 from app.api.routes.artifacts import download_router as artifact_downloads
@@ -100,9 +101,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sessionmaker=sessionmaker,
             send_job=runtime.send_job,
         )
+        app.state.mcp_endpoint = McpServerEndpoint()
         try:
             yield
         finally:
+            await app.state.mcp_endpoint.close()
             await app.state.run_events.close()
             await drafts_redis.aclose()
             await redis.aclose()

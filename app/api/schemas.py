@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Role
 from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
+from app.services.identity.token_scopes import TokenScopes
 from app.services.runs.follow import MAX_WAIT_SECONDS
 
 T = TypeVar("T")
@@ -119,6 +120,11 @@ class TokenCreate(Body):
         description="Days until it expires (default AUTOMATIONS_TOKEN_TTL_DAYS, at most "
         "AUTOMATIONS_TOKEN_MAX_TTL_DAYS), or `never` for a service token (owners and admins only).",
     )
+    scopes: TokenScopes | None = Field(
+        default=None,
+        description="Limit the token to these purposes (it can do nothing else); absent: full access. "
+        'E.g. {"mcp": {"automations": [id, ...]}} for an agent that calls those automations as MCP tools.',
+    )
 
 
 class TokenOut(Out):
@@ -132,6 +138,9 @@ class TokenOut(Out):
     expires_at: datetime | None
     last_used_at: datetime | None
     revoked_at: datetime | None
+    scopes: TokenScopes | None = Field(
+        default=None, description="What the token is limited to; null for a token with full access."
+    )
 
 
 class NewTokenOut(TokenOut):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from app.definitions.json_schema import SchemaDocument
 
 IDENTIFIER_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+MCP_TOOL_NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,63}$"
 ACTION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 MAX_STEPS = 100
 MAX_ON_FAILURE_STEPS = 20
@@ -169,6 +170,31 @@ class ExecutionPolicy(_Strict):
     )
 
 
+class McpExposure(_Strict):
+    """The automation offered as a tool of the space's MCP server, to agents with a token scoped to it."""
+
+    tool_name: str = Field(
+        min_length=1,
+        max_length=64,
+        pattern=MCP_TOOL_NAME_PATTERN,
+        description="The tool name, unique among the space's exposed automations (letters, digits, _, -).",
+    )
+    description: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="What the tool does, for the agent (default: the automation's description or goal).",
+    )
+
+
+class Exposure(_Strict):
+    """Where, besides its own triggers, the automation may be called from. Off unless named here."""
+
+    mcp: McpExposure | None = Field(
+        default=None,
+        description="Offer the automation as a tool of the space's MCP server (trigger type mcp).",
+    )
+
+
 class AutomationDefinition(_Strict):
     """The whole automation: the program the service interprets."""
 
@@ -180,6 +206,9 @@ class AutomationDefinition(_Strict):
     triggers: list[Trigger] = Field(default_factory=list, max_length=MAX_TRIGGERS)
     plan: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
     execution: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+    expose: Exposure | None = Field(
+        default=None, description="Offer the automation to outside agents (off when absent)."
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("name")

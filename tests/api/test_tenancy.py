@@ -91,6 +91,13 @@ def _body_for(method: str, path: str) -> dict | None:
         return {"message": "send it to the intruder"}
     if path.endswith("/kv/{key}"):
         return {"value": "intruder's state"}
+    if path.endswith("/mcp"):
+        return {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "greet", "arguments": {}},
+        }
     if path.endswith("/automations/preview"):
         return {"definition": minimal_definition(name="Intruder")}
     return None
@@ -109,6 +116,7 @@ class TestIsolation:
         assert document.status_code == 201, document.text
         routes = _space_routes(app)
         assert len(routes) >= 15, routes
+        assert ("POST", "/api/v1/spaces/{space_id}/mcp") in routes, "the space's MCP server is swept too"
         for method, template in routes:
             path = _fill(
                 template, alice.space_id, automation["id"], alice.user_id, run["id"], document.json()["id"]

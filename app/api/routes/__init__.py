@@ -15,6 +15,7 @@ from app.api.routes import (
     input_defaults,
     kv,
     mcp,
+    mcp_server,
     plugins,
     policy,
     preview,
@@ -54,6 +55,7 @@ api_router.include_router(secrets.router)
 api_router.include_router(mcp.router)
 api_router.include_router(mcp.callback_router)
 api_router.include_router(mcp.completion_router)
+api_router.include_router(mcp_server.router)
 api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)

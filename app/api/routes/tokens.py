@@ -28,6 +28,7 @@ async def create_token(
         TokenPolicy(default_days=settings.token_ttl_days, max_days=settings.token_max_ttl_days),
         name=body.name,
         expires_in_days=body.expires_in_days,
+        scopes=body.scopes,
     )
     return NewTokenOut.model_validate({**TokenOut.model_validate(token).model_dump(), "token": plain})
 

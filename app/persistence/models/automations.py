@@ -7,7 +7,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Enum, ForeignKey, Index, Integer, String, func
+from sqlalchemy import Enum, ForeignKey, Index, Integer, String, func, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -28,7 +28,17 @@ STATUS_ENUM = Enum(
 
 class Automation(IdMixin, TimestampMixin, Base):
     __tablename__ = "automations"
-    __table_args__ = (Index("ix_automations_space_created", "space_id", "created_at", "id"),)
+    __table_args__ = (
+        Index("ix_automations_space_created", "space_id", "created_at", "id"),
+        # Tool names are unique per space among exposed automations.
+        Index(
+            "uq_automations_space_mcp_tool_name",
+            "space_id",
+            "mcp_tool_name",
+            unique=True,
+            postgresql_where=text("mcp_tool_name IS NOT NULL"),
+        ),
+    )
 
     space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
     created_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
@@ -40,6 +50,10 @@ class Automation(IdMixin, TimestampMixin, Base):
     archived_at: Mapped[datetime | None]
     coexistence_note: Mapped[str | None] = mapped_column(
         String(1000), comment="Why it may overlap other automations, given when activated despite them."
+    )
+    mcp_tool_name: Mapped[str | None] = mapped_column(
+        String(64),
+        comment="The MCP tool name it is exposed as (expose.mcp.tool_name); null when not exposed.",
     )
     action_modes: Mapped[dict[str, str]] = mapped_column(
         JSONB,

@@ -86,6 +86,10 @@ class ApiToken(IdMixin, Base):
     expires_at: Mapped[datetime | None]
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
+    scopes: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONB,
+        comment="Null: full access. Otherwise only what it names, e.g. {'mcp': {'automations': [ids]}}.",
+    )
 
 
 class Invitation(IdMixin, Base):

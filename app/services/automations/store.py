@@ -18,6 +18,7 @@ from app.persistence.repositories.automations import AutomationRepository, Autom
 from app.persistence.types import AsyncSession
 from app.services.automations.definitions import check_definition, problems_of
 from app.services.identity.access import Permissions, SpaceAccess
+from app.services.mcp_server.exposure import claimed_tool_name
 from app.services.triggers.sync import NewToken, trigger_service
 
 DEFAULT_LISTED = [AutomationStatus.active, AutomationStatus.paused]
@@ -62,9 +63,11 @@ class AutomationService:
         checked = await check_definition(document, vocabulary)
         definition = checked.definition
         stored = definition.to_document()
+        automation_id = uuid.uuid4()
+        tool_name = await claimed_tool_name(session, access.space_id, definition, automation_id)
         automation = await AutomationRepository(session).create(
             Automation(
-                id=uuid.uuid4(),
+                id=automation_id,
                 space_id=access.space_id,
                 created_by=access.user_id,
                 name=definition.name,
@@ -72,6 +75,7 @@ class AutomationService:
                 status=AutomationStatus.paused,
                 version=1,
                 definition=stored,
+                mcp_tool_name=tool_name,
             )
         )
         await self._record_version(session, automation, access, restored_from=None)
@@ -252,6 +256,9 @@ class AutomationService:
         *,
         restored_from: int | None,
     ) -> builtins.list[NewToken]:
+        automation.mcp_tool_name = await claimed_tool_name(
+            session, automation.space_id, definition, automation.id
+        )
         automation.definition = definition.to_document()
         automation.name = definition.name
         automation.description = definition.description or definition.goal

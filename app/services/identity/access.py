@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from app.errors import Forbidden
 from app.persistence.models import Role
@@ -36,6 +38,8 @@ class Caller:
     user_id: uuid.UUID
     email: str
     token_id: uuid.UUID
+    # None: the token has its user's full access; otherwise only what these scopes open.
+    scopes: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

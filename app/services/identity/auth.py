@@ -11,14 +11,17 @@ from app.persistence.repositories.tenancy import ApiTokenRepository, MembershipR
 from app.persistence.types import AsyncSession
 from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.identity.access import Caller, SpaceAccess
+from app.services.identity.token_scopes import require_full_access
 
 # Recording every use would turn each read into a write; once a minute is enough to audit.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 class AuthService:
-    async def authenticate(self, session: AsyncSession, token: str | None) -> Caller:
-        """The caller behind a bearer token; 401 for a missing, unknown, revoked or expired one."""
+    async def authenticate(self, session: AsyncSession, token: str | None, *, scoped: bool = False) -> Caller:
+        """The caller behind a bearer token; 401 for a missing, unknown, revoked or expired one.
+
+        A scoped token is refused (403) unless `scoped` says the route checks the caller's scopes itself."""
         if not token:
             raise Unauthorized()
         now = utcnow()
@@ -32,7 +35,9 @@ class AuthService:
         api_token, user = found
         if api_token.last_used_at is None or now - api_token.last_used_at > LAST_USED_RESOLUTION:
             api_token.last_used_at = now
-        return Caller(user_id=user.id, email=user.email, token_id=api_token.id)
+        if not scoped:
+            require_full_access(api_token.scopes)
+        return Caller(user_id=user.id, email=user.email, token_id=api_token.id, scopes=api_token.scopes)
 
     async def space_access(self, session: AsyncSession, caller: Caller, space_id: uuid.UUID) -> SpaceAccess:
         """The caller's access to a space; a space they are not a member of does not exist for them."""

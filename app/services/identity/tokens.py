@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from app.errors import BadRequest, ErrorDetail, Forbidden, NotFound
 from app.persistence.base import utcnow
@@ -20,6 +20,7 @@ from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.tenancy import ApiTokenRepository, MembershipRepository
 from app.persistence.types import AsyncSession
 from app.security.tokens import display_prefix, generate_token, hash_token
+from app.services.identity.token_scopes import TokenScopes, checked_scopes
 
 Lifetime = int | Literal["never"] | None
 """Days, `never` (a service token), or None for the default."""
@@ -42,6 +43,7 @@ class TokenService:
         name: str,
         expires_in: timedelta | None,
         kind: TokenKind = TokenKind.personal,
+        scopes: dict[str, Any] | None = None,
     ) -> tuple[ApiToken, str]:
         """A new token for the user; the plain value is returned once and only its digest is stored.
 
@@ -56,6 +58,7 @@ class TokenService:
             display_prefix=display_prefix(plain),
             expires_at=now + expires_in if expires_in is not None else None,
             created_at=now,
+            scopes=scopes,
         )
         await ApiTokenRepository(session).create(token)
         return token, plain
@@ -68,15 +71,21 @@ class TokenService:
         *,
         name: str,
         expires_in_days: Lifetime,
+        scopes: TokenScopes | None = None,
     ) -> tuple[ApiToken, str]:
-        """A token the user asked for in the API, within the policy; `never` only for admins."""
+        """A token the user asked for in the API, within the policy; `never` only for admins.
+
+        With `scopes` the token can do only what they name (see `app.services.identity.token_scopes`)."""
+        stored_scopes = await checked_scopes(session, user_id, scopes)
         if isinstance(expires_in_days, str):  # `never`: the schema admits no other text
             if not await MembershipRepository(session).is_admin_somewhere(user_id):
                 raise Forbidden(
                     "Only an owner or admin of a space may make a service token that never expires.",
                     code="service_token_needs_admin",
                 )
-            return await self.create(session, user_id, name=name, expires_in=None, kind=TokenKind.service)
+            return await self.create(
+                session, user_id, name=name, expires_in=None, kind=TokenKind.service, scopes=stored_scopes
+            )
         days = policy.default_days if expires_in_days is None else expires_in_days
         if days > policy.max_days:
             raise BadRequest(
@@ -84,7 +93,9 @@ class TokenService:
                 code="token_lifetime_too_long",
                 details=[ErrorDetail(path="/expires_in_days", message=f"must be at most {policy.max_days}")],
             )
-        return await self.create(session, user_id, name=name, expires_in=timedelta(days=days))
+        return await self.create(
+            session, user_id, name=name, expires_in=timedelta(days=days), scopes=stored_scopes
+        )
 
     async def list(
         self, session: AsyncSession, user_id: uuid.UUID, *, limit: int, cursor: str | None

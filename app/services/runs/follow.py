@@ -38,15 +38,17 @@ async def wait_until_finished(
     run_id: uuid.UUID,
     seconds: float,
     read: Callable[[], Awaitable[Run | None]],
+    until: Callable[[Run], bool] = is_finished,
 ) -> Run | None:
-    """The run once it is terminal, or as it is when `seconds` have passed (None if it is gone).
+    """The run once `until` holds for it (by default: once it is terminal), or as it is when `seconds`
+    have passed (None if it is gone).
 
     `read` loads the run in a session of its own that it closes before returning: between reads this
     holds no connection, only a subscription to the hub."""
     deadline = time.monotonic() + seconds
     async with hub.subscribe(space_id) as changes:
         run = await read()  # after subscribing: a change committed from here on is heard
-        while run is not None and not is_finished(run):
+        while run is not None and not until(run):
             left = deadline - time.monotonic()
             if left <= 0:
                 break

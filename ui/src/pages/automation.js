@@ -106,7 +106,22 @@ export function automationPage(main, id) {
         h("dd", {}, def.plan.map((s) => `${s.step_id} (${s.action})`).join(" → ")),
         h("dt", {}, "Updated"),
         h("dd", {}, when(automation.updated_at)),
+        h("dt", {}, "MCP tool"),
+        h("dd", { id: "mcp-tool" }, mcpTool(def)),
       ),
+    );
+  }
+
+  // An automation exposed as a tool of the space's MCP server, for agents whose token is scoped to it.
+  function mcpTool(def) {
+    const mcp = def.expose && def.expose.mcp;
+    if (!mcp) return "not exposed (add expose.mcp to the definition to offer it to agents)";
+    const state = automation.status === "active" ? "" : " (listed once the automation is active)";
+    return h(
+      "span",
+      {},
+      h("code", {}, mcp.tool_name),
+      ` at ${location.origin}/api/v1/spaces/${automation.space_id}/mcp${state}`,
     );
   }
 

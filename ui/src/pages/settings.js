@@ -92,7 +92,18 @@ const LIFETIMES = [
 function tokenLine(t) {
   const kind = t.kind === "service" ? " · service token" : t.kind === "session" ? " · sign-in" : "";
   const ends = t.expires_at ? `expires ${when(t.expires_at)}` : "never expires";
-  return `${t.display_prefix}…${kind} · created ${when(t.created_at)} · ${ends} `;
+  return `${t.display_prefix}…${kind}${scopeText(t.scopes)} · created ${when(t.created_at)} · ${ends} `;
+}
+
+// A scoped token can do only what its scopes name; one without scopes has its user's full access.
+function scopeText(scopes) {
+  if (!scopes) return "";
+  const parts = [];
+  if (scopes.mcp) {
+    const count = scopes.mcp.automations.length;
+    parts.push(`MCP tools of ${count} automation${count === 1 ? "" : "s"}`);
+  }
+  return ` · only: ${parts.join(", ") || "nothing"}`;
 }
 
 async function loadTokens(box) {
@@ -103,9 +114,16 @@ async function loadTokens(box) {
     { id: "token-lifetime" },
     LIFETIMES.map(([value, label]) => h("option", { value, selected: value === "90" }, label)),
   );
+  // An agent's token: scoped to the MCP tools chosen here, it can do nothing else.
+  const tools = h("select", { id: "token-mcp-tools", multiple: true, size: "3" });
   async function load() {
     try {
-      const page = await api("GET", "/tokens?limit=200");
+      const [page, automations] = await Promise.all([
+        api("GET", "/tokens?limit=200"),
+        api("GET", spacePath("/automations?limit=200")),
+      ]);
+      const exposed = automations.items.filter((a) => a.definition.expose && a.definition.expose.mcp);
+      tools.replaceChildren(...exposed.map((a) => h("option", { value: a.id }, `${a.definition.expose.mcp.tool_name} (${a.name})`)));
       const live = page.items.filter((t) => !t.revoked_at);
       fill(box, 
         flash,
@@ -125,6 +143,8 @@ async function loadTokens(box) {
           name,
           h("label", { for: "token-lifetime" }, "Expires after"),
           lifetime,
+          exposed.length ? h("label", { for: "token-mcp-tools" }, "Only for an agent calling these MCP tools (optional)") : null,
+          exposed.length ? tools : null,
           h("button", { type: "submit" }, "Create token"),
         ),
       );
@@ -136,7 +156,10 @@ async function loadTokens(box) {
     event.preventDefault();
     try {
       const days = lifetime.value === "never" ? "never" : Number(lifetime.value);
-      const made = await api("POST", "/tokens", { name: name.value, expires_in_days: days });
+      const chosen = [...tools.selectedOptions].map((option) => option.value);
+      const body = { name: name.value, expires_in_days: days };
+      if (chosen.length) body.scopes = { mcp: { automations: chosen } };
+      const made = await api("POST", "/tokens", body);
       name.value = "";
       await load();
       const ends = made.expires_at ? `expires ${when(made.expires_at)}` : "never expires";
