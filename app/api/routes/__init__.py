@@ -22,6 +22,7 @@ from app.api.routes import (
     runs,
     schemas,
     secrets,
+    slack,
     spaces,
     tokens,
     triggers,
@@ -58,6 +59,8 @@ api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
 api_router.include_router(databases.router)
+api_router.include_router(slack.router)
+api_router.include_router(slack.interactions_router)
 # Multipart uploads first: the JSON body check of the other knowledge routes does not apply to them.
 api_router.include_router(documents.upload_router)
 api_router.include_router(documents.router)
