@@ -70,7 +70,11 @@ def approval_message(approval: ActionInvocation, approvers: list[str]) -> dict[s
     """The message for a call in its current state: buttons only while it is pending."""
     title = f"Approval needed: {approval.capability}"
     blocks: list[dict[str, Any]] = [
-        {"type": "header", "text": {"type": "plain_text", "text": title[:150]}},
+        {
+            "type": "header",
+            "block_id": f"approval:{approval.id}",
+            "text": {"type": "plain_text", "text": title[:150]},
+        },
         {
             "type": "section",
             "fields": [
@@ -89,7 +93,7 @@ def approval_message(approval: ActionInvocation, approvers: list[str]) -> dict[s
         blocks.append(
             {
                 "type": "actions",
-                "block_id": f"approval:{approval.id}",
+                "block_id": f"actions:{approval.id}",
                 "elements": [
                     {
                         "type": "button",

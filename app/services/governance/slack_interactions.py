@@ -113,6 +113,8 @@ class SlackInteractions:
         try:
             email = await slack.user_email(token, slack_user, timeout_seconds=SLACK_TIMEOUT_SECONDS)
         except StepError as exc:
+            if exc.code == "user_not_found":
+                raise Forbidden("Slack knows no such user.", code="slack_user_not_member") from None
             raise ServiceUnavailable(
                 f"Slack could not tell who clicked ({exc.code}).", code="slack_user_unknown"
             ) from None
