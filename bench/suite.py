@@ -63,6 +63,8 @@ class Profile:
     mcp_repeat: int = 5
     knowledge_sizes: tuple[int, ...] = (10_000, 100_000)
     knowledge_repeats: int = 30
+    approval_warmup: int = 5
+    approval_runs: int = 100
 
 
 FULL = Profile(
@@ -136,6 +138,8 @@ SMOKE = Profile(
     mcp_repeat=2,
     knowledge_sizes=(200, 1_000),
     knowledge_repeats=3,
+    approval_warmup=1,
+    approval_runs=4,
 )
 
 
@@ -215,6 +219,13 @@ def _latency(stack: BenchStack | None, p: Profile) -> list[Row]:
     return runs.latency(stack, p.latency_warmup, p.latency_runs)
 
 
+def _approvals(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import approvals
+
+    assert stack is not None
+    return approvals.run(stack, p.approval_warmup, p.approval_runs)
+
+
 def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import runs
 
@@ -253,6 +264,13 @@ BENCHMARKS = (
     ),
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
     Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
+    Benchmark(
+        "approvals",
+        ("approval",),
+        True,
+        _approvals,
+        "approved → call executed vs a Celery round trip + 2 writes",
+    ),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
     Benchmark(
         "metrics", ("metrics-overhead",), True, _metrics, "api and worker CPU per op, metrics on vs off"
