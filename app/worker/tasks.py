@@ -11,7 +11,7 @@ from celery import shared_task
 from app import metrics
 from app.integrations.slack import SlackApi
 from app.services.governance.approvals import approval_service
-from app.services.governance.notices import approval_notices
+from app.services.governance.notices import NoticeChannels, approval_notices
 from app.services.health import database_status, record_beat_tick, sample_queue_depths
 from app.services.knowledge.indexing import indexing_service
 from app.services.mcp.harvest import harvest_service
@@ -22,7 +22,7 @@ from app.services.runs.execution import ExecutionSettings, execution_service
 from app.services.runs.recovery import recovery_service
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
-from app.worker.ports import ports_for
+from app.worker.ports import mail_port, ports_for
 from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
@@ -123,16 +123,21 @@ async def _deliver_webhook(delivery_id: str) -> str:
 
 async def _send_approval_notice(notice_id: str) -> str:
     worker = runtime()
-    slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
-    vault = SecretVault(keyring_for(worker.core.settings))
+    settings = worker.core.settings
+    channels = NoticeChannels(
+        slack=SlackApi(settings.slack_api_url, worker.core.egress_allow),
+        vault=SecretVault(keyring_for(settings)),
+        mail=mail_port(settings, worker.core.egress_allow),
+        public_url=settings.public_url,
+    )
     async with worker.unit_of_work() as session:
-        outcome = await approval_notices.send(session, uuid.UUID(notice_id), slack, vault)
+        outcome = await approval_notices.send(session, uuid.UUID(notice_id), channels)
     return outcome.status
 
 
 @shared_task(name="system.send_approval_notice")  # type: ignore[untyped-decorator]
 def send_approval_notice(notice_id: str) -> str:
-    """Send one approval notice (a Slack message or its update); failures are retried from the row."""
+    """Send one approval notice (a Slack message, its update, an email); failures are retried from the row."""
     return run(_send_approval_notice(notice_id))
 
 

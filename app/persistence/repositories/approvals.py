@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import func, select, update
+from sqlalchemy.orm import joinedload
 
-from app.persistence.models import ApprovalDecision, ApprovalLink, ApprovalNotice
+from app.persistence.models import ApprovalDecision, ApprovalLink, ApprovalNotice, Membership, Role
 from app.persistence.repositories.base import RepositoryBase
 
 
@@ -92,3 +93,17 @@ class ApprovalNoticeRepository(RepositoryBase[ApprovalNotice]):
         await self.session.execute(
             update(ApprovalNotice).where(ApprovalNotice.id == notice_id).values(next_attempt_at=when)
         )
+
+
+class DeciderRepository(RepositoryBase[Membership]):
+    """Members who may decide approvals in a space (admins and owners), with their users."""
+
+    model = Membership
+
+    async def of_space(self, space_id: uuid.UUID) -> list[Membership]:
+        statement = (
+            select(Membership)
+            .options(joinedload(Membership.user))
+            .where(Membership.space_id == space_id, Membership.role.in_([Role.admin, Role.owner]))
+        )
+        return await self.get_all(statement)

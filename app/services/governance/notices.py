@@ -1,4 +1,5 @@
-"""Approval notices: the Slack message a pending call posts, its update once decided, sent after commit.
+"""Approval notices: the Slack message a pending call posts, its update once decided, and the email with
+a single-use link each approver gets (when the space turned email approvals on), sent after commit.
 
 A notice is a row written in the transaction that causes it (the call asking, a decision); a
 `system`-queue task sends it after the commit and beat's tick sends what is still due, so a lost wake-up
@@ -18,11 +19,14 @@ from app import jobs
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.integrations.slack import SlackApi
+from app.integrations.smtp import RelayMail
 from app.persistence.base import utcnow
-from app.persistence.models import ActionInvocation, ApprovalNotice, Space
+from app.persistence.models import ActionInvocation, ApprovalNotice, Space, User
 from app.persistence.repositories.approvals import ApprovalDecisionRepository, ApprovalNoticeRepository
 from app.persistence.repositories.tenancy import UserRepository
 from app.persistence.types import AsyncSession
+from app.services.governance.email_links import email_links, mail_for
+from app.services.governance.email_links import enabled as email_enabled
 from app.services.governance.slack_settings import SlackApprovalSettings
 from app.services.resources.vault import SecretVault
 
@@ -121,6 +125,9 @@ class ApprovalNotices:
         settings = SlackApprovalSettings.of(space)
         if settings is not None:
             await self._owe(session, approval, "slack_post", {"channel": settings.channel})
+        if email_enabled(space):
+            for user_id in await email_links.approvers(session, approval, space):
+                await self._owe(session, approval, "email", {}, user_id=user_id)
 
     async def decision_recorded(self, session: AsyncSession, approval: ActionInvocation) -> None:
         """Someone decided (or one of several approvers approved): owe an update of the Slack message."""
@@ -132,13 +139,20 @@ class ApprovalNotices:
         await self.decision_recorded(session, approval)
 
     async def _owe(
-        self, session: AsyncSession, approval: ActionInvocation, kind: str, payload: dict[str, Any]
+        self,
+        session: AsyncSession,
+        approval: ActionInvocation,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        user_id: uuid.UUID | None = None,
     ) -> None:
         notice = ApprovalNotice(
             id=uuid.uuid4(),
             invocation_id=approval.id,
             space_id=approval.space_id,
             kind=kind,
+            user_id=user_id,
             payload=payload,
             status="pending",
             attempts=0,
@@ -156,7 +170,10 @@ class ApprovalNotices:
         return len(due)
 
     async def send(
-        self, session: AsyncSession, notice_id: uuid.UUID, slack: SlackApi, vault: SecretVault
+        self,
+        session: AsyncSession,
+        notice_id: uuid.UUID,
+        channels: NoticeChannels,
     ) -> SendOutcome:
         """Send one owed notice; a failure schedules the next attempt, past the last one it fails."""
         repository = ApprovalNoticeRepository(session)
@@ -165,23 +182,45 @@ class ApprovalNotices:
             return SendOutcome("skipped")
         approval = await session.get(ActionInvocation, notice.invocation_id)
         space = await session.get(Space, notice.space_id)
-        settings = SlackApprovalSettings.of(space) if space is not None else None
-        if approval is None or settings is None:
-            return self._give_up(notice, "Slack approvals are no longer configured for this space")
+        if approval is None or space is None:
+            return self._give_up(notice, "the call is gone")
         try:
-            await self._send(session, notice, approval, settings, slack, vault)
+            if notice.kind == "email":
+                await self._email(session, notice, approval, channels)
+            else:
+                settings = SlackApprovalSettings.of(space)
+                if settings is None:
+                    return self._give_up(notice, "Slack approvals are no longer configured for this space")
+                await self._send(session, notice, approval, settings, channels.slack, channels.vault)
         except (StepError, AppError) as exc:
-            code = exc.code
-            retryable = getattr(exc, "retryable", True)
-            return self._retry(
-                notice, f"{code}: {exc}"[:500], retryable=retryable and code != "secret_missing"
-            )
+            retryable = getattr(exc, "retryable", True) and exc.code != "secret_missing"
+            return self._retry(notice, f"{exc.code}: {exc}"[:500], retryable=retryable)
         except _NotYet:
             return self._retry(notice, "the Slack message is not posted yet", retryable=True)
+        except _Moot as exc:
+            return self._give_up(notice, str(exc))
         notice.status, notice.sent_at = "sent", utcnow()
         notice.attempts += 1
         await session.flush()
         return SendOutcome("sent")
+
+    async def _email(
+        self,
+        session: AsyncSession,
+        notice: ApprovalNotice,
+        approval: ActionInvocation,
+        channels: NoticeChannels,
+    ) -> None:
+        """A fresh single-use link for the approver, in an email through the SMTP relay."""
+        if channels.mail is None:
+            raise _Moot("this deployment has no SMTP relay")
+        if approval.status != "pending":
+            raise _Moot(f"the call no longer waits for a decision ({approval.status})")
+        user = await session.get(User, notice.user_id) if notice.user_id is not None else None
+        if user is None:
+            raise _Moot("the approver is gone")
+        link = await email_links.issue(session, approval, user, channels.public_url)
+        await channels.mail.send(mail_for(approval, user, link), timeout_seconds=SLACK_TIMEOUT_SECONDS)
 
     async def _send(
         self,
@@ -243,6 +282,21 @@ class ApprovalNotices:
 
 class _NotYet(Exception):
     """An update whose message is still being posted: try again shortly."""
+
+
+class _Moot(Exception):
+    """Nothing is owed any more (the call was decided, the approver left, mail is not configured)."""
+
+
+@dataclass(frozen=True)
+class NoticeChannels:
+    """What sending a notice may use: Slack's Web API, the vault for its token, the SMTP relay (None when
+    not configured) and the public URL email links start with."""
+
+    slack: SlackApi
+    vault: SecretVault
+    mail: RelayMail | None
+    public_url: str | None
 
 
 approval_notices = ApprovalNotices()
