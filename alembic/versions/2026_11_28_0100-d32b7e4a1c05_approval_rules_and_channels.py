@@ -120,7 +120,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False),
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("id", sa.Uuid(), nullable=False),
-        sa.CheckConstraint("kind IN ('slack_post', 'slack_update', 'email')", name="ck_approval_notices_kind"),
+        sa.CheckConstraint(
+            "kind IN ('slack_post', 'slack_update', 'email')", name="ck_approval_notices_kind"
+        ),
         sa.CheckConstraint("status IN ('pending', 'sent', 'failed')", name="ck_approval_notices_status"),
         _fk("approval_notices", "invocation_id", "action_invocations"),
         _fk("approval_notices", "space_id", "spaces"),
