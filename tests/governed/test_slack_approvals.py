@@ -183,6 +183,12 @@ class TestSlackApprovals:
         body = interaction(str(uuid.uuid4()), "approve", "U1")
         answer = await click(owner, body)
         assert (answer.status_code, answer.json()["error"]["code"]) == (404, "slack_not_configured")
+        # A signing secret deleted since: refused the same way, naming no secret to an unsigned caller.
+        await configure(owner)
+        assert (await owner.request("DELETE", owner.space_path("/secrets/slack_signing"))).status_code == 204
+        gone = await click(owner, body, secret=SIGNING)
+        assert (gone.status_code, gone.json()["error"]["code"]) == (404, "slack_not_configured")
+        assert "slack_signing" not in gone.text
 
 
 async def _async(value: Any) -> Any:

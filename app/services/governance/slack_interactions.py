@@ -27,7 +27,7 @@ from app.services.governance.approvals import approval_service
 from app.services.governance.notices import APPROVE, DENY
 from app.services.governance.slack_settings import SlackApprovalSettings
 from app.services.identity.access import Caller, SpaceAccess
-from app.services.resources.vault import SecretVault
+from app.services.resources.vault import SecretMissing, SecretVault
 
 MAX_SKEW_SECONDS = 5 * 60
 SLACK_TIMEOUT_SECONDS = 5.0
@@ -97,15 +97,22 @@ class SlackInteractions:
         settings = SlackApprovalSettings.of(space) if space is not None else None
         if settings is None:
             raise NotFound("No Slack approvals here.", code="slack_not_configured")
-        secrets = await vault.resolve(
-            session, space_id, [settings.signing_secret_secret, settings.bot_token_secret]
-        )
-        verify(secrets[settings.signing_secret_secret], request, now)
+        # Nothing but the signing secret is read before the request is known to come from Slack, and a
+        # caller who is not Slack learns no secret's name.
+        signing = await self._secret(session, vault, space_id, settings.signing_secret_secret)
+        verify(signing, request, now)
         decision, approval_id, slack_user = _action(request.body)
-        access = await self._member(session, space_id, slack_user, secrets[settings.bot_token_secret], slack)
+        token = await self._secret(session, vault, space_id, settings.bot_token_secret)
+        access = await self._member(session, space_id, slack_user, token, slack)
         if decision == APPROVE:
             return await approval_service.approve(session, access, approval_id, "once", via="slack")
         return await approval_service.deny(session, access, approval_id, None, via="slack")
+
+    async def _secret(self, session: AsyncSession, vault: SecretVault, space_id: uuid.UUID, name: str) -> str:
+        try:
+            return (await vault.resolve(session, space_id, [name]))[name]
+        except SecretMissing:
+            raise NotFound("No Slack approvals here.", code="slack_not_configured") from None
 
     async def _member(
         self, session: AsyncSession, space_id: uuid.UUID, slack_user: str, token: str, slack: SlackApi
