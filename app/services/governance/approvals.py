@@ -197,6 +197,7 @@ class ApprovalService:
                 "message": "the run was taken over by another claim before it paused on this call",
             }
             await record_approval_event(session, approval, "approval.decided")
+            await approval_notices.expired(session, approval)
         await session.flush()
         return len(pending)
 
