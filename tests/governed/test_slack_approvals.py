@@ -13,8 +13,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from httpx import Response
+from sqlalchemy import update
 
-from app.persistence.models import User
+from app.persistence.base import utcnow
+from app.persistence.models import ActionInvocation, User
+from app.persistence.transaction import transaction
 from app.services.governance.slack_interactions import signature_for
 from tests.governed.helpers import eventually, name, waiting_run
 from tests.support.approvals import decide, the_approval
@@ -197,3 +200,28 @@ async def _async(value: Any) -> Any:
 
 def _ts_of(fake_slack: FakeSlack, post: dict[str, Any]) -> str:
     return fake_slack.timestamps[fake_slack.posts.index(post)]
+
+
+class TestSlackExpiry:
+    async def test_an_expired_call_loses_its_buttons(
+        self, app, factory: Factory, loopback: Loopback, fake_slack: FakeSlack, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        await configure(owner)
+        _, run = await waiting_run(owner, loopback, name("slack-expiry"))
+        approval = await the_approval(owner, run["id"])
+        [post] = await eventually(lambda: _async(posted_for(fake_slack, approval["id"])))
+        async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+            await session.execute(
+                update(ActionInvocation)
+                .where(ActionInvocation.id == uuid.UUID(approval["id"]))
+                .values(expires_at=utcnow())
+            )
+        assert (await wait_for(owner, run["id"]))["status"] == "failed"
+        [update_] = await eventually(
+            lambda: _async([u for u in fake_slack.updates if u["ts"] == _ts_of(fake_slack, post)])
+        )
+        assert "Expired" in update_["text"]
+        assert not [block for block in update_["blocks"] if block["type"] == "actions"]
+        late = await click(owner, interaction(approval["id"], "approve", "UNOBODY"))
+        assert late.status_code in (403, 409)
