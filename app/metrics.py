@@ -88,6 +88,17 @@ INVOCATIONS = Counter(
 PENDING_APPROVALS = Gauge(
     _PREFIX + "pending_approvals", "Invocations waiting for a human decision.", multiprocess_mode="mostrecent"
 )
+APPROVAL_DECISION_WAIT = Histogram(
+    _PREFIX + "approval_decision_seconds",
+    "An approval's request to its decision, by outcome (approved, denied).",
+    ["outcome"],
+    buckets=(*_RUN_BUCKETS, 14400, 86400),
+)
+APPROVAL_EXECUTION_WAIT = Histogram(
+    _PREFIX + "approval_execution_seconds",
+    "An approved call's decision to the end of its execution on the worker that resumed the run.",
+    buckets=_RUN_BUCKETS,
+)
 MCP_DRIFT = Counter(
     _PREFIX + "mcp_drift_total",
     "MCP tools found changed (schemas or safety annotations) or gone since their last listing, by when it"
@@ -141,6 +152,7 @@ _llm_tokens = LabelledSeries(LLM_TOKENS)
 _webhook_fires = LabelledSeries(WEBHOOK_FIRES)
 _invocations = LabelledSeries(INVOCATIONS)
 _mcp_drift = LabelledSeries(MCP_DRIFT)
+_approval_decision = LabelledSeries(APPROVAL_DECISION_WAIT)
 
 _state = {"enabled": True}
 
@@ -170,6 +182,18 @@ def set_pending_approvals(count: int) -> None:
     """How many invocations wait for approval right now (call where that number is known)."""
     if _state["enabled"]:
         PENDING_APPROVALS.set(count)
+
+
+def approval_decided(outcome: str, seconds: float) -> None:
+    """A call was approved or denied `seconds` after it asked (`outcome`: approved or denied)."""
+    if _state["enabled"]:
+        _approval_decision(outcome).observe(max(0.0, seconds))
+
+
+def approval_executed(seconds: float) -> None:
+    """An approved call finished running `seconds` after its decision."""
+    if _state["enabled"]:
+        APPROVAL_EXECUTION_WAIT.observe(max(0.0, seconds))
 
 
 def run_created(trigger: str, status: str) -> None:

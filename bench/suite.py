@@ -66,6 +66,8 @@ class Profile:
     mcp_repeat: int = 5
     knowledge_sizes: tuple[int, ...] = (10_000, 100_000)
     knowledge_repeats: int = 30
+    approval_warmup: int = 5
+    approval_runs: int = 100
 
 
 FULL = Profile(
@@ -142,6 +144,8 @@ SMOKE = Profile(
     mcp_repeat=2,
     knowledge_sizes=(200, 1_000),
     knowledge_repeats=3,
+    approval_warmup=1,
+    approval_runs=4,
 )
 
 
@@ -221,6 +225,13 @@ def _latency(stack: BenchStack | None, p: Profile) -> list[Row]:
     return runs.latency(stack, p.latency_warmup, p.latency_runs)
 
 
+def _approvals(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import approvals
+
+    assert stack is not None
+    return approvals.run(stack, p.approval_warmup, p.approval_runs)
+
+
 def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import runs
 
@@ -266,6 +277,13 @@ BENCHMARKS = (
     ),
     Benchmark("fire", ("webhook",), True, _fire, "webhook fires/s through uvicorn vs raw INSERTs"),
     Benchmark("latency", (), True, _latency, "fire → succeeded vs a Celery round trip + 3 writes"),
+    Benchmark(
+        "approvals",
+        ("approval",),
+        True,
+        _approvals,
+        "approved → call executed vs a Celery round trip + 2 writes",
+    ),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
     Benchmark("pooler", ("pgbouncer",), True, _pooler, "runs/s through PgBouncer vs straight to PostgreSQL"),
     Benchmark(

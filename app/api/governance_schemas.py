@@ -10,6 +10,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out, StepSpendOut
+from app.engine.mode_rules import plain_modes, rules_of
 from app.services.governance.modes import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
 
 ModeValue = Literal["allow", "deny", "require_approval"]
@@ -28,6 +29,11 @@ class InvocationOut(Out):
     chosen_by: str = Field(description="definition (a tight step) or agent (a model's tool call).")
     mode: str
     mode_source: str
+    mode_rule: dict[str, Any] | None = Field(
+        default=None,
+        description='The mode rule that decided the call, e.g. {"level": "automation", "index": 0}.',
+    )
+    required_approvals: int = Field(default=1, description="Distinct members who must approve the call.")
     params: Any = Field(description="Redacted; secrets appear as references.")
     params_hash: str | None = Field(
         default=None,
@@ -52,9 +58,20 @@ class InvocationOut(Out):
     created_at: datetime
 
 
+class ApprovalDecisionOut(Out):
+    user_id: uuid.UUID
+    decision: Literal["approve", "deny"]
+    via: Literal["api", "slack", "email"] = Field(description="Where the member decided.")
+    note: str | None
+    created_at: datetime
+
+
 class ApprovalOut(InvocationOut):
     url: str = ""
     run_url: str = ""
+    decisions: list[ApprovalDecisionOut] = Field(
+        default_factory=list, description="Each member's decision so far, oldest first."
+    )
 
 
 class ApprovalDecision(Body):
@@ -73,10 +90,40 @@ class ActionModes(Body):
     modes: dict[str, ModeValue] = Field(
         description='Capability id or pattern → mode, e.g. {"crm.create_note": "allow", "crm.*": "deny"}.'
     )
+    rules: list[Any] | None = Field(
+        default=None,
+        description="Ordered rules over a call's arguments, tried before `modes` (first match wins): "
+        '{"capability": "payments.refund", "when": {"amount": {"gt": 1000}}, "mode": "require_approval", '
+        '"approvals": 2}. Left out: the level keeps its rules; [] removes them.',
+    )
 
 
 class ActionModesOut(Out):
     modes: dict[str, str]
+    rules: list[dict[str, Any]] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, stored: dict[str, Any] | None) -> ActionModesOut:
+        """A level's column: its map of modes and its rules."""
+        return cls(modes=plain_modes(stored), rules=rules_of(stored))
+
+
+class SlackApprovalsBody(Body):
+    channel: str = Field(min_length=1, max_length=81, description="A channel id (C0123ABCD) or #name.")
+    bot_token_secret: str = Field(
+        min_length=1, max_length=100, description="Name of the space secret holding the bot token (xoxb-…)."
+    )
+    signing_secret_secret: str = Field(
+        min_length=1, max_length=100, description="Name of the space secret holding the app's signing secret."
+    )
+
+
+class SlackApprovalsOut(Out):
+    enabled: bool
+    channel: str | None = None
+    bot_token_secret: str | None = None
+    signing_secret_secret: str | None = None
+    interactivity_url: str = Field(description="The Request URL to give Slack's Interactivity settings.")
 
 
 class ApprovalSettingsBody(Body):

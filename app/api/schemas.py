@@ -10,6 +10,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from app.definitions.run_modes import LlmMode, RunMode
+from app.engine.mode_rules import plain_modes
 from app.persistence.models import AutomationStatus, Role
 from app.persistence.models.runs import MAX_PRIORITY, MIN_PRIORITY
 from app.services.identity.token_scopes import TokenScopes
@@ -231,8 +232,15 @@ class AutomationOut(Out):
     triggers: list[TriggerOut]
     action_modes: dict[str, str] = Field(
         default_factory=dict,
-        description="Permission overrides (PUT …/action-modes); not part of the definition.",
+        description="Permission overrides (PUT …/action-modes); not part of the definition. Its rules over "
+        "arguments are listed by GET …/action-modes.",
     )
+
+    @field_validator("action_modes", mode="before")
+    @classmethod
+    def _without_rules(cls, value: Any) -> Any:
+        # The column keeps the level's rules beside its map; this field shows the map.
+        return plain_modes(value) if isinstance(value, dict) else value
 
 
 class ProblemOut(BaseModel):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.grants import granted
+from app.engine.mode_rules import conditional, rules_of
 from app.engine.permissions import ChosenBy, ModeDecision, WritePolicy, resolve_mode
 from app.engine.standing_grants import StandingGrant, match_grants
 from app.registry import Capability
@@ -27,8 +28,8 @@ class CallPolicy:
     """What decides a call's mode: both levels of overrides, the write policy, the grant list and the
     automation's live standing approvals."""
 
-    automation_modes: Mapping[str, str] = field(default_factory=dict)
-    space_modes: Mapping[str, str] = field(default_factory=dict)
+    automation_modes: Mapping[str, Any] = field(default_factory=dict)
+    space_modes: Mapping[str, Any] = field(default_factory=dict)
     write_policy: WritePolicy = "auto_confirm_safe"
     grants: Sequence[Mapping[str, Any]] | None = None
     approval_grants: Sequence[StandingGrant] = ()
@@ -53,6 +54,7 @@ def _standing(
     # As the pipeline's `approval_grant` rule: only a known call, never a destructive or drifted one.
     if (
         decision.mode != "require_approval"
+        or decision.approvals > 1
         or args is None
         or step_id is None
         or capability.destructive
@@ -73,16 +75,29 @@ def call_mode(
     step_id: str | None = None,
 ) -> dict[str, Any]:
     """`{"mode", "mode_source", "grant"}` for one call (of `step_id`, whose standing approvals apply);
-    a call no grant fits is `deny` (`grant`)."""
+    a call no grant fits is `deny` (`grant`). `mode_rule` names the rule that decided, if one did;
+    `required_approvals` when it asks for more than one approver; `depends_on_arguments` when the
+    arguments are unknown and a rule with a condition names the capability."""
     decision = resolve_mode(
         capability,
         chosen_by,
         automation_modes=policy.automation_modes,
         space_modes=policy.space_modes,
         write_policy=policy.write_policy,
+        args=args,
     )
     decision = _standing(decision, capability, args, policy, step_id)
     grant = _grant(policy, capability.id, args)
     if grant == "refused":
         return {"mode": "deny", "mode_source": decision.source, "denied_reason": "grant", "grant": grant}
-    return {"mode": decision.mode, "mode_source": decision.source, "grant": grant}
+    answer: dict[str, Any] = {"mode": decision.mode, "mode_source": decision.source, "grant": grant}
+    if decision.rule is not None:
+        answer["mode_rule"] = decision.rule.ref()
+    if decision.approvals > 1:
+        answer["required_approvals"] = decision.approvals
+    if args is None and any(
+        conditional(rules_of(modes), capability.id) for modes in (policy.automation_modes, policy.space_modes)
+    ):
+        # An agent's arguments are only known when it calls: a rule with a condition may decide then.
+        answer["depends_on_arguments"] = True
+    return answer

@@ -2,8 +2,9 @@
 
 Pure and side-effect free, so the pipeline's rules, authoring and a preview all give the same answer:
 
-1. the automation's override (`automations.action_modes`),
-2. the space default (`spaces.action_modes`),
+1. the automation's override (`automations.action_modes`): its rules over the call's arguments first
+   (`app.engine.mode_rules`, first match wins), then its map of modes,
+2. the space default (`spaces.action_modes`): its rules, then its map,
 3. the inferred default: a call the definition names (a tight step, `call_tool`) is `allow` because a
    human saved it; a call an agent chose is `allow` for `read` capabilities and for internal writes (the
    automation's own key/value state, which touches nothing outside it), and `require_approval` for other
@@ -18,16 +19,25 @@ never relaxes `deny` or `require_approval`.
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
+from app.engine.mode_rules import (
+    MODE_KEY_PATTERN,
+    RULES_KEY,
+    Level,
+    RuleMatch,
+    match_rule,
+    rules_of,
+)
 from app.registry import Capability
 
 Mode = Literal["allow", "deny", "require_approval"]
 ModeSource = Literal[
+    "automation_rule",
     "automation_override",
+    "space_rule",
     "space_default",
     "inferred_default",
     "write_policy",
@@ -39,8 +49,6 @@ WritePolicy = Literal["always_draft", "auto_confirm_safe"]
 
 MODES: tuple[str, ...] = get_args(Mode)
 MAX_MODE_ENTRIES = 500
-# A capability id, or a glob over ids (`crm.*`, `*`): lowercase dotted words, `*` and `?` as wildcards.
-MODE_KEY_PATTERN = re.compile(r"^[a-z0-9_.*?]{1,100}$")
 
 
 @dataclass(frozen=True)
@@ -51,26 +59,37 @@ class ModeDecision:
     source: ModeSource
     matched: str | None = None
     """The override key that decided (an id or a pattern); None for an inferred mode."""
+    rule: RuleMatch | None = None
+    """The mode rule that decided (its level and index), when one did."""
+
+    @property
+    def approvals(self) -> int:
+        """How many distinct members must approve the call (a rule may ask for more than one)."""
+        return self.rule.approvals if self.rule is not None and self.mode == "require_approval" else 1
 
 
 def is_pattern(key: str) -> bool:
     return any(char in key for char in "*?[")
 
 
-def match_mode(modes: Mapping[str, str], capability_id: str) -> tuple[str, str] | None:
+def match_mode(modes: Mapping[str, Any], capability_id: str) -> tuple[str, str] | None:
     """(key, mode) of the entry that governs `capability_id` in one level, or None.
 
     An exact id wins; otherwise the longest matching pattern (ties: the alphabetically first, so the
     answer never depends on the order a JSON object was stored in).
     """
-    exact = modes.get(capability_id)
-    if exact is not None:
+    exact = modes.get(capability_id) if capability_id != RULES_KEY else None
+    if isinstance(exact, str):
         return capability_id, exact
-    candidates = [key for key in modes if is_pattern(key) and fnmatch.fnmatchcase(capability_id, key)]
+    candidates = [
+        key
+        for key in modes
+        if key != RULES_KEY and is_pattern(key) and fnmatch.fnmatchcase(capability_id, key)
+    ]
     if not candidates:
         return None
     best = min(candidates, key=lambda key: (-len(key), key))
-    return best, modes[best]
+    return best, str(modes[best])
 
 
 def inferred_mode(capability: Capability, chosen_by: ChosenBy) -> Mode:
@@ -84,11 +103,15 @@ def resolve_mode(
     capability: Capability,
     chosen_by: ChosenBy,
     *,
-    automation_modes: Mapping[str, str] | None = None,
-    space_modes: Mapping[str, str] | None = None,
+    automation_modes: Mapping[str, Any] | None = None,
+    space_modes: Mapping[str, Any] | None = None,
     write_policy: WritePolicy = "auto_confirm_safe",
+    args: Mapping[str, Any] | None = None,
 ) -> ModeDecision:
-    """The cascade for one call, drift guard included: what the pipeline enforces and a preview shows."""
+    """The cascade for one call, drift guard included: what the pipeline enforces and a preview shows.
+
+    `args` are the call's arguments, which rules with a condition read (None: not known yet, such rules
+    are passed over)."""
     return drift_guarded(
         capability,
         cascade(
@@ -97,6 +120,7 @@ def resolve_mode(
             automation_modes=automation_modes,
             space_modes=space_modes,
             write_policy=write_policy,
+            args=args,
         ),
     )
 
@@ -105,16 +129,20 @@ def cascade(
     capability: Capability,
     chosen_by: ChosenBy,
     *,
-    automation_modes: Mapping[str, str] | None = None,
-    space_modes: Mapping[str, str] | None = None,
+    automation_modes: Mapping[str, Any] | None = None,
+    space_modes: Mapping[str, Any] | None = None,
     write_policy: WritePolicy = "auto_confirm_safe",
+    args: Mapping[str, Any] | None = None,
 ) -> ModeDecision:
-    """Override, space default, inference and write policy (without the drift guard)."""
-    levels: tuple[tuple[Mapping[str, str] | None, ModeSource], ...] = (
-        (automation_modes, "automation_override"),
-        (space_modes, "space_default"),
+    """Rules and overrides of each level, inference and write policy (without the drift guard)."""
+    levels: tuple[tuple[Mapping[str, Any] | None, Level, ModeSource, ModeSource], ...] = (
+        (automation_modes, "automation", "automation_rule", "automation_override"),
+        (space_modes, "space", "space_rule", "space_default"),
     )
-    for modes, source in levels:
+    for modes, level, rule_source, source in levels:
+        rule = match_rule(rules_of(modes), level, capability.id, args)
+        if rule is not None and rule.mode in MODES:
+            return ModeDecision(rule.mode, rule_source, capability.id, rule)  # type: ignore[arg-type]
         found = match_mode(modes or {}, capability.id)
         if found is not None and found[1] in MODES:
             return ModeDecision(found[1], source, found[0])  # type: ignore[arg-type]
@@ -128,7 +156,7 @@ def cascade(
 def drift_guarded(capability: Capability, decision: ModeDecision) -> ModeDecision:
     """A drifted capability's `allow` becomes `require_approval`; other modes stay as they are."""
     if capability.drifted and decision.mode == "allow":
-        return ModeDecision("require_approval", "drift_guard", decision.matched)
+        return ModeDecision("require_approval", "drift_guard", decision.matched, decision.rule)
     return decision
 
 

@@ -1,4 +1,4 @@
-"""Slack's Web API, `chat.postMessage`, through the egress guard.
+"""Slack's Web API (`chat.postMessage`, `chat.update`, `users.info`) through the egress guard.
 
 Slack answers HTTP 200 with `{"ok": false, "error": "<code>"}` for most failures; those codes become
 the step's error. Rate limits (HTTP 429 with Retry-After, or `ratelimited`) are waited out inside the
@@ -36,6 +36,9 @@ PERMANENT_ERRORS = frozenset(
         "too_many_attachments",
         "restricted_action",
         "invalid_arguments",
+        "user_not_found",
+        "message_not_found",
+        "cant_update_message",
     }
 )
 MAX_ANSWER_BYTES = 1024 * 1024
@@ -53,12 +56,40 @@ class SlackApi:
         self, token: str, message: dict[str, Any], *, timeout_seconds: float
     ) -> dict[str, Any]:
         """Post `message` (channel, text, blocks, thread_ts) and answer `{channel, ts}`."""
+        body = await self.call("chat.postMessage", token, timeout_seconds=timeout_seconds, json=message)
+        return {"channel": str(body.get("channel", "")), "ts": str(body.get("ts", ""))}
+
+    async def update_message(
+        self, token: str, message: dict[str, Any], *, timeout_seconds: float
+    ) -> dict[str, Any]:
+        """Replace a posted message (`channel`, `ts`, text, blocks) and answer `{channel, ts}`."""
+        body = await self.call("chat.update", token, timeout_seconds=timeout_seconds, json=message)
+        return {"channel": str(body.get("channel", "")), "ts": str(body.get("ts", ""))}
+
+    async def user_email(self, token: str, user_id: str, *, timeout_seconds: float) -> str | None:
+        """The email of a Slack user's profile (`users.info`; needs the `users:read.email` scope)."""
+        body = await self.call("users.info", token, timeout_seconds=timeout_seconds, data={"user": user_id})
+        user = body.get("user")
+        profile = user.get("profile") if isinstance(user, dict) else None
+        email = profile.get("email") if isinstance(profile, dict) else None
+        return email if isinstance(email, str) and email else None
+
+    async def call(
+        self,
+        method: str,
+        token: str,
+        *,
+        timeout_seconds: float,
+        json: dict[str, Any] | None = None,
+        data: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """One Web API method (a JSON body, or a form for read methods); answers Slack's `ok` body."""
         deadline = time.monotonic() + timeout_seconds
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise StepError("slack_timeout", "Slack did not accept the message in time")
-            answer, retry_after = await self._call(token, message, remaining)
+            answer, retry_after = await self._call(method, token, remaining, json, data)
             if answer is not None:
                 return answer
             if retry_after >= deadline - time.monotonic():
@@ -70,16 +101,23 @@ class SlackApi:
             await asyncio.sleep(retry_after)
 
     async def _call(
-        self, token: str, message: dict[str, Any], timeout_seconds: float
+        self,
+        method: str,
+        token: str,
+        timeout_seconds: float,
+        json: dict[str, Any] | None,
+        data: dict[str, str] | None,
     ) -> tuple[dict[str, Any] | None, float]:
         """Slack's answer, or (None, seconds to wait) when it is rate limiting."""
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json; charset=utf-8"}
+        headers = {"Authorization": f"Bearer {token}"}
+        if json is not None:
+            headers["Content-Type"] = "application/json; charset=utf-8"
         try:
             async with egress_client(
                 allow=self.allow, timeout=timeout_seconds, max_response_bytes=MAX_ANSWER_BYTES
             ) as client:
                 response = await client.fetch(
-                    "POST", f"{self.base_url}/chat.postMessage", headers=headers, json=message
+                    "POST", f"{self.base_url}/{method}", headers=headers, json=json, data=data
                 )
         except SecretHostRefused as exc:
             # The token is bound to other hosts than this deployment's Slack API URL.
@@ -107,7 +145,7 @@ class SlackApi:
         if not isinstance(body, dict):
             raise StepError("slack_bad_answer", "Slack answered something other than an object")
         if body.get("ok") is True:
-            return {"channel": str(body.get("channel", "")), "ts": str(body.get("ts", ""))}, 0.0
+            return body, 0.0
         code = str(body.get("error") or "unknown_error")
         if code == "ratelimited":
             return None, _seconds(response.headers.get("retry-after"))

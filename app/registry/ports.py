@@ -238,6 +238,10 @@ class InvocationRecord:
     """For a call that asks for approval: its target (`Capability.target_of`), which `always` grants."""
     lapsed_grants: tuple[str, ...] = ()
     """Standing approvals of the call's step and capability for another target: they lapse."""
+    mode_rule: dict[str, Any] | None = None
+    """The mode rule that decided the call (`{"level", "index"}`), when one did."""
+    required_approvals: int = 1
+    """How many distinct members must approve a call that asks for approval."""
 
 
 class InvocationLog(Protocol):

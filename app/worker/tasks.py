@@ -9,18 +9,20 @@ from datetime import UTC, datetime, timedelta
 from celery import shared_task
 
 from app import metrics
+from app.integrations.slack import SlackApi
 from app.services.governance.approvals import approval_service
+from app.services.governance.notices import NoticeChannels, approval_notices
 from app.services.health import database_status, record_beat_tick, sample_queue_depths
 from app.services.knowledge.indexing import indexing_service
 from app.services.mcp.harvest import harvest_service
 from app.services.outbound.deliveries import DeliverySettings, delivery_service
 from app.services.resources.artifacts import artifact_service
-from app.services.resources.vault import keyring_for
+from app.services.resources.vault import SecretVault, keyring_for
 from app.services.runs.execution import ExecutionSettings, execution_service
 from app.services.runs.recovery import recovery_service
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
-from app.worker.ports import ports_for
+from app.worker.ports import mail_port, ports_for
 from app.worker.runtime import run, runtime
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
@@ -53,6 +55,8 @@ async def _tick() -> str:
         await delivery_service.sweep(session, now)
     async with worker.unit_of_work() as session:
         swept = await approval_service.sweep(session, now, worker.core.limits)
+    async with worker.unit_of_work() as session:
+        await approval_notices.sweep(session, now)
     metrics.set_pending_approvals(swept.pending)
     async with worker.unit_of_work() as session:
         await harvest_service.sweep(session, now, timedelta(hours=worker.core.settings.mcp_reharvest_hours))
@@ -115,6 +119,26 @@ async def _deliver_webhook(delivery_id: str) -> str:
         disable_after_failures=worker.core.settings.webhook_disable_after_failures,
     )
     return await delivery_service.attempt(worker.unit_of_work, uuid.UUID(delivery_id), settings)
+
+
+async def _send_approval_notice(notice_id: str) -> str:
+    worker = runtime()
+    settings = worker.core.settings
+    channels = NoticeChannels(
+        slack=SlackApi(settings.slack_api_url, worker.core.egress_allow),
+        vault=SecretVault(keyring_for(settings)),
+        mail=mail_port(settings, worker.core.egress_allow),
+        public_url=settings.public_url,
+    )
+    async with worker.unit_of_work() as session:
+        outcome = await approval_notices.send(session, uuid.UUID(notice_id), channels)
+    return outcome.status
+
+
+@shared_task(name="system.send_approval_notice")  # type: ignore[untyped-decorator]
+def send_approval_notice(notice_id: str) -> str:
+    """Send one approval notice (a Slack message, its update, an email); failures are retried from the row."""
+    return run(_send_approval_notice(notice_id))
 
 
 @shared_task(name="system.deliver_webhook")  # type: ignore[untyped-decorator]

@@ -21,7 +21,10 @@ from app import metrics
 from app.config import Settings
 from app.devstack import free_port
 from app.main import create_app
+from tests.governed.helpers import name, waiting_run
+from tests.support.approvals import the_approval
 from tests.support.factories import Caller, Factory
+from tests.support.loopback import Loopback
 from tests.support.processes import ServiceProcess
 from tests.support.runs import definition, start, wait_for
 
@@ -262,3 +265,34 @@ class TestWorkerMetrics:
         assert _ID.search(run["id"]), "the pattern catches the ids the service writes"
         assert not {run["id"], automation_id, owner.space_id} & values
         assert not [value for value in values if _ID.search(value)], values
+
+    async def test_an_approval_is_measured_from_request_to_decision_and_to_execution(
+        self,
+        factory: Factory,
+        stack: tuple[ServiceProcess, ServiceProcess],
+        service_env: dict[str, str],
+        loopback: Loopback,
+        tmp_path: Path,
+    ) -> None:
+        owner = await factory.owner()
+        port = free_port()
+        env = {**service_env, "AUTOMATIONS_API_WORKERS": "1"}
+        process = ServiceProcess.cli("api-approvals", ["api", "--port", str(port)], env, tmp_path)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, process)
+            _, run = await waiting_run(owner, loopback, name("metrics"))
+            approval = await the_approval(owner, run["id"])
+            async with httpx.AsyncClient(base_url=url, timeout=30, headers=owner.headers) as client:
+                before = (await client.get("/metrics")).text
+                decided = await client.post(
+                    f"/api/v1/spaces/{owner.space_id}/approvals/{approval['id']}/approve", json={}
+                )
+                assert decided.status_code == 200, decided.text
+                assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
+                after = (await client.get("/metrics")).text
+        finally:
+            process.stop()
+        approved = (("outcome", "approved"),)
+        assert _delta(after, before, "automations_approval_decision_seconds_count", approved) == 1
+        assert _delta(after, before, "automations_approval_execution_seconds_count") == 1

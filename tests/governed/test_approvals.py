@@ -94,7 +94,7 @@ class TestApprove:
         approval = await the_approval(owner, other["id"])
         assert (await decide(owner, approval["id"], "approve", {"scope": "always_space"})).status_code == 200
         modes = (await owner.request("GET", owner.space_path("/action-modes"))).json()
-        assert modes == {"modes": {"http.request": "allow"}}
+        assert modes == {"modes": {"http.request": "allow"}, "rules": []}
 
 
 class TestRefusals:

@@ -150,5 +150,8 @@ def test_a_member_sees_the_settings_read_only(page: Any, owner: Owner, ui_base: 
     assert select.is_disabled()
     assert page.is_disabled("#save-modes")
     assert page.is_disabled("#save-approval-settings")
-    assert page.locator("section .read-only").count() == 3
+    page.wait_for_selector("#save-slack-approvals:disabled")
+    page.wait_for_selector("#save-email-approvals:disabled")
+    assert page.is_disabled("#slack-channel")
+    assert page.locator("section .read-only").count() == 5
     assert not axe_violations(page), axe_violations(page)

@@ -5,6 +5,7 @@ import { api, session, setUnauthorizedHandler } from "./api.js";
 import { clear, h, fill } from "./dom.js";
 import { approvalsPage } from "./pages/approvals.js";
 import { invitationPage } from "./pages/invitation.js";
+import { approvalEmailPage } from "./pages/approval_email.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
 import { connectionsPage } from "./pages/connections.js";
@@ -134,6 +135,14 @@ async function render() {
     clear(app);
     document.title = "Join · Automations";
     invitationPage(app, (next) => navigate(next, true));
+    return;
+  }
+  if (path === "/approval-email") {
+    // Open with or without a session: the emailed link is the credential.
+    const app = document.getElementById("app");
+    clear(app);
+    document.title = "Decide an approval · Automations";
+    approvalEmailPage(app);
     return;
   }
   if (!session.token || path === "/signin") {

@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.api.routes import (
+    approval_links,
     approvals,
     artifacts,
     auth,
@@ -23,6 +24,7 @@ from app.api.routes import (
     runs,
     schemas,
     secrets,
+    slack,
     spaces,
     tokens,
     triggers,
@@ -60,6 +62,9 @@ api_router.include_router(plugins.router)
 api_router.include_router(webhook_endpoints.router)
 api_router.include_router(artifacts.router)
 api_router.include_router(databases.router)
+api_router.include_router(slack.router)
+api_router.include_router(approval_links.router)
+api_router.include_router(slack.interactions_router)
 # Multipart uploads first: the JSON body check of the other knowledge routes does not apply to them.
 api_router.include_router(documents.upload_router)
 api_router.include_router(documents.router)

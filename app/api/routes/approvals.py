@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -14,6 +15,7 @@ from app.api.governance_schemas import (
     ActionModes,
     ActionModesOut,
     ApprovalDecision,
+    ApprovalDecisionOut,
     ApprovalDenial,
     ApprovalOut,
     ApprovalSettingsBody,
@@ -21,7 +23,10 @@ from app.api.governance_schemas import (
 )
 from app.api.schemas import PageOut
 from app.persistence.models import ActionInvocation
+from app.persistence.models import ApprovalDecision as ApprovalDecisionRow
+from app.services.automations.store import automation_service
 from app.services.governance.approvals import approval_service
+from app.services.governance.decisions import approval_decisions
 from app.services.governance.invocations import invocation_service
 from app.services.governance.modes import ApprovalSettings, governance_service
 
@@ -63,11 +68,17 @@ async def get_invocation_filter(
 InvocationFilterDep = Annotated[InvocationFilter, Depends(get_invocation_filter)]
 
 
-def _approval_out(invocation: ActionInvocation) -> ApprovalOut:
+def _approval_out(invocation: ActionInvocation, decisions: Sequence[ApprovalDecisionRow] = ()) -> ApprovalOut:
     out = ApprovalOut.model_validate(invocation)
     out.url = f"/api/v1/spaces/{invocation.space_id}/approvals/{invocation.id}"
     out.run_url = f"/api/v1/spaces/{invocation.space_id}/runs/{invocation.run_id}"
+    out.decisions = [ApprovalDecisionOut.model_validate(decision) for decision in decisions]
     return out
+
+
+async def _approvals_out(session: SessionDep, invocations: Sequence[ActionInvocation]) -> list[ApprovalOut]:
+    decisions = await approval_decisions.by_invocation(session, [i.id for i in invocations])
+    return [_approval_out(i, decisions.get(i.id, ())) for i in invocations]
 
 
 @router.get("/invocations", summary="Every capability call of the space, newest first")
@@ -106,12 +117,12 @@ async def list_approvals(
         limit=where.page.limit,
         cursor=where.page.cursor,
     )
-    return PageOut(items=[_approval_out(i) for i in result.items], next_cursor=result.next_cursor)
+    return PageOut(items=await _approvals_out(session, result.items), next_cursor=result.next_cursor)
 
 
 @router.get("/approvals/{approval_id}", summary="One approval: the call, its params (redacted), its run")
 async def get_approval(approval_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> ApprovalOut:
-    return _approval_out(await approval_service.get(session, access, approval_id))
+    return (await _approvals_out(session, [await approval_service.get(session, access, approval_id)]))[0]
 
 
 @router.post("/approvals/{approval_id}/approve", summary="Approve a pending call (admins and owners)")
@@ -119,7 +130,8 @@ async def approve(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDecision | None = None
 ) -> ApprovalOut:
     scope = body.scope if body is not None else "once"
-    return _approval_out(await approval_service.approve(session, access, approval_id, scope))
+    approval = await approval_service.approve(session, access, approval_id, scope)
+    return (await _approvals_out(session, [approval]))[0]
 
 
 @router.post("/approvals/{approval_id}/deny", summary="Deny a pending call (admins and owners)")
@@ -127,7 +139,8 @@ async def deny(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDenial | None = None
 ) -> ApprovalOut:
     reason = body.reason if body is not None else None
-    return _approval_out(await approval_service.deny(session, access, approval_id, reason))
+    approval = await approval_service.deny(session, access, approval_id, reason)
+    return (await _approvals_out(session, [approval]))[0]
 
 
 @router.put(
@@ -137,20 +150,27 @@ async def put_automation_modes(
     automation_id: uuid.UUID, body: ActionModes, session: SessionDep, access: SpaceDep
 ) -> ActionModesOut:
     automation = await governance_service.set_automation_modes(
-        session, access, automation_id, dict(body.modes)
+        session, access, automation_id, dict(body.modes), body.rules
     )
-    return ActionModesOut(modes=automation.action_modes)
+    return ActionModesOut.of(automation.action_modes)
 
 
-@router.get("/action-modes", summary="The space default modes")
+@router.get("/automations/{automation_id}/action-modes", summary="An automation's mode overrides and rules")
+async def get_automation_modes(
+    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep
+) -> ActionModesOut:
+    return ActionModesOut.of((await automation_service.get(session, access, automation_id)).action_modes)
+
+
+@router.get("/action-modes", summary="The space default modes and rules")
 async def get_space_modes(session: SessionDep, access: SpaceDep) -> ActionModesOut:
-    return ActionModesOut(modes=(await governance_service.space(session, access)).action_modes or {})
+    return ActionModesOut.of((await governance_service.space(session, access)).action_modes)
 
 
 @router.put("/action-modes", summary="Replace the space default modes (admin)")
 async def put_space_modes(body: ActionModes, session: SessionDep, access: SpaceDep) -> ActionModesOut:
-    space = await governance_service.set_space_modes(session, access, dict(body.modes))
-    return ActionModesOut(modes=space.action_modes)
+    space = await governance_service.set_space_modes(session, access, dict(body.modes), body.rules)
+    return ActionModesOut.of(space.action_modes)
 
 
 @router.get("/approval-settings", summary="How long approvals wait, and whether self-approval is refused")

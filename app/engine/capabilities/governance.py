@@ -57,8 +57,9 @@ class CallDecision:
 class Governance:
     """The run's permission inputs, read once per claim: modes, write policy, grants and decisions."""
 
-    automation_modes: Mapping[str, str] = field(default_factory=dict)
-    space_modes: Mapping[str, str] = field(default_factory=dict)
+    automation_modes: Mapping[str, Any] = field(default_factory=dict)
+    """The automation's map of modes, its rules under `$rules` (`app.engine.mode_rules`)."""
+    space_modes: Mapping[str, Any] = field(default_factory=dict)
     write_policy: WritePolicy = "auto_confirm_safe"
     grants: Sequence[Mapping[str, Any]] | None = None
     """From the run's snapshot; None: no grant list, every capability may be called."""
@@ -85,6 +86,7 @@ def _cascade(call: CapabilityCall) -> ModeDecision:
         automation_modes=governance.automation_modes,
         space_modes=governance.space_modes,
         write_policy=governance.write_policy,
+        args=call.args,
     )
 
 
@@ -109,6 +111,8 @@ def _record(call: CapabilityCall, status: str, **values: Any) -> InvocationRecor
         chosen_by=call.chosen_by,
         mode=decision.mode,
         mode_source=decision.source,
+        mode_rule=decision.rule.ref() if decision.rule is not None else None,
+        required_approvals=decision.approvals,
         params=for_storage(call.args),
         status=status,
         **values,
@@ -203,6 +207,7 @@ async def approval_grant(call: CapabilityCall, proceed: Proceed) -> Any:
         and not capability.destructive
         and isinstance(decision, ModeDecision)
         and decision.mode == "require_approval"
+        and decision.approvals == 1  # a rule asking for several approvers is never waved through
     ):
         found = match_grants(grants, capability.id, call.ctx.step_id, capability.target_of(call.args))
         if found.covering is not None:

@@ -1,5 +1,6 @@
 """All models, imported here so Alembic and the mappers see every table."""
 
+from app.persistence.models.approvals import ApprovalDecision, ApprovalLink, ApprovalNotice
 from app.persistence.models.artifacts import Artifact, SpaceDatabase
 from app.persistence.models.automations import Automation, AutomationStatus, AutomationVersion
 from app.persistence.models.input_defaults import SpaceInputDefault
@@ -27,7 +28,10 @@ __all__ = [
     "RUN_STATUSES",
     "ActionInvocation",
     "ApiToken",
+    "ApprovalDecision",
     "ApprovalGrant",
+    "ApprovalLink",
+    "ApprovalNotice",
     "Artifact",
     "Automation",
     "AutomationKv",

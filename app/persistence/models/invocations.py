@@ -62,6 +62,12 @@ class ActionInvocation(IdMixin, Base):
     chosen_by: Mapped[str] = mapped_column(String(16), comment="definition or agent")
     mode: Mapped[str] = mapped_column(String(32))
     mode_source: Mapped[str] = mapped_column(String(32))
+    mode_rule: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONB, comment="The mode rule that decided ({level, index}), when one did."
+    )
+    required_approvals: Mapped[int] = mapped_column(
+        Integer, server_default="1", default=1, comment="Distinct members who must approve."
+    )
     params: Mapped[Any | None] = mapped_column(JSONB, comment="Redacted; secrets as references.")
     params_hash: Mapped[str | None] = mapped_column(
         String(64), comment="SHA-256 of the full arguments (before redaction) an approval covers."

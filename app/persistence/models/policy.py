@@ -18,6 +18,8 @@ POLICY_CHANGE_KINDS = (
     "approval_settings",
     "approval_grant_added",
     "approval_grant_revoked",
+    "slack_approvals",
+    "email_approvals",
 )
 
 

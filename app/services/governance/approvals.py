@@ -26,8 +26,10 @@ from app.persistence.repositories.automations import AutomationVersionRepository
 from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.persistence.types import AsyncSession
+from app.services.governance.decisions import DecidedVia, approval_decisions, observe_decided
 from app.services.governance.grants import approval_grant_service
 from app.services.governance.modes import ApprovalSettings, governance_service
+from app.services.governance.notices import approval_notices
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.outbox import record_approval_event
 from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
@@ -77,10 +79,19 @@ class ApprovalService:
         return await self._approval(session, access, approval_id, for_update=False)
 
     async def approve(
-        self, session: AsyncSession, access: SpaceAccess, approval_id: uuid.UUID, scope: Scope
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        approval_id: uuid.UUID,
+        scope: Scope,
+        *,
+        via: DecidedVia = "api",
     ) -> ActionInvocation:
         """Approve a pending call once, or for later calls too: `always`, this step's calls to the same
-        target (a standing grant); `always_space`, the capability anywhere in the space (a space mode)."""
+        target (a standing grant); `always_space`, the capability anywhere in the space (a space mode).
+
+        A call a rule gave several approvers stays pending until that many distinct members approved
+        it (each approval is recorded with who gave it and through which channel)."""
         access.require(Permissions.manage_space)
         approval = await self._approval(session, access, approval_id, for_update=True)
         run = await self._decidable(session, access, approval)
@@ -89,6 +100,16 @@ class ApprovalService:
                 f"{approval.capability} may destroy data: it is approved one call at a time (scope once).",
                 code="scope_not_allowed",
             )
+        if scope != "once" and approval.required_approvals > 1:
+            raise ValidationFailed(
+                f"{approval.capability} needs {approval.required_approvals} approvers here: it is approved "
+                "one call at a time (scope once).",
+                code="scope_not_allowed",
+            )
+        await approval_decisions.record(session, approval, access.user_id, "approve", via, None)
+        if await approval_decisions.approvals(session, approval) < approval.required_approvals:
+            await approval_notices.decision_recorded(session, approval)
+            return approval  # still pending: more distinct approvers are needed
         now = utcnow()
         approval.status, approval.decided_by, approval.decided_at = "approved", access.user_id, now
         approval.decision_scope = scope
@@ -102,15 +123,26 @@ class ApprovalService:
             )
         await self._resume(session, run, now)
         await record_approval_event(session, approval, "approval.decided")
+        await approval_notices.decision_recorded(session, approval)
+        observe_decided(approval)
         return approval
 
     async def deny(
-        self, session: AsyncSession, access: SpaceAccess, approval_id: uuid.UUID, reason: str | None
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        approval_id: uuid.UUID,
+        reason: str | None,
+        *,
+        via: DecidedVia = "api",
     ) -> ActionInvocation:
-        """Deny a pending call: a step fails with `approval_denied`; an agent is told and goes on."""
+        """Deny a pending call: a step fails with `approval_denied`; an agent is told and goes on.
+
+        One denial ends a call that waits for several approvers."""
         access.require(Permissions.manage_space)
         approval = await self._approval(session, access, approval_id, for_update=True)
         run = await self._decidable(session, access, approval)
+        await approval_decisions.record(session, approval, access.user_id, "deny", via, reason)
         now = utcnow()
         approval.status, approval.denied_reason = "denied", "human"
         approval.decided_by, approval.decided_at, approval.completed_at = access.user_id, now, now
@@ -118,6 +150,8 @@ class ApprovalService:
         approval.error = {"code": "approval_denied", "message": reason or "denied by a human"}
         await self._resume(session, run, now)
         await record_approval_event(session, approval, "approval.decided")
+        await approval_notices.decision_recorded(session, approval)
+        observe_decided(approval)
         return approval
 
     async def sweep(self, session: AsyncSession, now: datetime, limits: DispatchLimits) -> SweepReport:
@@ -131,6 +165,7 @@ class ApprovalService:
                 await self._fail_expired(session, run, approval, now)
                 freed = run.id
             await record_approval_event(session, approval, "approval.decided")
+            await approval_notices.expired(session, approval)
         await session.flush()
         if freed is not None:
             await promoter.promote(session, limits, reason=slot_freed_by(freed))
@@ -143,6 +178,7 @@ class ApprovalService:
         for approval in pending:
             self._expire(approval, now)
             await record_approval_event(session, approval, "approval.decided")
+            await approval_notices.expired(session, approval)
         await session.flush()
         return len(pending)
 
@@ -161,6 +197,7 @@ class ApprovalService:
                 "message": "the run was taken over by another claim before it paused on this call",
             }
             await record_approval_event(session, approval, "approval.decided")
+            await approval_notices.expired(session, approval)
         await session.flush()
         return len(pending)
 

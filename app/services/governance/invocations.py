@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from app import metrics
 from app.definitions.signals import StepError
 from app.engine.executor import ClaimLost
 from app.errors import NotFound
@@ -23,6 +24,7 @@ from app.persistence.types import AsyncSession
 from app.registry.ports import InvocationRecord
 from app.services.governance.grants import approval_grant_service
 from app.services.governance.modes import ApprovalSettings
+from app.services.governance.notices import approval_notices
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.outbox import record_approval_event
 from app.services.resources.notifications import notification_service
@@ -47,6 +49,8 @@ def _row(run: Run, record: InvocationRecord) -> ActionInvocation:
         chosen_by=record.chosen_by,
         mode=record.mode,
         mode_source=record.mode_source,
+        mode_rule=record.mode_rule,
+        required_approvals=record.required_approvals,
         params=record.params,
         params_hash=record.params_hash,
         target=record.target,
@@ -113,6 +117,8 @@ class InvocationService:
             ),
         )
         await record_approval_event(session, row, "approval.requested")
+        if space is not None:
+            await approval_notices.requested(session, row, space)
         return str(row.id)
 
     async def start_approved(self, session: AsyncSession, invocation_id: uuid.UUID, fence: int) -> bool:
@@ -136,6 +142,8 @@ class InvocationService:
         row = await InvocationRepository(session).transition(invocation_id, "executing", values, fence=fence)
         if row is None:
             raise StepError("invocation_interrupted", "another claim holds this call", retryable=False)
+        if row.decided_at is not None:
+            metrics.approval_executed((values["completed_at"] - row.decided_at).total_seconds())
 
     async def list(
         self,

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.definitions.automation import AutomationDefinition
 from app.engine.capabilities.governance import CallDecision, Governance
+from app.engine.mode_rules import RULES_KEY, rule_problems, rules_of
 from app.engine.permissions import mode_problems
 from app.engine.standing_grants import StandingGrant
 from app.errors import ErrorDetail, NotFound, ValidationFailed
@@ -55,28 +56,43 @@ def _approval_settings(settings: ApprovalSettings) -> dict[str, Any]:
     }
 
 
-def _checked_modes(modes: dict[str, Any]) -> dict[str, str]:
-    problems = mode_problems(modes)
+def _pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _checked_modes(
+    modes: dict[str, Any], rules: list[Any] | None, current: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The level's new column value: the map, and the rules (`None` keeps the current ones)."""
+    problems = [ErrorDetail(f"/modes/{_pointer(key)}", message) for key, message in mode_problems(modes)]
+    if rules is not None:
+        problems += [ErrorDetail(f"/rules{at}", message) for at, message in rule_problems(rules)]
     if problems:
         raise ValidationFailed(
-            "Some action modes are invalid.",
-            code="invalid_action_modes",
-            details=[
-                ErrorDetail(f"/modes/{key.replace('~', '~0').replace('/', '~1')}", message)
-                for key, message in problems
-            ],
+            "Some action modes are invalid.", code="invalid_action_modes", details=problems
         )
-    return {key: str(value) for key, value in modes.items()}
+    stored: dict[str, Any] = {key: str(value) for key, value in modes.items()}
+    kept = rules if rules is not None else rules_of(current)
+    if kept:
+        stored[RULES_KEY] = kept
+    return stored
 
 
 class GovernanceService:
     async def set_automation_modes(
-        self, session: AsyncSession, access: SpaceAccess, automation_id: uuid.UUID, modes: dict[str, Any]
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        automation_id: uuid.UUID,
+        modes: dict[str, Any],
+        rules: list[Any] | None = None,
     ) -> Automation:
-        """Replace the automation's overrides (a policy column: no new definition version)."""
+        """Replace the automation's overrides and, when given, its rules (a policy column: no new
+        definition version)."""
         access.require(Permissions.manage_space)
         automation = await automation_service.get(session, access, automation_id)
-        before, automation.action_modes = dict(automation.action_modes or {}), _checked_modes(modes)
+        before = dict(automation.action_modes or {})
+        automation.action_modes = _checked_modes(modes, rules, before)
         await policy_audit.record(
             session,
             space_id=access.space_id,
@@ -96,12 +112,17 @@ class GovernanceService:
         return space
 
     async def set_space_modes(
-        self, session: AsyncSession, access: SpaceAccess, modes: dict[str, Any]
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        modes: dict[str, Any],
+        rules: list[Any] | None = None,
     ) -> Space:
-        """Replace the space default modes (admins and owners)."""
+        """Replace the space default modes and, when given, its rules (admins and owners)."""
         access.require(Permissions.manage_space)
         space = await self.space(session, access)
-        before, space.action_modes = dict(space.action_modes or {}), _checked_modes(modes)
+        before = dict(space.action_modes or {})
+        space.action_modes = _checked_modes(modes, rules, before)
         await policy_audit.record(
             session,
             space_id=space.id,
@@ -155,7 +176,7 @@ class GovernanceService:
         session: AsyncSession,
         run: Run,
         definition: AutomationDefinition,
-        modes: tuple[dict[str, str], dict[str, str]] | None = None,
+        modes: tuple[dict[str, Any], dict[str, Any]] | None = None,
         approval_grants: list[list[str]] | None = None,
     ) -> Governance:
         """What the pipeline's rules need for one claim: modes and standing approvals now, tool grants

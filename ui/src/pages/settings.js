@@ -1,17 +1,20 @@
 // Space settings: members and roles (a new member gets an invitation link to hand over); the space's
-// default action modes, approval settings and input defaults; your API tokens (sign-ins are listed there too, every
+// default action modes, approval settings, Slack and email approvals and input defaults; your API tokens (sign-ins are listed there too, every
 // token has an end but an admin's service token) and your password.
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { loadApprovalSettings, loadModes } from "./space_modes.js";
 import { loadInputDefaults } from "./input_defaults.js";
 import { policyHistorySection } from "./settings_audit.js";
+import { loadEmailApprovals, loadSlackApprovals } from "./settings_channels.js";
 
 export function settingsPage(main) {
   main.append(h("h1", {}, "Settings"));
   const members = h("div", {}, loading());
   const modes = h("div", {}, loading());
   const approvals = h("div", {}, loading());
+  const slack = h("div", {}, loading());
+  const email = h("div", {}, loading());
   const inputDefaults = h("div", {}, loading());
   const tokens = h("div", {}, loading());
   const password = h("div", {});
@@ -19,6 +22,8 @@ export function settingsPage(main) {
     h("section", { "aria-labelledby": "members-title" }, h("h2", { id: "members-title" }, "Members"), members),
     h("section", { "aria-labelledby": "modes-title" }, h("h2", { id: "modes-title" }, "Action modes"), modes),
     h("section", { "aria-labelledby": "approval-settings-title" }, h("h2", { id: "approval-settings-title" }, "Approvals"), approvals),
+    h("section", { "aria-labelledby": "slack-approvals-title" }, h("h2", { id: "slack-approvals-title" }, "Approvals in Slack"), slack),
+    h("section", { "aria-labelledby": "email-approvals-title" }, h("h2", { id: "email-approvals-title" }, "Approvals by email"), email),
     h("section", { "aria-labelledby": "input-defaults-title" }, h("h2", { id: "input-defaults-title" }, "Input defaults"), inputDefaults),
     policyHistorySection(),
     h("section", { "aria-labelledby": "tokens-title" }, h("h2", { id: "tokens-title" }, "Your API tokens"), tokens),
@@ -27,6 +32,8 @@ export function settingsPage(main) {
   loadMembers(members);
   loadModes(modes);
   loadApprovalSettings(approvals);
+  loadSlackApprovals(slack);
+  loadEmailApprovals(email);
   loadInputDefaults(inputDefaults);
   loadTokens(tokens);
   passwordForm(password);

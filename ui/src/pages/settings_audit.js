@@ -10,6 +10,8 @@ const KINDS = {
   approval_settings: "Approval settings",
   approval_grant_added: "Standing approval granted",
   approval_grant_revoked: "Standing approval revoked",
+  slack_approvals: "Slack approvals",
+  email_approvals: "Email approvals",
 };
 
 function changeItem(change, emails) {

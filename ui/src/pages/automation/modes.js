@@ -1,12 +1,15 @@
 // Action modes: for each capability the plan calls, the mode it gets now and where that comes from
 // (this automation's override, the space default, inference, the write policy, the drift guard), and
-// the automation's overrides to change: per capability, or any id or pattern (`crm.*`).
+// the automation's overrides to change: per capability, or any id or pattern (`crm.*`); and the rules over
+// a call's arguments of this automation and of the space, tried before the overrides (first match wins).
 import { api, spacePath } from "../../api.js";
 import { errorBox, fill, h, loading } from "../../dom.js";
 
 export const MODES = ["allow", "require_approval", "deny"];
 const MODE_LABELS = { allow: "allow", require_approval: "require approval", deny: "deny" };
 const SOURCES = {
+  automation_rule: "this automation's rule",
+  space_rule: "space rule",
   automation_override: "this automation's override",
   space_default: "space default",
   inferred_default: "inferred default",
@@ -49,7 +52,7 @@ function usedCapabilities(preview) {
   const used = new Map();
   for (const step of preview ? preview.steps : [])
     for (const call of step.calls || []) {
-      const entry = used.get(call.capability) || { steps: [], chosenBy: new Set(), mode: call.mode, source: call.mode_source };
+      const entry = used.get(call.capability) || { steps: [], chosenBy: new Set(), mode: call.mode, source: call.mode_source, rule: call.mode_rule, approvers: call.required_approvals || 1 };
       if (!entry.steps.includes(step.step_id)) entry.steps.push(step.step_id);
       entry.chosenBy.add(call.chosen_by);
       used.set(call.capability, entry);
@@ -80,11 +83,19 @@ export function modesSection(automation, { onSaved, previewNow }) {
   let preview = null;
   let previewError = null;
   let spaceModes = {};
+  let spaceRules = [];
+  let automationRules = [];
   let rows = [];
 
   async function load() {
     try {
-      spaceModes = (await api("GET", spacePath("/action-modes"))).modes;
+      const [space, own] = await Promise.all([
+        api("GET", spacePath("/action-modes")),
+        api("GET", spacePath(`/automations/${automation().id}/action-modes`)),
+      ]);
+      spaceModes = space.modes;
+      spaceRules = space.rules || [];
+      automationRules = own.rules || [];
     } catch (error) {
       box.replaceChildren(errorBox(error));
       return;
@@ -117,7 +128,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
         h("th", { scope: "row" }, h("code", {}, capability)),
         h("td", {}, entry.steps.join(", "), entry.chosenBy.has("agent") ? " (agent's tool)" : ""),
         h("td", {}, spaceCell(spaceModes, capability)),
-        h("td", { class: "effective" }, h("strong", { class: `mode mode-${entry.mode}` }, modeLabel(entry.mode)), h("br"), h("small", {}, sourceLabel(entry.source))),
+        h("td", { class: "effective" }, h("strong", { class: `mode mode-${entry.mode}` }, modeLabel(entry.mode)), h("br"), h("small", {}, sourceLabel(entry.source), entry.rule ? ` #${entry.rule.index + 1}` : "", entry.approvers > 1 ? `, ${entry.approvers} approvers` : "")),
         h("td", {}, select),
       );
     });
@@ -169,7 +180,68 @@ export function modesSection(automation, { onSaved, previewNow }) {
         newMode,
       ),
       h("div", { class: "bar" }, h("button", { type: "button", class: "primary", id: "save-modes", onclick: () => save(newKey, newMode) }, "Save action modes")),
+      rulesPart(),
     );
+  }
+
+  function rulesTable(id, caption, rules) {
+    if (!rules.length) return h("p", { class: "hint", id }, `${caption}: none.`);
+    return h(
+      "table",
+      { class: "modes", id },
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, ["#", "Capability", "When the arguments match", "Mode", "Approvers"].map((t) => h("th", { scope: "col" }, t)))),
+      h(
+        "tbody",
+        {},
+        rules.map((rule, index) =>
+          h(
+            "tr",
+            { "data-rule": String(index) },
+            h("td", {}, String(index + 1)),
+            h("td", {}, h("code", {}, rule.capability)),
+            h("td", {}, rule.when ? h("code", {}, JSON.stringify(rule.when)) : "always"),
+            h("td", {}, modeLabel(rule.mode)),
+            h("td", {}, rule.mode === "require_approval" ? String(rule.approvals || 1) : "—"),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function rulesPart() {
+    const editor = h("textarea", { id: "mode-rules", rows: "6", spellcheck: "false", "aria-label": "This automation's rules as JSON" }, JSON.stringify(automationRules, null, 2));
+    return h(
+      "div",
+      { id: "mode-rules-box" },
+      h("h3", {}, "Rules over a call's arguments"),
+      h("p", { class: "hint" }, 'Tried in order before the overrides; the first that matches decides. e.g. [{"capability": "http.request", "when": {"method": {"in": ["DELETE"]}}, "mode": "deny"}] or {"capability": "payments.refund", "when": {"amount": {"gt": 1000}}, "mode": "require_approval", "approvals": 2}.'),
+      rulesTable("automation-rules", "This automation's rules", automationRules),
+      rulesTable("space-rules", "Space rules (after this automation's)", spaceRules),
+      h("label", { for: "mode-rules" }, "Edit this automation's rules (JSON array)"),
+      editor,
+      h("div", { class: "bar" }, h("button", { type: "button", id: "save-mode-rules", onclick: () => saveRules(editor) }, "Save rules")),
+    );
+  }
+
+  async function saveRules(editor) {
+    let rules;
+    try {
+      rules = JSON.parse(editor.value || "[]");
+    } catch (error) {
+      result.replaceChildren(errorBox({ message: `The rules are not valid JSON: ${error.message}` }));
+      return;
+    }
+    result.replaceChildren(loading("Saving rules…"));
+    try {
+      const saved = await api("PUT", spacePath(`/automations/${automation().id}/action-modes`), { modes: automation().action_modes || {}, rules });
+      automationRules = saved.rules;
+      onSaved(saved.modes);
+      await refreshPreview();
+      result.replaceChildren(h("p", { class: "ok" }, "Rules saved. They apply to the next call; no new version is made."));
+    } catch (error) {
+      result.replaceChildren(errorBox(error));
+    }
   }
 
   async function save(newKey, newMode) {
