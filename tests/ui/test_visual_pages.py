@@ -1,0 +1,229 @@
+"""The pictures in Chromium: the plan diagram (automation page and draft review, modes per step, used
+with the keyboard alone, fifty steps laid out without overlap), the run timeline (a paused approval
+and a failed step whose error is one key press away), and the run charts (space and automation, with
+no runs, one day, and several days)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.browser import axe_violations, shot
+from tests.support.drafts import envelope, review_reply
+from tests.support.fake_llm import FakeLlm
+from tests.support.loopback import Loopback
+from tests.ui.conftest import Owner
+from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, space_api, wait_run_status
+from tests.ui.test_draft_to_run import sign_in
+
+pytestmark = pytest.mark.timeout(300)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _doc_shot(page: Any, selector: str, name: str) -> None:
+    """A screenshot of one part of the page for the docs (kept small: the element, not the page)."""
+    page.locator(selector).screenshot(path=str(DOCS / name))
+
+
+def _step(step_id: str, url: str | None = None) -> dict[str, Any]:
+    if url:
+        return {"step_id": step_id, "action": "http_request", "config": {"method": "POST", "url": url}}
+    return {"step_id": step_id, "action": "transform_data", "config": {"output": {"step": step_id}}}
+
+
+def _no_overlap(page: Any) -> bool:
+    result: bool = page.evaluate(
+        """() => {
+            const boxes = [...document.querySelectorAll('#plan-diagram .plan-node')].map((n) => n.getBoundingClientRect());
+            return boxes.every((a, i) => boxes.every((b, j) => i === j || a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top));
+        }"""
+    )
+    return result
+
+
+def _focused_node(page: Any) -> str | None:
+    node: str | None = page.evaluate("() => document.activeElement && document.activeElement.getAttribute('data-node')")
+    return node
+
+
+def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback, fake_llm: FakeLlm
+) -> None:
+    definition = {
+        "schema_version": "1.0",
+        "name": "Fetch, tell, tidy up",
+        "triggers": [
+            {"type": "schedule", "config": {"cron": "0 9 * * 1-5"}},
+            {"type": "webhook", "config": {}},
+        ],
+        "plan": [_step("fetch"), _step("tell", f"{loopback.url}/ok/diagram"), _step("wrap_up")],
+        "execution": {"on_failure": [_step("cleanup")]},
+    }
+    automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
+    space_api(
+        ui_base, owner, "PUT", f"/automations/{automation['id']}/action-modes",
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    sign_in(page, owner)
+    page.goto(f"/automations/{automation['id']}")
+    page.wait_for_selector("#plan-diagram .plan-node[data-node='step-1'][data-mode='require_approval']")
+    nodes = page.locator("#plan-diagram .plan-node")
+    assert nodes.count() == 2 + 3 + 2, "two triggers, three steps, the failure entry and its step"
+    assert page.get_attribute("[data-node='step-0']", "data-mode") == "none", "a transform calls nothing"
+    assert "schedule 0 9 * * 1-5" in page.text_content("[data-node='trigger-0']")
+    assert "require approval" in page.text_content("[data-node='step-1']")
+    assert page.locator("#plan-diagram .plan-edge-failure").count() == 1
+    assert _no_overlap(page)
+    assert not axe_violations(page)
+    _doc_shot(page, "#plan-diagram", "ui-plan-diagram.png")
+
+    # Keyboard only: Tab reaches the nodes in order, Enter on a step opens that step's form.
+    page.locator("main h1").focus()
+    seen: list[str] = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        node = _focused_node(page)
+        if node:
+            seen.append(node)
+        if node == "step-1":
+            break
+    assert seen[:4] == ["trigger-0", "trigger-1", "step-0", "step-1"], seen
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-section='/plan/1']\").contains(document.activeElement)"
+    )
+    # Shift+Tab back to the diagram, on to the on_failure step: Space opens it inside the general form.
+    page.locator("[data-node='step-2']").focus()
+    for _ in range(4):
+        if _focused_node(page) == "failure-0":
+            break
+        page.keyboard.press("Tab")
+    assert _focused_node(page) == "failure-0"
+    page.keyboard.press(" ")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-schemapath='root.execution.on_failure.0']\").contains(document.activeElement)"
+    )
+
+    # An edit in the form redraws the diagram before it is saved.
+    page.locator("[data-section='/plan/2'] input[name='root[step_id]']").fill("summarise")
+    page.locator("[data-section='/plan/2'] input[name='root[step_id]']").press("Tab")
+    page.wait_for_selector("[data-node='step-2']:has-text('summarise')")
+
+    # Fifty steps: all drawn at full size, one below the other, none overlapping.
+    many = {"schema_version": "1.0", "name": "Fifty steps", "plan": [_step(f"step_{n:02d}") for n in range(50)]}
+    big = space_api(ui_base, owner, "POST", "/automations", json={"definition": many}).json()
+    page.goto(f"/automations/{big['id']}")
+    page.wait_for_selector("#plan-diagram .plan-node[data-node='step-49'][data-mode='none']")
+    assert page.locator("#plan-diagram .plan-node-step").count() == 50
+    assert _no_overlap(page)
+    svg = page.locator("#plan-diagram svg")
+    assert svg.get_attribute("width") == svg.get_attribute("viewBox").split()[2], "drawn at scale 1"
+
+    # The draft review draws the draft's plan with the modes an unsaved preview gives it.
+    fake_llm.reset()
+    drafted = {
+        "schema_version": "1.0",
+        "name": "Ping the hook",
+        "triggers": [{"type": "webhook", "config": {}}],
+        "plan": [_step("shape"), _step("post", "https://hooks.example.com/eng")],
+    }
+    fake_llm.script(envelope(drafted), review_reply("Posts to the hook."))
+    page.goto("/automations/new")
+    page.fill("#request", "When called, post to the hook")
+    page.click("#draft-button")
+    page.wait_for_selector("#draft-plan .plan-node[data-node='step-1'][data-mode]", timeout=FIRST_MODEL_ANSWER_MS)
+    assert page.get_attribute("#draft-plan [data-node='step-1']", "data-mode") == "require_approval", (
+        "the draft proposes that writes wait for approval"
+    )
+    page.locator("#draft-plan [data-node='step-1']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-section='/plan/1']\").contains(document.activeElement)"
+    )
+    assert not axe_violations(page)
+
+
+def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    name = f"timeline-{uuid.uuid4().hex[:6]}"
+    definition = {
+        "schema_version": "1.0",
+        "name": "Ask, then fail",
+        "plan": [_step("prepare"), _step("post", f"{loopback.url}/status/500/{name}")],
+    }
+    automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
+    space_api(
+        ui_base, owner, "PUT", f"/automations/{automation['id']}/action-modes",
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    run = space_api(ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    [approval] = space_api(ui_base, owner, "GET", "/approvals").json()["items"]
+    space_api(ui_base, owner, "POST", f"/approvals/{approval['id']}/approve", json={"scope": "once"})
+    wait_run_status(ui_base, owner, run["id"], "failed")
+
+    sign_in(page, owner)
+    page.goto(f"/runs/{run['id']}")
+    page.wait_for_selector("#run-timeline svg")
+    bars = page.locator("#run-timeline .bar")
+    statuses = [bars.nth(i).get_attribute("data-status") for i in range(bars.count())]
+    assert "succeeded" in statuses and "failed" in statuses, statuses
+    assert page.locator("#run-timeline .bar-approval").count() == 1, "the pause for the approval"
+    assert page.get_attribute("#run-timeline .bar-approval", "data-status") == "approved"
+    assert not axe_violations(page)
+
+    # The error of the failed step: focus its bar with the keyboard, Enter shows it.
+    failed = page.locator("#run-timeline .bar-step[data-status='failed']")
+    assert "show the error" in failed.get_attribute("aria-label")
+    page.locator("main h1").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.getAttribute('data-status') === 'failed'"):
+            break
+    page.keyboard.press("Enter")
+    error = page.locator("#timeline-error")
+    error.wait_for()
+    assert "500" in error.inner_text()
+    _doc_shot(page, "#run-timeline", "ui-run-timeline.png")
+
+
+def test_charts_with_no_runs_one_day_and_several(page: Any, owner: Owner, ui_base: str) -> None:
+    sign_in(page, owner)
+    page.wait_for_selector("#space-stats .stats-empty")
+    assert "No runs in the last 14 days" in page.inner_text("#space-stats")
+    assert page.locator("#space-stats canvas").count() == 0
+    assert not axe_violations(page)
+
+    definition = {"schema_version": "1.0", "name": "Counted", "plan": [_step("only")]}
+    automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
+    for _ in range(3):
+        run = space_api(ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}})
+        wait_run_status(ui_base, owner, run.json()["id"], "succeeded")
+
+    # One day (today): one bar in the middle of the chart, and the numbers as a table.
+    page.goto(f"/automations/{automation['id']}")
+    page.wait_for_selector("#automation-stats canvas")
+    page.select_option("#automation-stats-days", "1")
+    page.wait_for_selector("#automation-stats-summary:has-text('3 runs today')")
+    page.click("#automation-stats summary")
+    rows = page.locator("#automation-stats .stats-table tbody tr")
+    assert rows.count() == 1
+    assert rows.first.inner_text().split("\t")[1:3] == ["3", "3"]
+    assert page.locator("#automation-stats figure.chart canvas").count() == 2
+    assert not axe_violations(page)
+
+    # The list's answer for 14 days was kept a few seconds (cached when there were no runs): another
+    # range is asked afresh.
+    page.goto("/automations")
+    page.wait_for_selector("#space-stats-summary")
+    page.select_option("#space-stats-days", "7")
+    page.wait_for_selector("#space-stats-summary:has-text('3 runs in the last 7 days')")
+    assert page.locator("#space-stats figure.chart canvas").count() == 2
+    assert page.locator("#space-stats .u-legend").first.inner_text().count("succeeded") == 1
+    assert not axe_violations(page)
+    _doc_shot(page, "#space-stats", "ui-charts.png")
