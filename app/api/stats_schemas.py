@@ -23,7 +23,9 @@ class TotalsOut(BaseModel):
 
 class DurationsOut(BaseModel):
     finished: int = Field(description="Runs of the range that started and finished.")
-    p50: float | None = Field(description="Median start-to-finish time in milliseconds (null: none finished).")
+    p50: float | None = Field(
+        description="Median start-to-finish time in milliseconds (null: none finished)."
+    )
     p95: float | None = Field(description="95th percentile start-to-finish time in milliseconds.")
 
 
@@ -33,6 +35,8 @@ class RunStatsOut(BaseModel):
     first_day: date
     last_day: date = Field(description="Today (UTC).")
     statuses: list[str] = Field(description="Every run status, in lifecycle order (the series of a chart).")
-    per_day: list[DayStatsOut] = Field(description="One entry per day of the range, oldest first, zeros included.")
+    per_day: list[DayStatsOut] = Field(
+        description="One entry per day of the range, oldest first, zeros included."
+    )
     totals: TotalsOut
     duration_ms: DurationsOut

@@ -12,6 +12,7 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -54,6 +55,24 @@ def _days(until: date, days: int) -> list[date]:
     return [until - timedelta(days=offset) for offset in range(days - 1, -1, -1)]
 
 
+@dataclass
+class _Day:
+    """One day of the range as it is summed up (spend summed exactly, rounded when answered)."""
+
+    day: date
+    total: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    cost_usd: Decimal = Decimal(0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "total": self.total,
+            "by_status": self.by_status,
+            "cost_usd": float(self.cost_usd),
+        }
+
+
 class RunStatsService:
     def __init__(self) -> None:
         self._cache = _Cache()
@@ -82,17 +101,15 @@ class RunStatsService:
         repository = RunStatsRepository(session)
         counts = await repository.per_day(space_id, since, automation_id)
         durations = await repository.durations(space_id, since, automation_id)
-        per_day = {
-            day: {"day": day, "total": 0, "by_status": {}, "cost_usd": 0.0} for day in _days(today, days)
-        }
+        per_day = {day: _Day(day) for day in _days(today, days)}
         totals: dict[str, int] = {}
         for row in counts:
             entry = per_day.get(row.day)
             if entry is None:
                 continue
-            entry["by_status"][row.status] = row.runs
-            entry["total"] += row.runs
-            entry["cost_usd"] = round(entry["cost_usd"] + float(row.cost_usd), 6)
+            entry.by_status[row.status] = row.runs
+            entry.total += row.runs
+            entry.cost_usd += row.cost_usd
             totals[row.status] = totals.get(row.status, 0) + row.runs
         answer = {
             "automation_id": automation_id,
@@ -100,11 +117,11 @@ class RunStatsService:
             "first_day": first,
             "last_day": today,
             "statuses": [status.value for status in RunStatus],
-            "per_day": list(per_day.values()),
+            "per_day": [entry.as_dict() for entry in per_day.values()],
             "totals": {
                 "runs": sum(totals.values()),
                 "by_status": totals,
-                "cost_usd": round(sum(entry["cost_usd"] for entry in per_day.values()), 6),
+                "cost_usd": float(sum((entry.cost_usd for entry in per_day.values()), Decimal(0))),
             },
             "duration_ms": {"finished": durations.count, "p50": durations.p50_ms, "p95": durations.p95_ms},
         }

@@ -77,13 +77,17 @@ class TestStats:
         assert stats["duration_ms"] == {"finished": 3, "p50": 2000.0, "p95": 2900.0}
         assert "awaiting_approval" in stats["statuses"]
 
-        space = (await alice.request("GET", alice.space_path("/automations/stats"), params={"days": 7})).json()
+        space = (
+            await alice.request("GET", alice.space_path("/automations/stats"), params={"days": 7})
+        ).json()
         assert space["automation_id"] is None
         assert space["totals"]["runs"] == 4, "both automations, the old run left out"
         assert space["per_day"][-2]["by_status"] == {"failed": 1}
         assert space["totals"]["cost_usd"] == 1.75
 
-        wide = (await alice.request("GET", alice.space_path("/automations/stats"), params={"days": 90})).json()
+        wide = (
+            await alice.request("GET", alice.space_path("/automations/stats"), params={"days": 90})
+        ).json()
         assert wide["totals"]["runs"] == 5
         assert len(wide["per_day"]) == 90
 
@@ -91,7 +95,9 @@ class TestStats:
         alice = await factory.owner()
         automation = await alice.create_automation()
         stats = (
-            await alice.request("GET", alice.space_path(f"/automations/{automation['id']}/stats"), params={"days": 1})
+            await alice.request(
+                "GET", alice.space_path(f"/automations/{automation['id']}/stats"), params={"days": 1}
+            )
         ).json()
         assert [day["total"] for day in stats["per_day"]] == [0]
         assert stats["totals"] == {"runs": 0, "by_status": {}, "cost_usd": 0.0}

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import axe_violations, shot
+from tests.support.browser import axe_violations
 from tests.support.drafts import envelope, review_reply
-from tests.support.fake_llm import FakeLlm
+from tests.support.fake_llm import TEST_MODEL, FakeLlm, reply
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
 from tests.ui.space_api import FIRST_MODEL_ANSWER_MS, space_api, wait_run_status
@@ -38,15 +38,20 @@ def _step(step_id: str, url: str | None = None) -> dict[str, Any]:
 def _no_overlap(page: Any) -> bool:
     result: bool = page.evaluate(
         """() => {
-            const boxes = [...document.querySelectorAll('#plan-diagram .plan-node')].map((n) => n.getBoundingClientRect());
-            return boxes.every((a, i) => boxes.every((b, j) => i === j || a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top));
+            const nodes = document.querySelectorAll('#plan-diagram .plan-node');
+            const boxes = [...nodes].map((n) => n.getBoundingClientRect());
+            const apart = (a, b) =>
+                a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+            return boxes.every((a, i) => boxes.every((b, j) => i === j || apart(a, b)));
         }"""
     )
     return result
 
 
 def _focused_node(page: Any) -> str | None:
-    node: str | None = page.evaluate("() => document.activeElement && document.activeElement.getAttribute('data-node')")
+    node: str | None = page.evaluate(
+        "() => document.activeElement && document.activeElement.getAttribute('data-node')"
+    )
     return node
 
 
@@ -65,7 +70,10 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     }
     automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
     space_api(
-        ui_base, owner, "PUT", f"/automations/{automation['id']}/action-modes",
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{automation['id']}/action-modes",
         json={"modes": {"http.request": "require_approval"}},
     )
     sign_in(page, owner)
@@ -105,7 +113,8 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     assert _focused_node(page) == "failure-0"
     page.keyboard.press(" ")
     page.wait_for_function(
-        "() => document.querySelector(\"[data-schemapath='root.execution.on_failure.0']\").contains(document.activeElement)"
+        "() => document.querySelector(\"[data-schemapath='root.execution.on_failure.0']\")"
+        ".contains(document.activeElement)"
     )
 
     # An edit in the form redraws the diagram before it is saved.
@@ -114,7 +123,11 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     page.wait_for_selector("[data-node='step-2']:has-text('summarise')")
 
     # Fifty steps: all drawn at full size, one below the other, none overlapping.
-    many = {"schema_version": "1.0", "name": "Fifty steps", "plan": [_step(f"step_{n:02d}") for n in range(50)]}
+    many = {
+        "schema_version": "1.0",
+        "name": "Fifty steps",
+        "plan": [_step(f"step_{n:02d}") for n in range(50)],
+    }
     big = space_api(ui_base, owner, "POST", "/automations", json={"definition": many}).json()
     page.goto(f"/automations/{big['id']}")
     page.wait_for_selector("#plan-diagram .plan-node[data-node='step-49'][data-mode='none']")
@@ -135,7 +148,9 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     page.goto("/automations/new")
     page.fill("#request", "When called, post to the hook")
     page.click("#draft-button")
-    page.wait_for_selector("#draft-plan .plan-node[data-node='step-1'][data-mode]", timeout=FIRST_MODEL_ANSWER_MS)
+    page.wait_for_selector(
+        "#draft-plan .plan-node[data-node='step-1'][data-mode]", timeout=FIRST_MODEL_ANSWER_MS
+    )
     assert page.get_attribute("#draft-plan [data-node='step-1']", "data-mode") == "require_approval", (
         "the draft proposes that writes wait for approval"
     )
@@ -158,10 +173,15 @@ def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
     }
     automation = space_api(ui_base, owner, "POST", "/automations", json={"definition": definition}).json()
     space_api(
-        ui_base, owner, "PUT", f"/automations/{automation['id']}/action-modes",
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{automation['id']}/action-modes",
         json={"modes": {"http.request": "require_approval"}},
     )
-    run = space_api(ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}).json()
+    run = space_api(
+        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
+    ).json()
     wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
     [approval] = space_api(ui_base, owner, "GET", "/approvals").json()["items"]
     space_api(ui_base, owner, "POST", f"/approvals/{approval['id']}/approve", json={"scope": "once"})
@@ -172,7 +192,8 @@ def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
     page.wait_for_selector("#run-timeline svg")
     bars = page.locator("#run-timeline .bar")
     statuses = [bars.nth(i).get_attribute("data-status") for i in range(bars.count())]
-    assert "succeeded" in statuses and "failed" in statuses, statuses
+    assert statuses.count("succeeded") == 1, statuses
+    assert statuses.count("failed") == 1, statuses
     assert page.locator("#run-timeline .bar-approval").count() == 1, "the pause for the approval"
     assert page.get_attribute("#run-timeline .bar-approval", "data-status") == "approved"
     assert not axe_violations(page)
@@ -192,7 +213,9 @@ def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
     _doc_shot(page, "#run-timeline", "ui-run-timeline.png")
 
 
-def test_charts_with_no_runs_one_day_and_several(page: Any, owner: Owner, ui_base: str) -> None:
+def test_charts_with_no_runs_one_day_and_several(
+    page: Any, owner: Owner, ui_base: str, fake_llm: FakeLlm
+) -> None:
     sign_in(page, owner)
     page.wait_for_selector("#space-stats .stats-empty")
     assert "No runs in the last 14 days" in page.inner_text("#space-stats")
@@ -214,16 +237,40 @@ def test_charts_with_no_runs_one_day_and_several(page: Any, owner: Owner, ui_bas
     rows = page.locator("#automation-stats .stats-table tbody tr")
     assert rows.count() == 1
     assert rows.first.inner_text().split("\t")[1:3] == ["3", "3"]
-    assert page.locator("#automation-stats figure.chart canvas").count() == 2
+    assert page.locator("#automation-stats figure.chart canvas").count() == 1, "no spend: no spend chart"
+    assert page.locator("#automation-stats .stats-no-spend").is_visible()
     assert not axe_violations(page)
+
+    # A run that spends on a model: the space's charts show the spend too.
+    fake_llm.reset()
+    fake_llm.script(reply("Done.", prompt_tokens=400, completion_tokens=60))
+    spender = {
+        "schema_version": "1.0",
+        "name": "Spends",
+        "plan": [
+            {
+                "step_id": "sum_up",
+                "action": "llm_complete",
+                "config": {"model": TEST_MODEL, "messages": [{"role": "user", "content": "Sum up."}]},
+            }
+        ],
+    }
+    spending = space_api(ui_base, owner, "POST", "/automations", json={"definition": spender}).json()
+    run = space_api(ui_base, owner, "POST", f"/automations/{spending['id']}/runs", json={"inputs": {}}).json()
+    assert (
+        wait_run_status(ui_base, owner, run["id"], "succeeded", timeout=FIRST_MODEL_ANSWER_MS / 1000)[
+            "cost_usd"
+        ]
+        > 0
+    )
 
     # The list's answer for 14 days was kept a few seconds (cached when there were no runs): another
     # range is asked afresh.
     page.goto("/automations")
     page.wait_for_selector("#space-stats-summary")
     page.select_option("#space-stats-days", "7")
-    page.wait_for_selector("#space-stats-summary:has-text('3 runs in the last 7 days')")
-    assert page.locator("#space-stats figure.chart canvas").count() == 2
+    page.wait_for_selector("#space-stats-summary:has-text('4 runs in the last 7 days')")
+    assert page.locator("#space-stats figure.chart canvas").count() == 2, "runs and spend"
     assert page.locator("#space-stats .u-legend").first.inner_text().count("succeeded") == 1
     assert not axe_violations(page)
     _doc_shot(page, "#space-stats", "ui-charts.png")

@@ -19,7 +19,9 @@ DaysQuery = Annotated[
 ]
 
 
-@router.get("/stats", summary="Runs per day by status, spend per day and durations of the space's automations")
+@router.get(
+    "/stats", summary="Runs per day by status, spend per day and durations of the space's automations"
+)
 async def space_stats(session: SessionDep, access: SpaceDep, days: DaysQuery = DEFAULT_DAYS) -> RunStatsOut:
     return RunStatsOut.model_validate(await run_stats_service.of_space(session, access, days))
 

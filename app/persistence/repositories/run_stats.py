@@ -79,6 +79,4 @@ class RunStatsRepository:
             Run.finished_at.is_not(None),
         )
         count, p50, p95 = (await self.session.execute(statement)).one()
-        return Durations(
-            int(count), None if p50 is None else float(p50), None if p95 is None else float(p95)
-        )
+        return Durations(int(count), None if p50 is None else float(p50), None if p95 is None else float(p95))

@@ -34,7 +34,7 @@ export function span(ms) {
   return `${(ms / 60_000).toFixed(1)} min`;
 }
 
-// Rows: step attempts in the order they ran, then approval pauses (a call that asked a human, from
+// Rows: step attempts and approval pauses (a call that asked a human, from
 // when it asked until the decision, or until now while it waits).
 // How the pause ended: the call's own status moves on once it runs (executed, failed).
 function pauseOutcome(call) {
@@ -67,7 +67,8 @@ export function timelineRows(run, now = Date.now()) {
     const end = call.decided_at ? Date.parse(call.decided_at) : call.status === "expired" && call.expires_at ? Date.parse(call.expires_at) : now;
     rows.push({ kind: "approval", label: `approval ${call.step_id}`, status: pauseOutcome(call), start, end, duration: end - start, cost: null, call });
   }
-  return rows;
+  // In the order things happened: a pause sits beside the step that waited for it.
+  return rows.sort((a, b) => a.start - b.start);
 }
 
 export function runTimeline(run) {

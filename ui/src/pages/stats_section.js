@@ -81,8 +81,9 @@ export function statsSection({ path, id = "stats", title = "Runs", days = 14 } =
     }
     const runs = h("figure", { class: "chart", "aria-label": "Runs per day by status" }, h("figcaption", {}, "Runs per day by status"));
     const cost = h("figure", { class: "chart", "aria-label": "Model spend per day" }, h("figcaption", {}, "Model spend per day"));
-    fill(body, summary, runs, cost, numbers(stats));
-    shown = [drawing.runsChart(runs, stats), drawing.costChart(cost, stats)];
+    const spent = stats.totals.cost_usd > 0;
+    fill(body, summary, runs, spent ? cost : h("p", { class: "hint stats-no-spend" }, "No model spend in this range."), numbers(stats));
+    shown = [drawing.runsChart(runs, stats), spent ? drawing.costChart(cost, stats) : null].filter(Boolean);
   }
 
   range.addEventListener("change", load);

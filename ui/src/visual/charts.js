@@ -25,6 +25,15 @@ function xScale(xs) {
   return { time: true, range: () => [xs[0] - DAY / 2, xs[xs.length - 1] + DAY / 2] };
 }
 
+const DAY_SERIES = { label: "Day (UTC)", value: (u, v) => (v === null || v === undefined ? "—" : new Date(v * 1000).toISOString().slice(0, 10)) };
+
+// Enough decimals that neighbouring ticks never read the same.
+function dollars(ticks) {
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+  const decimals = Math.min(6, Math.max(2, Math.ceil(-Math.log10(step || 1))));
+  return ticks.map((t) => `$${t.toFixed(decimals)}`);
+}
+
 function width(container) {
   return Math.max(280, Math.min(container.clientWidth || 640, 760));
 }
@@ -43,7 +52,7 @@ export function runsChart(container, stats) {
     scales: { x: xScale(xs), y: { range: (u, min, max) => [0, Math.max(1, max)] } },
     axes: [{}, { label: "runs", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000] }],
     series: [
-      {},
+      DAY_SERIES,
       ...statuses.map((status, index) => ({
         label: status,
         stroke: STATUS_COLOURS[status] || "#555",
@@ -62,10 +71,10 @@ export function costChart(container, stats) {
   const options = {
     width: width(container),
     height: 160,
-    scales: { x: xScale(xs), y: { range: (u, min, max) => [0, Math.max(0.01, max)] } },
-    axes: [{}, { label: "USD", values: (u, ticks) => ticks.map((t) => `$${t.toFixed(2)}`) }],
+    scales: { x: xScale(xs), y: { range: (u, min, max) => [0, max > 0 ? max * 1.15 : 0.01] } },
+    axes: [{}, { label: "USD", size: 70, values: (u, ticks) => dollars(ticks) }],
     series: [
-      {},
+      DAY_SERIES,
       { label: "model spend", stroke: "#00695c", fill: "rgba(0,105,92,0.45)", paths: uPlot.paths.bars({ size: [0.7, 60] }), points: { show: false }, value: (u, v) => (v === null || v === undefined ? "—" : `$${v.toFixed(4)}`) },
     ],
   };
