@@ -29,6 +29,13 @@ class DurationsOut(BaseModel):
     p95: float | None = Field(description="95th percentile start-to-finish time in milliseconds.")
 
 
+class AutomationStatsOut(BaseModel):
+    automation_id: uuid.UUID
+    runs: int
+    failed: int = Field(description="Of those, failed or timed out.")
+    cost_usd: float
+
+
 class RunStatsOut(BaseModel):
     automation_id: uuid.UUID | None = Field(description="The automation, or null for the whole space.")
     days: int
@@ -39,4 +46,8 @@ class RunStatsOut(BaseModel):
         description="One entry per day of the range, oldest first, zeros included."
     )
     totals: TotalsOut
+    by_automation: list[AutomationStatsOut] | None = Field(
+        description="The space's answer only (null for one automation): the automations with runs in the "
+        "range, at most 50, most spend first, then most failures."
+    )
     duration_ms: DurationsOut

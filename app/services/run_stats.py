@@ -27,6 +27,8 @@ MAX_DAYS = 90
 DEFAULT_DAYS = 14
 CACHE_SECONDS = 10.0
 CACHE_ENTRIES = 512
+TOP_AUTOMATIONS = 50
+"""A space's answer lists at most this many automations (most spend, then most failures, first)."""
 
 _StatsKey = tuple[uuid.UUID, uuid.UUID | None, int]
 
@@ -101,6 +103,19 @@ class RunStatsService:
         repository = RunStatsRepository(session)
         counts = await repository.per_day(space_id, since, automation_id)
         durations = await repository.durations(space_id, since, automation_id)
+        by_automation = (
+            None
+            if automation_id is not None
+            else [
+                {
+                    "automation_id": entry.automation_id,
+                    "runs": entry.runs,
+                    "failed": entry.failed,
+                    "cost_usd": float(entry.cost_usd),
+                }
+                for entry in await repository.per_automation(space_id, since, TOP_AUTOMATIONS)
+            ]
+        )
         per_day = {day: _Day(day) for day in _days(today, days)}
         totals: dict[str, int] = {}
         for row in counts:
@@ -123,6 +138,7 @@ class RunStatsService:
                 "by_status": totals,
                 "cost_usd": float(sum((entry.cost_usd for entry in per_day.values()), Decimal(0))),
             },
+            "by_automation": by_automation,
             "duration_ms": {"finished": durations.count, "p50": durations.p50_ms, "p95": durations.p95_ms},
         }
         self._cache.put(key, answer)

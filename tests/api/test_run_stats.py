@@ -84,6 +84,11 @@ class TestStats:
         assert space["totals"]["runs"] == 4, "both automations, the old run left out"
         assert space["per_day"][-2]["by_status"] == {"failed": 1}
         assert space["totals"]["cost_usd"] == 1.75
+        assert space["by_automation"] == [
+            {"automation_id": other["id"], "runs": 1, "failed": 1, "cost_usd": 1.0},
+            {"automation_id": automation["id"], "runs": 3, "failed": 1, "cost_usd": 0.75},
+        ]
+        assert stats["by_automation"] is None
 
         wide = (
             await alice.request("GET", alice.space_path("/automations/stats"), params={"days": 90})

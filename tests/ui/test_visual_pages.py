@@ -213,10 +213,91 @@ def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
     _doc_shot(page, "#run-timeline", "ui-run-timeline.png")
 
 
+def test_dashboard_approvals_failures_spend_against_caps_and_queue(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback, fake_llm: FakeLlm
+) -> None:
+    sign_in(page, owner)
+    assert page.url.rstrip("/") == ui_base, "signing in lands on the dashboard"
+    for panel in ("approvals", "failing", "spend", "queue"):
+        page.wait_for_selector(f"#dash-{panel} .empty")
+    assert not axe_violations(page)
+
+    # One automation that fails, one that waits for approval, one that spends under its own cap.
+    failing = {
+        "schema_version": "1.0",
+        "name": "Breaks",
+        "plan": [_step("post", f"{loopback.url}/status/500/dash")],
+    }
+    broken = space_api(ui_base, owner, "POST", "/automations", json={"definition": failing}).json()
+    run = space_api(ui_base, owner, "POST", f"/automations/{broken['id']}/runs", json={"inputs": {}}).json()
+    wait_run_status(ui_base, owner, run["id"], "failed")
+    asking = {"schema_version": "1.0", "name": "Asks", "plan": [_step("post", f"{loopback.url}/ok/dash")]}
+    asks = space_api(ui_base, owner, "POST", "/automations", json={"definition": asking}).json()
+    space_api(
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{asks['id']}/action-modes",
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    run = space_api(ui_base, owner, "POST", f"/automations/{asks['id']}/runs", json={"inputs": {}}).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    fake_llm.reset()
+    fake_llm.script(reply("Done.", prompt_tokens=400, completion_tokens=60))
+    spender = {
+        "schema_version": "1.0",
+        "name": "Spends",
+        "plan": [
+            {
+                "step_id": "sum_up",
+                "action": "llm_complete",
+                "config": {"model": TEST_MODEL, "messages": [{"role": "user", "content": "Sum up."}]},
+            }
+        ],
+        "execution": {"cost_cap_daily_usd": 0.01},
+    }
+    spends = space_api(ui_base, owner, "POST", "/automations", json={"definition": spender}).json()
+    run = space_api(ui_base, owner, "POST", f"/automations/{spends['id']}/runs", json={"inputs": {}}).json()
+    spent = wait_run_status(ui_base, owner, run["id"], "succeeded", timeout=FIRST_MODEL_ANSWER_MS / 1000)
+    # Held back by the queue policy behind a run that waits for approval.
+    queued = {**asking, "name": "Queues", "execution": {"concurrency": "queue"}}
+    queues = space_api(ui_base, owner, "POST", "/automations", json={"definition": queued}).json()
+    space_api(
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{queues['id']}/action-modes",
+        json={"modes": {"http.request": "require_approval"}},
+    )
+    first = space_api(ui_base, owner, "POST", f"/automations/{queues['id']}/runs", json={"inputs": {}}).json()
+    wait_run_status(ui_base, owner, first["id"], "awaiting_approval")
+    second = space_api(
+        ui_base, owner, "POST", f"/automations/{queues['id']}/runs", json={"inputs": {}}
+    ).json()
+    assert second["status"] == "queued", second
+
+    page.goto("/")
+    page.wait_for_selector("#dash-approvals-count:text-is('2 pending')")
+    assert page.locator("#dash-approvals a[href^='/approvals?approval=']").count() == 2
+    failed_row = page.locator(f"#dash-failing li[data-automation='{broken['id']}']")
+    assert "1 of 1 run failed" in failed_row.inner_text()
+    assert "Breaks" in failed_row.inner_text()
+    row = page.locator(f"#dash-spend tr[data-automation='{spends['id']}']")
+    row.wait_for()
+    assert "$0.01" in row.inner_text(), "the automation's own daily cap"
+    assert float(page.get_attribute(f"#dash-spend tr[data-automation='{spends['id']}'] meter", "value")) == (
+        pytest.approx(spent["cost_usd"])
+    )
+    assert page.locator("#dash-queue li").first.inner_text().startswith("1 on runs.")
+    assert not axe_violations(page)
+    page.locator("main").screenshot(path=str(DOCS / "ui-dashboard.png"))
+
+
 def test_charts_with_no_runs_one_day_and_several(
     page: Any, owner: Owner, ui_base: str, fake_llm: FakeLlm
 ) -> None:
     sign_in(page, owner)
+    page.goto("/automations")
     page.wait_for_selector("#space-stats .stats-empty")
     assert "No runs in the last 14 days" in page.inner_text("#space-stats")
     assert page.locator("#space-stats canvas").count() == 0

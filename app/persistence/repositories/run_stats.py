@@ -36,6 +36,19 @@ class Durations:
     p95_ms: float | None
 
 
+@dataclass(frozen=True)
+class AutomationCount:
+    """One automation's runs in the range: how many, how many failed, and their model spend."""
+
+    automation_id: uuid.UUID
+    runs: int
+    failed: int
+    cost_usd: Decimal
+
+
+FAILED_STATUSES = ("failed", "timed_out")
+
+
 class RunStatsRepository:
     """Read-only aggregates over runs, bound to the caller's session."""
 
@@ -80,3 +93,17 @@ class RunStatsRepository:
         )
         count, p50, p95 = (await self.session.execute(statement)).one()
         return Durations(int(count), None if p50 is None else float(p50), None if p95 is None else float(p95))
+
+    async def per_automation(self, space_id: uuid.UUID, since: datetime, limit: int) -> list[AutomationCount]:
+        """The space's automations with runs in the range, most spend first, then most failures."""
+        failed = func.count().filter(Run.status.in_(FAILED_STATUSES))
+        spend = func.coalesce(func.sum(Run.cost_usd), 0)
+        statement = (
+            select(Run.automation_id, func.count(), failed, spend)
+            .where(*self._scope(space_id, since, None))
+            .group_by(Run.automation_id)
+            .order_by(spend.desc(), failed.desc(), func.count().desc(), Run.automation_id)
+            .limit(limit)
+        )
+        rows = (await self.session.execute(statement)).all()
+        return [AutomationCount(row[0], int(row[1]), int(row[2]), Decimal(row[3])) for row in rows]
