@@ -5,13 +5,14 @@ no runs, one day, and several days)."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.browser import axe_violations
+from tests.support.browser import SCREENSHOTS, axe_violations
 from tests.support.drafts import envelope, review_reply
 from tests.support.fake_llm import TEST_MODEL, FakeLlm, reply
 from tests.support.loopback import Loopback
@@ -25,8 +26,12 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _doc_shot(page: Any, selector: str, name: str) -> None:
-    """A screenshot of one part of the page for the docs (kept small: the element, not the page)."""
-    page.locator(selector).screenshot(path=str(DOCS / name))
+    """A screenshot of one part of the page (kept small: the element, not the page), with the test
+    output; into docs/ too with AUTOMATIONS_DOC_SHOTS=1, to renew the pictures the docs show."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(selector).screenshot(path=str(SCREENSHOTS / name))
+    if os.environ.get("AUTOMATIONS_DOC_SHOTS") == "1":
+        page.locator(selector).screenshot(path=str(DOCS / name))
 
 
 def _step(step_id: str, url: str | None = None) -> dict[str, Any]:
@@ -290,7 +295,7 @@ def test_dashboard_approvals_failures_spend_against_caps_and_queue(
     )
     assert page.locator("#dash-queue li").first.inner_text().startswith("1 on runs.")
     assert not axe_violations(page)
-    page.locator("main").screenshot(path=str(DOCS / "ui-dashboard.png"))
+    _doc_shot(page, "main", "ui-dashboard.png")
 
 
 def test_charts_with_no_runs_one_day_and_several(
