@@ -5,7 +5,7 @@ import { errorBox, fill, h, loading } from "../dom.js";
 import { planGraph, stepModes } from "../visual/plan_model.js";
 
 // The form a JSON pointer names in the definition editor, focused on its first field.
-export function focusForm(pointer) {
+function focusForm(pointer) {
   let target = null;
   const item = /^\/execution\/on_failure\/(\d+)$/.exec(pointer);
   if (item) {
@@ -35,9 +35,8 @@ function loadRenderer() {
   return renderer;
 }
 
-// `onActivate(node)` (optional): what activating a node does; by default its form is focused (when
-// the form is on another tab, `reveal(pointer)` is called first).
-export function planSection({ id = "plan-diagram", reveal = () => {}, onActivate = null } = {}) {
+// Activating a node focuses its form.
+export function planSection({ id = "plan-diagram" } = {}) {
   const box = h("div", { class: "plan-scroll", id: `${id}-box` }, loading("Drawing the plan…"));
   const legend = h(
     "p",
@@ -52,12 +51,7 @@ export function planSection({ id = "plan-diagram", reveal = () => {}, onActivate
   );
   const element = h("section", { class: "plan", "aria-labelledby": `${id}-title`, id }, h("h2", { id: `${id}-title` }, "Plan"), legend, box);
   let drawn = 0;
-  const activate =
-    onActivate ||
-    ((node) => {
-      reveal(node.target);
-      focusForm(node.target);
-    });
+  const activate = (node) => focusForm(node.target);
 
   // Draw `definition` with the modes of `preview` (null: modes unknown). A later call wins over an
   // earlier one still loading.

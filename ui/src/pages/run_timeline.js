@@ -27,7 +27,7 @@ function svg(tag, attributes = {}, ...children) {
   return el;
 }
 
-export function span(ms) {
+function span(ms) {
   if (ms === null || ms === undefined) return "—";
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -43,7 +43,7 @@ function pauseOutcome(call) {
   return "approved";
 }
 
-export function timelineRows(run, now = Date.now()) {
+function timelineRows(run, now = Date.now()) {
   const spend = new Map((run.llm_spend || []).map((s) => [s.step_id, s.cost_usd]));
   const last = new Map(run.steps.map((step, index) => [step.step_id, index]));
   const rows = run.steps.map((step, index) => {

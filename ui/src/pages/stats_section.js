@@ -88,5 +88,5 @@ export function statsSection({ path, id = "stats", title = "Runs", days = 14 } =
 
   range.addEventListener("change", load);
   load();
-  return { element, reload: load, stop: () => shown.forEach((chart) => chart.destroy()) };
+  return { element, stop: () => shown.forEach((chart) => chart.destroy()) };
 }

@@ -3,7 +3,7 @@
 // of one day, or days without runs, still draw as bars in their place.
 import uPlot from "uplot";
 
-export const STATUS_COLOURS = {
+const STATUS_COLOURS = {
   succeeded: "#2e7d32",
   failed: "#c62828",
   timed_out: "#ef6c00",

@@ -20,7 +20,7 @@ function fit(text, room = 27) {
   return text.length > room ? `${text.slice(0, room - 1)}…` : text;
 }
 
-export function modeText(mode) {
+function modeText(mode) {
   if (mode === null || mode === undefined) return null;
   return MODE_TEXT[mode] || mode;
 }
