@@ -94,6 +94,10 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     assert not axe_violations(page)
     _doc_shot(page, "#plan-diagram", "ui-plan-diagram.png")
 
+    # Every part of the long page is one click away.
+    page.click("nav[aria-label='Sections of this page'] a:text-is('Action modes')")
+    assert page.evaluate("document.activeElement.id") == "modes-title"
+
     # Keyboard only: Tab reaches the nodes in order, Enter on a step opens that step's form.
     page.locator("main h1").focus()
     seen: list[str] = []
@@ -221,11 +225,16 @@ def test_run_timeline_shows_the_approval_pause_and_the_failed_steps_error(
 def test_dashboard_approvals_failures_spend_against_caps_and_queue(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback, fake_llm: FakeLlm
 ) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
     sign_in(page, owner)
     assert page.url.rstrip("/") == ui_base, "signing in lands on the dashboard"
     for panel in ("approvals", "failing", "spend", "queue"):
         page.wait_for_selector(f"#dash-{panel} .empty")
     assert not axe_violations(page)
+    assert not [url for url in fetched if "/assets/plan_diagram-" in url or "/assets/charts-" in url], (
+        "the diagram and chart code load only on the pages that draw them"
+    )
 
     # One automation that fails, one that waits for approval, one that spends under its own cap.
     failing = {
@@ -301,9 +310,12 @@ def test_dashboard_approvals_failures_spend_against_caps_and_queue(
 def test_charts_with_no_runs_one_day_and_several(
     page: Any, owner: Owner, ui_base: str, fake_llm: FakeLlm
 ) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
     sign_in(page, owner)
     page.goto("/automations")
     page.wait_for_selector("#space-stats .stats-empty")
+    assert [url for url in fetched if "/assets/charts-" in url], "the chart code is fetched by this page"
     assert "No runs in the last 14 days" in page.inner_text("#space-stats")
     assert page.locator("#space-stats canvas").count() == 0
     assert not axe_violations(page)
@@ -350,12 +362,12 @@ def test_charts_with_no_runs_one_day_and_several(
         > 0
     )
 
-    # The list's answer for 14 days was kept a few seconds (cached when there were no runs): another
-    # range is asked afresh.
+    # The list's answer for 14 days (and the dashboard's for 7 and 1) was kept a few seconds, cached
+    # when there were no runs: another range is asked afresh.
     page.goto("/automations")
     page.wait_for_selector("#space-stats-summary")
-    page.select_option("#space-stats-days", "7")
-    page.wait_for_selector("#space-stats-summary:has-text('4 runs in the last 7 days')")
+    page.select_option("#space-stats-days", "30")
+    page.wait_for_selector("#space-stats-summary:has-text('4 runs in the last 30 days')")
     assert page.locator("#space-stats figure.chart canvas").count() == 2, "runs and spend"
     assert page.locator("#space-stats .u-legend").first.inner_text().count("succeeded") == 1
     assert not axe_violations(page)

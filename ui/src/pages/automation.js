@@ -122,9 +122,14 @@ export function automationPage(main, id) {
     const parts = [
       ["plan-diagram", "Plan"],
       ["automation-stats", "Runs over time"],
+      ["recent-runs-title", "Last runs"],
+      ["caps-title", "Spending limits"],
       ["triggers-title", "Triggers"],
+      ["tryout-title", "Try it"],
       ["modes-title", "Action modes"],
+      ["grants-title", "Standing approvals"],
       ["definition-title", "Definition"],
+      ["words-title", "Change in words"],
       ["versions-title", "Versions"],
     ];
     return h(
