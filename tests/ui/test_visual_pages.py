@@ -98,10 +98,13 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     page.click("nav[aria-label='Sections of this page'] a:text-is('Action modes')")
     assert page.evaluate("document.activeElement.id") == "modes-title"
 
-    # Keyboard only: Tab reaches the nodes in order, Enter on a step opens that step's form.
-    page.locator("main h1").focus()
+    # Keyboard only: Enter on the "Plan" link goes to the diagram, Tab reaches the nodes in order,
+    # Enter on a step opens that step's form.
+    page.locator("nav[aria-label='Sections of this page'] a:text-is('Plan')").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "plan-diagram-title"
     seen: list[str] = []
-    for _ in range(60):
+    for _ in range(10):
         page.keyboard.press("Tab")
         node = _focused_node(page)
         if node:
