@@ -382,7 +382,7 @@ def test_bearer_from_a_secret_and_oauth_authorized_and_completed_by_its_starter(
     page.fill("#email", owner.email)
     page.fill("#password", owner.password)
     page.click("form[aria-label='Sign in with password'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto(f"{oauth_base}/connections")
     mcp = page.locator("#section-mcp")
     mcp.locator(".empty").wait_for()
@@ -437,7 +437,7 @@ def test_someone_else_following_the_starters_authorization_link_completes_nothin
     page.locator("summary", has_text="Use an API token instead").click()
     page.fill("#token", colleague_token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
 
     # The link the starter sent: the colleague consents, comes back signed in as themselves.
     page.goto(started["authorization_url"])
@@ -457,7 +457,7 @@ def test_a_member_reads_connections_and_is_refused_changes_beside_the_form(
     page.locator("summary", has_text="Use an API token instead").click()
     page.fill("#token", token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto("/connections")
     page.wait_for_selector(".loading", state="detached")
     page.locator("#section-secrets li", has_text="crm_token").wait_for()

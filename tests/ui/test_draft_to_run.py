@@ -50,7 +50,7 @@ def sign_in(page: Any, owner: Owner) -> None:
     page.fill("#email", owner.email)
     page.fill("#password", owner.password)
     page.click("form[aria-label='Sign in with password'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
 
 
 def test_describe_review_edit_save_activate_run_live(
@@ -65,7 +65,8 @@ def test_describe_review_edit_save_activate_run_live(
         ),
     )
     sign_in(page, owner)
-    page.wait_for_selector(".empty")
+    page.goto("/automations")
+    page.wait_for_selector(".list .empty")
     assert not axe_violations(page)
     shot(page, "automations-empty")
 

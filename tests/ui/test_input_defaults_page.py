@@ -99,7 +99,7 @@ def test_a_member_reads_the_defaults_without_controls(page: Any, owner: Owner, u
     page.fill("#invitation-password", "a member's long passphrase")
     page.fill("#invitation-password-again", "a member's long passphrase")
     page.click("form[aria-label='Set your password'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto("/settings")
     row = page.wait_for_selector(f"{SECTION} tr[data-default='team']")
     assert '"ops"' in row.inner_text()

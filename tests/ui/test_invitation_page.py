@@ -59,7 +59,7 @@ def test_the_admin_hands_over_a_link_that_sets_the_members_password_once(
         invited.fill("#invitation-password", JOINER_PASSWORD)
         invited.fill("#invitation-password-again", JOINER_PASSWORD)
         invited.click("form[aria-label='Set your password'] button[type=submit]")
-        invited.wait_for_selector("main h1:text-is('Automations')")
+        invited.wait_for_selector("main h1:text-is('Dashboard')")
         assert invited.evaluate("sessionStorage.getItem('automations.invitation')") is None
 
         invited.goto(link)

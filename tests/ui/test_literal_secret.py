@@ -100,7 +100,7 @@ def test_a_member_sees_the_warning_without_an_offer(page: Any, owner: Owner, ui_
     page.click("summary:text-is('Use an API token instead')")
     page.fill("#token", member_token)
     page.click("form[aria-label='Sign in with an API token'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto(f"/automations/{created.json()['id']}")
     _warning(page).wait_for()
     assert page.locator("button.move-secret").count() == 0

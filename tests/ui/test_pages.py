@@ -72,6 +72,7 @@ def test_every_page_loads_by_url_with_no_serious_accessibility_violation(
     ).json()
     sign_in(page, owner)
     pages = {
+        "dashboard": ("/", "Dashboard"),
         "automations": ("/automations", "Automations"),
         "automation": (f"/automations/{automation['id']}", automation["name"]),
         "new": ("/automations/new", "New automation"),
@@ -180,7 +181,7 @@ def test_the_draft_flow_works_with_the_keyboard_alone(page: Any, owner: Owner, f
     page.keyboard.press("Tab")
     page.keyboard.type(owner.password)
     page.keyboard.press("Enter")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto("/automations/new")
     page.wait_for_selector("#request:focus")
     page.keyboard.type("Do one small thing")

@@ -143,7 +143,7 @@ def test_a_member_sees_the_settings_read_only(page: Any, owner: Owner, ui_base: 
     page.fill("#invitation-password", "a member's long passphrase")
     page.fill("#invitation-password-again", "a member's long passphrase")
     page.click("form[aria-label='Set your password'] button[type=submit]")
-    page.wait_for_selector("main h1:text-is('Automations')")
+    page.wait_for_selector("main h1:text-is('Dashboard')")
     page.goto("/settings")
     select = page.wait_for_selector("select[data-mode-for='http.request']")
     assert select.input_value() == "require_approval", "members read the space's modes"

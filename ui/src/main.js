@@ -9,6 +9,7 @@ import { approvalEmailPage } from "./pages/approval_email.js";
 import { automationPage } from "./pages/automation.js";
 import { automationsPage } from "./pages/automations.js";
 import { connectionsPage } from "./pages/connections.js";
+import { dashboardPage } from "./pages/dashboard.js";
 import { documentsPage } from "./pages/documents.js";
 import { mcpOAuthPage } from "./pages/connections/mcp_oauth.js";
 import { newAutomationPage } from "./pages/new.js";
@@ -20,7 +21,7 @@ import { signInPage } from "./pages/signin.js";
 import { startApprovalBadge } from "./pages/approvals.js";
 
 const routes = [
-  [/^\/$/, () => navigate("/automations", true)],
+  [/^\/$/, dashboardPage, "Dashboard"],
   [/^\/automations$/, automationsPage, "Automations"],
   [/^\/automations\/new$/, newAutomationPage, "New automation"],
   [/^\/automations\/([0-9a-f-]{36})$/, automationPage, "Automation"],
@@ -35,6 +36,7 @@ const routes = [
 ];
 
 const NAV = [
+  ["/", "Dashboard"],
   ["/automations", "Automations"],
   ["/runs", "Runs"],
   ["/approvals", "Approvals"],
@@ -61,7 +63,7 @@ function signedOut() {
   // The query goes along: an OAuth completion page needs its code and state after signing in. Signed
   // out twice (a revoked stream and the button), the page to return to is the one first left.
   const kept = location.pathname === "/signin" && history.state && history.state.next;
-  const next = kept || (location.pathname === "/signin" ? "/automations" : location.pathname + location.search);
+  const next = kept || (location.pathname === "/signin" ? "/" : location.pathname + location.search);
   history.replaceState({ next }, "", "/signin");
   render();
 }
@@ -91,7 +93,7 @@ function layout(title) {
       "a",
       {
         href: path,
-        "aria-current": location.pathname.startsWith(path) ? "page" : null,
+        "aria-current": (path === "/" ? location.pathname === "/" : location.pathname.startsWith(path)) ? "page" : null,
         id: path === "/approvals" ? "nav-approvals" : null,
       },
       label,
@@ -102,7 +104,7 @@ function layout(title) {
   const header = h(
     "header",
     { class: "top" },
-    h("a", { class: "brand", href: "/automations" }, "Automations"),
+    h("a", { class: "brand", href: "/" }, "Automations"),
     h("nav", { "aria-label": "Main" }, links),
     h("div", { class: "who" }, switcher, signOut),
   );
@@ -147,11 +149,11 @@ async function render() {
   }
   if (!session.token || path === "/signin") {
     if (!session.token && path !== "/signin") return signedOut();
-    if (session.token && path === "/signin") return navigate("/automations", true);
+    if (session.token && path === "/signin") return navigate("/", true);
     const app = document.getElementById("app");
     clear(app);
     document.title = "Sign in · Automations";
-    signInPage(app, (next) => navigate(next || "/automations", true));
+    signInPage(app, (next) => navigate(next || "/", true));
     return;
   }
   try {

@@ -26,6 +26,7 @@ from app.api.routes import (
     secrets,
     slack,
     spaces,
+    stats,
     tokens,
     triggers,
     webhook_endpoints,
@@ -46,6 +47,8 @@ api_router.include_router(drafts.router)
 api_router.include_router(kv.router)
 # Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
 api_router.include_router(preview.router)
+# Before automations: `GET …/automations/stats` is not an automation.
+api_router.include_router(stats.router)
 api_router.include_router(approvals.router)
 api_router.include_router(policy.router)
 api_router.include_router(automations.router)

@@ -45,6 +45,8 @@ class Run(IdMixin, Base):
         # What a live stream replays after a gap: the space's runs whose status moved since then.
         Index("ix_runs_space_status_changed", "space_id", "status_changed_at"),
         Index("ix_runs_automation_status", "automation_id", "status"),
+        # One automation's runs by day, for its charts.
+        Index("ix_runs_automation_created", "automation_id", "created_at"),
         # The queue in promotion order, and the rows recovery looks at: both stay small.
         Index(
             "ix_runs_queued",

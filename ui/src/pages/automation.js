@@ -16,6 +16,8 @@ import { grantsSection } from "./automation/grants.js";
 import { capsSection } from "./automation/caps.js";
 import { sameDefinition, tryoutSection } from "./automation/tryout.js";
 import { secretKeeper } from "../secrets.js";
+import { planSection } from "./plan_section.js";
+import { statsSection } from "./stats_section.js";
 
 const STATUS_ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
 
@@ -27,6 +29,10 @@ export function automationPage(main, id) {
   let editor = null;
   let dirty = false;
   let tryout = null;
+  let plan = null;
+  let stats = null;
+  let lastPreview = null;
+  let redrawTimer = null;
   const flash = h("div", { "aria-live": "polite", id: "flash" });
 
   async function load() {
@@ -41,12 +47,28 @@ export function automationPage(main, id) {
   function paint() {
     dirty = false;
     if (tryout) tryout.stop();
+    if (stats) stats.stop();
     const current = () => automation;
+    plan = planSection();
+    stats = statsSection({ path: `/automations/${automation.id}/stats`, id: "automation-stats", title: "Runs over time" });
+    // The modes section asks for a preview on load and after each save of modes: the diagram shows
+    // the same modes.
+    const previewForDiagram = () => {
+      const asked = api("POST", spacePath(`/automations/${automation.id}/preview`), {});
+      asked.then(
+        (answer) => {
+          lastPreview = answer;
+          plan.update(edited() ? editor.getValue() : automation.definition, answer);
+        },
+        (error) => plan.update(automation.definition, null, error),
+      );
+      return asked;
+    };
     const modes = modesSection(current, {
       onSaved: (saved) => {
         automation = { ...automation, action_modes: saved };
       },
-      previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
+      previewNow: previewForDiagram,
     });
     const caps = capsSection({
       previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
@@ -75,7 +97,11 @@ export function automationPage(main, id) {
         automation.status !== "archived" ? h("button", { type: "button", id: "run-now", class: "primary", onclick: runNow }, "Run now") : null,
         h("a", { class: "button", href: `/runs?automation=${automation.id}` }, "Runs"),
       ),
+      sectionLinks(),
       overview(),
+      plan.element,
+      stats.element,
+      recentRuns(),
       caps.element,
       triggersSection(),
       tryout.element,
@@ -89,6 +115,61 @@ export function automationPage(main, id) {
       }),
       versionsSection(),
     );
+  }
+
+  // Every part of this long page one click away.
+  function sectionLinks() {
+    const parts = [
+      ["plan-diagram", "Plan"],
+      ["automation-stats", "Runs over time"],
+      ["recent-runs-title", "Last runs"],
+      ["caps-title", "Spending limits"],
+      ["triggers-title", "Triggers"],
+      ["tryout-title", "Try it"],
+      ["modes-title", "Action modes"],
+      ["grants-title", "Standing approvals"],
+      ["definition-title", "Definition"],
+      ["words-title", "Change in words"],
+      ["versions-title", "Versions"],
+    ];
+    return h(
+      "nav",
+      { class: "section-links", "aria-label": "Sections of this page" },
+      parts.map(([target, label]) =>
+        h("a", { href: `#${target}`, onclick: (event) => jumpTo(event, target) }, label),
+      ),
+    );
+  }
+
+  function jumpTo(event, target) {
+    event.preventDefault();
+    const found = document.getElementById(target);
+    if (!found) return;
+    const heading = found.matches("h2") ? found : found.querySelector("h2") || found;
+    heading.setAttribute("tabindex", "-1");
+    heading.scrollIntoView({ block: "start" });
+    heading.focus();
+  }
+
+  function recentRuns() {
+    const list = h("div", { id: "recent-runs" }, loading("Loading the last runs…"));
+    api("GET", spacePath(`/runs?automation_id=${automation.id}&limit=5`))
+      .then((page) =>
+        fill(
+          list,
+          page.items.length
+            ? h(
+                "ul",
+                { class: "recent-runs" },
+                page.items.map((run) =>
+                  h("li", {}, h("a", { href: `/runs/${run.id}` }, `Run ${run.id.slice(0, 8)}`), " ", statusBadge(run.status), ` · ${when(run.created_at)}`),
+                ),
+              )
+            : h("p", {}, "No runs yet."),
+        ),
+      )
+      .catch((error) => fill(list, errorBox(error)));
+    return h("section", { "aria-labelledby": "recent-runs-title" }, h("h2", { id: "recent-runs-title" }, "Last runs"), list);
   }
 
   function overview() {
@@ -188,8 +269,11 @@ export function automationPage(main, id) {
       h("div", { class: "bar" }, save),
     );
     editor = definitionEditor(box, schemas, automation.definition, {
-      onChange: () => {
+      onChange: (definition) => {
         dirty = true;
+        // The diagram follows the edit (modes of steps the last preview knew).
+        clearTimeout(redrawTimer);
+        redrawTimer = setTimeout(() => plan.update(definition, lastPreview), 300);
       },
       readOnly: automation.status === "archived",
       arrange: arrangeControls(schemas),
@@ -330,6 +414,8 @@ export function automationPage(main, id) {
   window.addEventListener("beforeunload", beforeUnload);
   return () => {
     window.removeEventListener("beforeunload", beforeUnload);
+    clearTimeout(redrawTimer);
     if (tryout) tryout.stop();
+    if (stats) stats.stop();
   };
 }

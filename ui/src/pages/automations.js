@@ -2,6 +2,7 @@
 // activate / pause / archive in place.
 import { api, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
+import { statsSection } from "./stats_section.js";
 
 const ACTIONS = { active: ["pause", "archive"], paused: ["activate", "archive"], archived: ["unarchive"] };
 
@@ -16,10 +17,12 @@ export function automationsPage(main) {
     ),
   );
   const body = h("div", { class: "list" }, loading());
+  const stats = statsSection({ path: "/automations/stats", id: "space-stats", title: "Runs of all automations" });
   main.append(
     h("div", { class: "heading" }, h("h1", {}, "Automations"), h("a", { class: "button primary", href: "/automations/new" }, "New automation")),
     h("div", { class: "filters" }, search, status),
     body,
+    stats.element,
   );
   let items = [];
   let lastRuns = {};
@@ -100,4 +103,5 @@ export function automationsPage(main) {
   search.addEventListener("input", draw);
   status.addEventListener("change", draw);
   load();
+  return stats.stop;
 }

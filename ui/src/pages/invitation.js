@@ -43,7 +43,7 @@ export function invitationPage(app, done) {
       const answer = await api("POST", "/invitations/accept", { token: pending, password: password.value });
       sessionStorage.removeItem(INVITATION_KEY);
       session.token = answer.token;
-      done("/automations");
+      done("/");
     } catch (error) {
       message.replaceChildren(errorBox(error instanceof ApiError ? error : { message: String(error) }));
     }

@@ -8,6 +8,7 @@ import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
 import { impactOf } from "./impact.js";
+import { planSection } from "./plan_section.js";
 import { secretKeeper } from "../secrets.js";
 
 export function newAutomationPage(main) {
@@ -99,6 +100,7 @@ async function review(body, initial) {
   const clarifications = h("section", { class: "clarifications" });
   const problems = h("div", { id: "problems", "aria-live": "polite" });
   const editorBox = h("section", { class: "editor", "aria-label": "Definition" });
+  const plan = planSection({ id: "draft-plan" });
   const refineInput = h("input", { id: "refine", type: "text", maxlength: "4000", placeholder: "only on weekdays" });
   const refine = h(
     "form",
@@ -109,7 +111,7 @@ async function review(body, initial) {
   );
   const save = h("button", { type: "button", class: "primary", id: "save-draft", onclick: onSave }, "Save (paused)");
   const discard = h("button", { type: "button", onclick: onDiscard }, "Discard draft");
-  fill(body, status, summary, writes, clarifications, impact, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
+  fill(body, status, summary, writes, clarifications, impact, plan.element, h("h2", {}, "Definition"), problems, editorBox, refine, h("div", { class: "bar" }, save, discard));
   let editor = null;
 
   function paint() {
@@ -139,6 +141,18 @@ async function review(body, initial) {
     }
     if (editor) editor.setMarks(draft.flags, draft.problems);
     paintProblems(draft.problems);
+    drawPlan(draft.definition);
+  }
+
+  // The diagram of the definition as it stands, with the modes an unsaved preview gives its calls.
+  async function drawPlan(definition) {
+    plan.element.hidden = !definition;
+    if (!definition) return;
+    try {
+      plan.update(definition, await api("POST", spacePath("/automations/preview"), { definition }));
+    } catch (error) {
+      plan.update(definition, null, error);
+    }
   }
 
   // The write policy the draft proposes (or a person chose), in plain words, and a switch that keeps
@@ -205,6 +219,7 @@ async function review(body, initial) {
         paintProblems(result.errors);
         fill(impact, h("h2", { id: "impact-title" }, "Cost and impact"), impactOf(definition, draft.estimate));
         save.disabled = !result.valid;
+        if (result.valid) drawPlan(definition);
         status.replaceChildren(h("p", { class: "hint" }, result.valid ? "Edited — valid. Save checks the flags again." : "Edited — fix the problems to save."));
       } catch (error) {
         status.replaceChildren(errorBox(error));

@@ -4,6 +4,7 @@
 import { api, headers, spacePath } from "../api.js";
 import { errorBox, h, loading, pretty, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
+import { runTimeline } from "./run_timeline.js";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled", "timed_out", "dropped"]);
 
@@ -82,6 +83,7 @@ export function runPage(main, id) {
         run.promoted_at ? [h("dt", {}, "Promoted"), h("dd", { id: "run-promotion" }, promotion(run))] : null,
       ),
       run.error ? h("section", { class: "error", role: "alert" }, h("h2", {}, "Error"), pretty(run.error)) : null,
+      runTimeline(run),
       h("h2", {}, "Steps"),
       run.steps.length
         ? h(

@@ -3,7 +3,7 @@ import { api, ApiError, session } from "../api.js";
 import { errorBox, h } from "../dom.js";
 
 export function signInPage(app, done) {
-  const next = (history.state && history.state.next) || "/automations";
+  const next = (history.state && history.state.next) || "/";
   const message = h("div", { "aria-live": "polite" });
   const email = h("input", { id: "email", type: "email", name: "email", autocomplete: "username", required: true });
   const password = h("input", {

@@ -1,0 +1,38 @@
+"""Run statistics of a space and of one automation, for charts."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import SessionDep, SpaceDep
+from app.api.stats_schemas import RunStatsOut
+from app.services.runs.stats import DEFAULT_DAYS, MAX_DAYS, run_stats_service
+
+router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"])
+
+DaysQuery = Annotated[
+    int,
+    Query(ge=1, le=MAX_DAYS, description=f"How many UTC days back, today included (1 to {MAX_DAYS})."),
+]
+
+
+@router.get(
+    "/stats", summary="Runs per day by status, spend per day and durations of the space's automations"
+)
+async def space_stats(session: SessionDep, access: SpaceDep, days: DaysQuery = DEFAULT_DAYS) -> RunStatsOut:
+    return RunStatsOut.model_validate(await run_stats_service.of_space(session, access, days))
+
+
+@router.get(
+    "/{automation_id:uuid}/stats",
+    summary="Runs per day by status, spend per day and durations of one automation",
+)
+async def automation_stats(
+    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, days: DaysQuery = DEFAULT_DAYS
+) -> RunStatsOut:
+    return RunStatsOut.model_validate(
+        await run_stats_service.of_automation(session, access, automation_id, days)
+    )
