@@ -10,6 +10,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out, StepSpendOut
+from app.persistence.models import Role
 from app.services.governance import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
 
 ModeValue = Literal["allow", "deny", "require_approval"]
@@ -55,6 +56,11 @@ class InvocationOut(Out):
 class ApprovalOut(InvocationOut):
     url: str = ""
     run_url: str = ""
+    automation_name: str = Field(default="", description="The name of the automation whose run asks.")
+    approvers: list[Role] = Field(
+        default_factory=list,
+        description="Who is asked: the roles in the space that may approve or deny the call.",
+    )
 
 
 class ApprovalDecision(Body):

@@ -22,12 +22,12 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.models import ActionInvocation, Run, Space
+from app.persistence.models import ActionInvocation, Role, Run, Space
 from app.persistence.pagination import Page, paginate
-from app.persistence.repositories.automations import AutomationVersionRepository
+from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
-from app.services.access import Permissions, SpaceAccess
+from app.services.access import Permissions, SpaceAccess, outranks_or_equals
 from app.services.approval_grants import approval_grant_service
 from app.services.dispatch import EXECUTE_TASK, DispatchLimits
 from app.services.finishing import publish_terminal
@@ -36,6 +36,11 @@ from app.services.outbox import record_approval_event
 from app.services.promotion import promoter, slot_freed_by
 
 Scope = Literal["once", "always", "always_space"]
+
+APPROVER_ROLES: tuple[Role, ...] = tuple(
+    role for role in Role if outranks_or_equals(role, Permissions.manage_space.minimum)
+)
+"""The roles asked to decide a pending call (highest first)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,13 @@ class ApprovalService:
     ) -> ActionInvocation:
         access.require(Permissions.read)
         return await self._approval(session, access, approval_id, for_update=False)
+
+    async def automation_names(
+        self, session: AsyncSession, approvals: Sequence[ActionInvocation]
+    ) -> dict[uuid.UUID, str]:
+        """The name of each approval's automation, in one query for a whole page of the inbox."""
+        automations = await AutomationRepository(session).get_many({a.automation_id for a in approvals})
+        return {automation.id: automation.name for automation in automations}
 
     async def approve(
         self, session: AsyncSession, access: SpaceAccess, approval_id: uuid.UUID, scope: Scope
@@ -229,4 +241,4 @@ class ApprovalService:
 
 approval_service = ApprovalService()
 
-__all__ = ["Scope", "SweepReport", "approval_service"]
+__all__ = ["APPROVER_ROLES", "Scope", "SweepReport", "approval_service"]

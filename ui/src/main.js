@@ -17,7 +17,9 @@ import { runsPage } from "./pages/runs.js";
 import { settingsPage } from "./pages/settings.js";
 import { signInPage } from "./pages/signin.js";
 import { startApprovalBadge } from "./pages/approvals.js";
+import { approvalPage } from "./pages/approvals/detail.js";
 
+/** @type {[RegExp, (main?: HTMLElement, ...params: string[]) => any, string?][]} */
 const routes = [
   [/^\/$/, () => navigate("/automations", true)],
   [/^\/automations$/, automationsPage, "Automations"],
@@ -26,6 +28,7 @@ const routes = [
   [/^\/runs$/, runsPage, "Runs"],
   [/^\/runs\/([0-9a-f-]{36})$/, runPage, "Run"],
   [/^\/approvals$/, approvalsPage, "Approvals"],
+  [/^\/approvals\/([0-9a-f-]{36})$/, approvalPage, "Approval"],
   [/^\/connections$/, connectionsPage, "Connections"],
   [/^\/documents$/, documentsPage, "Documents"],
   [/^\/connections\/mcp-oauth$/, mcpOAuthPage, "Authorizing an MCP server"],
@@ -125,6 +128,9 @@ async function render() {
   if (cleanup) cleanup();
   cleanup = null;
   const path = location.pathname;
+  // Earlier links to an entry of the inbox (`/approvals?approval=<id>`) open that approval's own page.
+  const linked = path === "/approvals" && new URLSearchParams(location.search).get("approval");
+  if (linked && /^[0-9a-f-]{36}$/.test(linked)) return navigate(`/approvals/${linked}`, true);
   if (path === "/invitation") {
     // Open with or without a session: accepting signs in as the invited user.
     spaces = null;
@@ -173,7 +179,7 @@ async function render() {
 
 // Links inside the app navigate without a reload; modified clicks keep the browser's behaviour.
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[href]");
+  const link = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (event.target).closest("a[href]"));
   if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/docs")) return;

@@ -22,6 +22,7 @@ export async function loadSchemas() {
 export function simplify(schema) {
   if (Array.isArray(schema)) return schema.map(simplify);
   if (!schema || typeof schema !== "object") return schema;
+  /** @type {Record<string, any>} */
   const out = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$schema" || key === "$id" || key === "discriminator") continue;

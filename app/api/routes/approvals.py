@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, PageParams, SessionDep, SpaceDep
@@ -21,7 +23,7 @@ from app.api.governance_schemas import (
 )
 from app.api.schemas import PageOut
 from app.persistence.models import ActionInvocation
-from app.services.approvals import approval_service
+from app.services.approvals import APPROVER_ROLES, approval_service
 from app.services.governance import ApprovalSettings, governance_service
 from app.services.invocations import invocation_service
 
@@ -63,10 +65,21 @@ async def get_invocation_filter(
 InvocationFilterDep = Annotated[InvocationFilter, Depends(get_invocation_filter)]
 
 
-def _approval_out(invocation: ActionInvocation) -> ApprovalOut:
+async def _approvals_out(session: AsyncSession, invocations: Sequence[ActionInvocation]) -> list[ApprovalOut]:
+    names = await approval_service.automation_names(session, invocations)
+    return [_approval_out(invocation, names.get(invocation.automation_id, "")) for invocation in invocations]
+
+
+async def _one_approval_out(session: AsyncSession, invocation: ActionInvocation) -> ApprovalOut:
+    return (await _approvals_out(session, [invocation]))[0]
+
+
+def _approval_out(invocation: ActionInvocation, automation_name: str) -> ApprovalOut:
     out = ApprovalOut.model_validate(invocation)
     out.url = f"/api/v1/spaces/{invocation.space_id}/approvals/{invocation.id}"
     out.run_url = f"/api/v1/spaces/{invocation.space_id}/runs/{invocation.run_id}"
+    out.automation_name = automation_name
+    out.approvers = list(APPROVER_ROLES)
     return out
 
 
@@ -106,12 +119,12 @@ async def list_approvals(
         limit=where.page.limit,
         cursor=where.page.cursor,
     )
-    return PageOut(items=[_approval_out(i) for i in result.items], next_cursor=result.next_cursor)
+    return PageOut(items=await _approvals_out(session, result.items), next_cursor=result.next_cursor)
 
 
 @router.get("/approvals/{approval_id}", summary="One approval: the call, its params (redacted), its run")
 async def get_approval(approval_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> ApprovalOut:
-    return _approval_out(await approval_service.get(session, access, approval_id))
+    return await _one_approval_out(session, await approval_service.get(session, access, approval_id))
 
 
 @router.post("/approvals/{approval_id}/approve", summary="Approve a pending call (admins and owners)")
@@ -119,7 +132,9 @@ async def approve(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDecision | None = None
 ) -> ApprovalOut:
     scope = body.scope if body is not None else "once"
-    return _approval_out(await approval_service.approve(session, access, approval_id, scope))
+    return await _one_approval_out(
+        session, await approval_service.approve(session, access, approval_id, scope)
+    )
 
 
 @router.post("/approvals/{approval_id}/deny", summary="Deny a pending call (admins and owners)")
@@ -127,7 +142,7 @@ async def deny(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDenial | None = None
 ) -> ApprovalOut:
     reason = body.reason if body is not None else None
-    return _approval_out(await approval_service.deny(session, access, approval_id, reason))
+    return await _one_approval_out(session, await approval_service.deny(session, access, approval_id, reason))
 
 
 @router.put(

@@ -237,7 +237,7 @@ function waiting(run) {
     { class: "waiting", role: "status" },
     h("strong", {}, "This run waits for a decision. "),
     pending.length
-      ? pending.map((call) => h("a", { href: `/approvals?approval=${call.id}`, class: "button" }, `Decide on ${call.capability} in the inbox`))
+      ? pending.map((call) => h("a", { href: `/approvals/${call.id}`, class: "button" }, `Decide on ${call.capability}`))
       : h("a", { href: "/approvals", class: "button" }, "Open the approvals inbox"),
   );
 }
@@ -263,7 +263,7 @@ function invocations(calls) {
             "td",
             {},
             h("span", { class: `badge status-${call.status}`, "data-status": call.status }, CALL_STATUS[call.status] || call.status),
-            call.status === "pending" ? [" ", h("a", { href: `/approvals?approval=${call.id}`, "aria-label": `Decide on ${call.capability} in the inbox` }, "decide"), h("div", { class: "hint" }, `expires ${when(call.expires_at)}`)] : null,
+            call.status === "pending" ? [" ", h("a", { href: `/approvals/${call.id}`, "aria-label": `Decide on ${call.capability}` }, "decide"), h("div", { class: "hint" }, `expires ${when(call.expires_at)}`)] : null,
             call.decided_at ? h("div", { class: "hint" }, `decided ${when(call.decided_at)}${call.decision_scope ? ` (${call.decision_scope})` : ""}`) : null,
             call.denied_reason ? h("div", { class: "hint" }, `reason: ${call.denied_reason}`) : null,
           ),

@@ -113,6 +113,7 @@ function previewView(answer, edited) {
 // `automation()` answers the page's automation; `onPreview(answer)` hands each preview of the saved
 // version on; `unsaved()` answers the editor's definition while it has unsaved changes (else null):
 // a preview shows that edit, while dry and verify runs always run a saved version.
+/** @param {() => any} automation @param {{ onPreview?: (answer: any) => void, unsaved?: () => any }} [options] */
 export function tryoutSection(automation, { onPreview = () => {}, unsaved = () => null } = {}) {
   const inputs = h("textarea", { id: "tryout-inputs", rows: "3", spellcheck: "false", class: "json-input" }, "{}");
   const payload = h("textarea", { id: "tryout-payload", rows: "2", spellcheck: "false", class: "json-input" }, "{}");
