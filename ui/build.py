@@ -37,7 +37,10 @@ def install() -> int:
 def generate(document: Path = HERE / "openapi.json", target: Path = SCHEMA_TYPES) -> int:
     """Write the TypeScript types of the API's paths and schemas from its OpenAPI document."""
     cli = HERE / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
-    return node([str(cli), str(document), "--output", str(target), "--silent"], cwd=HERE)
+    return node(
+        [str(cli), str(document), "--output", str(target), "--default-non-nullable", "false", "--silent"],
+        cwd=HERE,
+    )
 
 
 def typecheck(project: Path = HERE) -> int:

@@ -1856,7 +1856,7 @@ export interface components {
              * @default once
              * @enum {string}
              */
-            scope: "once" | "always" | "always_space";
+            scope?: "once" | "always" | "always_space";
         };
         /** ApprovalDenial */
         ApprovalDenial: {
@@ -1936,7 +1936,7 @@ export interface components {
              * @description The name of the automation whose run asks.
              * @default
              */
-            automation_name: string;
+            automation_name?: string;
             /** Capability */
             capability: string;
             /**
@@ -2004,7 +2004,7 @@ export interface components {
              * Run Url
              * @default
              */
-            run_url: string;
+            run_url?: string;
             /**
              * Space Id
              * Format: uuid
@@ -2025,7 +2025,7 @@ export interface components {
              * Url
              * @default
              */
-            url: string;
+            url?: string;
         };
         /** ApprovalSettingsBody */
         ApprovalSettingsBody: {
@@ -2033,12 +2033,12 @@ export interface components {
              * Approval Ttl Seconds
              * @default 86400
              */
-            approval_ttl_seconds: number;
+            approval_ttl_seconds?: number;
             /**
              * Forbid Self Approval
              * @default false
              */
-            forbid_self_approval: boolean;
+            forbid_self_approval?: boolean;
         };
         /** ArtifactIndex */
         ArtifactIndex: {
@@ -2159,13 +2159,13 @@ export interface components {
              * Description
              * @default null
              */
-            description: string | null;
+            description?: string | null;
             execution?: components["schemas"]["DefinitionExecutionPolicy"];
             /**
              * Goal
              * @default null
              */
-            goal: string | null;
+            goal?: string | null;
             inputs?: components["schemas"]["DefinitionInputs"];
             /** Metadata */
             metadata?: {
@@ -2180,7 +2180,7 @@ export interface components {
              * @default 1.0
              * @constant
              */
-            schema_version: "1.0";
+            schema_version?: "1.0";
             /** Triggers */
             triggers?: (components["schemas"]["DefinitionScheduleTrigger"] | components["schemas"]["DefinitionWebhookTrigger"] | components["schemas"]["DefinitionEventTrigger"])[];
         };
@@ -2418,7 +2418,7 @@ export interface components {
              * @default http
              * @enum {string}
              */
-            transport: "http" | "stdio";
+            transport?: "http" | "stdio";
             /**
              * Url
              * @description Streamable HTTP endpoint.
@@ -2515,7 +2515,7 @@ export interface components {
              * @default read
              * @enum {string}
              */
-            access: "read" | "write";
+            access?: "read" | "write";
             /**
              * Dsn Secret
              * @description Name of the secret holding the DSN.
@@ -2600,7 +2600,7 @@ export interface components {
              * @description Filter expression over the event payload (see the filter grammar).
              * @default null
              */
-            filters: {
+            filters?: {
                 [key: string]: unknown;
             } | null;
         };
@@ -2611,12 +2611,12 @@ export interface components {
              * Enabled
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * Name
              * @default null
              */
-            name: string | null;
+            name?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2633,30 +2633,30 @@ export interface components {
              * @description Per run: LLM spend above this fails the run (budget_exceeded).
              * @default null
              */
-            budget_cap_usd: number | null;
+            budget_cap_usd?: number | null;
             /**
              * Concurrency
              * @default allow_parallel
              * @enum {string}
              */
-            concurrency: "drop_if_running" | "queue" | "allow_parallel";
+            concurrency?: "drop_if_running" | "queue" | "allow_parallel";
             /**
              * Cost Cap Daily Usd
              * @description Per automation and UTC day: once reached, fires are dropped and a running run stops at its next model call (unset: the operator's default, AUTOMATIONS_DEFAULT_DAILY_COST_CAP_USD).
              * @default null
              */
-            cost_cap_daily_usd: number | null;
+            cost_cap_daily_usd?: number | null;
             /**
              * Max Llm Tokens
              * @description Per run: LLM input + output tokens above this fail the run (unset: the operator's default, AUTOMATIONS_DEFAULT_RUN_TOKEN_CAP).
              * @default null
              */
-            max_llm_tokens: number | null;
+            max_llm_tokens?: number | null;
             /**
              * Max Retries
              * @default 0
              */
-            max_retries: number;
+            max_retries?: number;
             /** On Failure */
             on_failure?: components["schemas"]["DefinitionStep"][];
             /**
@@ -2664,25 +2664,25 @@ export interface components {
              * @default exponential
              * @enum {string}
              */
-            retry_backoff: "none" | "linear" | "exponential";
+            retry_backoff?: "none" | "linear" | "exponential";
             /**
              * Timeout Seconds
              * @default 600
              */
-            timeout_seconds: number;
+            timeout_seconds?: number;
             /**
              * Tool Grants
              * @description When present, every capability call must fit one of these grants.
              * @default null
              */
-            tool_grants: components["schemas"]["DefinitionToolGrant"][] | null;
+            tool_grants?: components["schemas"]["DefinitionToolGrant"][] | null;
             /**
              * Write Policy
              * @description always_draft: a write that inference would allow needs approval instead.
              * @default auto_confirm_safe
              * @enum {string}
              */
-            write_policy: "always_draft" | "auto_confirm_safe";
+            write_policy?: "always_draft" | "auto_confirm_safe";
         };
         /**
          * Inputs
@@ -2729,7 +2729,7 @@ export interface components {
              * @default latest
              * @enum {string}
              */
-            catch_up: "none" | "latest";
+            catch_up?: "none" | "latest";
             /**
              * Cron
              * @description Five-field cron expression.
@@ -2740,7 +2740,7 @@ export interface components {
              * @description IANA time zone name.
              * @default UTC
              */
-            timezone: string;
+            timezone?: string;
         };
         /** ScheduleTrigger */
         DefinitionScheduleTrigger: {
@@ -2749,12 +2749,12 @@ export interface components {
              * Enabled
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * Name
              * @default null
              */
-            name: string | null;
+            name?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2776,36 +2776,36 @@ export interface components {
              * Max Retries
              * @default null
              */
-            max_retries: number | null;
+            max_retries?: number | null;
             /**
              * Name
              * @default null
              */
-            name: string | null;
+            name?: string | null;
             /**
              * Output As
              * @default null
              */
-            output_as: string | null;
+            output_as?: string | null;
             /**
              * Retry Backoff
              * @description How long to wait between this step's retries; overrides the policy's.
              * @default null
              */
-            retry_backoff: ("none" | "linear" | "exponential") | null;
+            retry_backoff?: ("none" | "linear" | "exponential") | null;
             /** Step Id */
             step_id: string;
             /**
              * Timeout Seconds
              * @default null
              */
-            timeout_seconds: number | null;
+            timeout_seconds?: number | null;
             /**
              * When
              * @description Template expression; a false result skips the step.
              * @default null
              */
-            when: string | null;
+            when?: string | null;
         };
         /**
          * ToolGrant
@@ -2819,13 +2819,13 @@ export interface components {
              * @description For http.request: the hosts its URLs may name; ["*"] allows any host.
              * @default null
              */
-            hosts: string[] | null;
+            hosts?: string[] | null;
             /**
              * Params
              * @description Each key must be in the call's arguments with an equal value.
              * @default null
              */
-            params: {
+            params?: {
                 [key: string]: unknown;
             } | null;
         };
@@ -2844,7 +2844,7 @@ export interface components {
              * @default none
              * @enum {string}
              */
-            output_visibility: "none" | "caller";
+            output_visibility?: "none" | "caller";
         };
         /** WebhookTrigger */
         DefinitionWebhookTrigger: {
@@ -2853,12 +2853,12 @@ export interface components {
              * Enabled
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             /**
              * Name
              * @default null
              */
-            name: string | null;
+            name?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2872,7 +2872,7 @@ export interface components {
              * @default text
              * @enum {string}
              */
-            format: "text" | "markdown";
+            format?: "text" | "markdown";
             /** Metadata */
             metadata?: {
                 [key: string]: unknown;
@@ -3202,7 +3202,7 @@ export interface components {
              * Code
              * @default null
              */
-            code: string | null;
+            code?: string | null;
             /** Message */
             message: string;
             /**
@@ -3526,7 +3526,7 @@ export interface components {
             /** Email */
             email: string;
             /** @default member */
-            role: components["schemas"]["Role"];
+            role?: components["schemas"]["Role"];
         };
         /** MemberOut */
         MemberOut: {
@@ -4193,7 +4193,7 @@ export interface components {
              * @default snapshot
              * @enum {string}
              */
-            version: "current" | "snapshot";
+            version?: "current" | "snapshot";
         };
         /**
          * Role
@@ -4220,26 +4220,26 @@ export interface components {
              * @default run
              * @enum {string}
              */
-            llm: "run" | "skip";
+            llm?: "run" | "skip";
             /**
              * Mode
              * @description live; dry_run (every write held back, reads run); verify (external writes held back).
              * @default live
              * @enum {string}
              */
-            mode: "live" | "dry_run" | "verify";
+            mode?: "live" | "dry_run" | "verify";
             /**
              * Priority
              * @description Where the run stands if it is queued: higher first, then oldest first.
              * @default 0
              */
-            priority: number;
+            priority?: number;
             /**
              * Wait Seconds
              * @description Answer with the finished run if it ends within this many seconds (else 202 as usual).
              * @default 0
              */
-            wait_seconds: number;
+            wait_seconds?: number;
         };
         /** RunDetailWithInvocationsOut */
         RunDetailWithInvocationsOut: {
@@ -4297,7 +4297,7 @@ export interface components {
              * Llm Mode
              * @default run
              */
-            llm_mode: string;
+            llm_mode?: string;
             /**
              * Llm Spend
              * @description Model spend per step, in the order the steps first called a model.
@@ -4307,14 +4307,14 @@ export interface components {
              * Mode
              * @default live
              */
-            mode: string;
+            mode?: string;
             /** Output */
             output: unknown | null;
             /**
              * Priority
              * @default 0
              */
-            priority: number;
+            priority?: number;
             /**
              * Promoted At
              * @description When it left the queue.
@@ -4361,7 +4361,7 @@ export interface components {
              * Url
              * @default
              */
-            url: string;
+            url?: string;
             /**
              * Webhook Deliveries
              * @description Deliveries of this run's terminal event (newest first, at most 50), with attempts.
@@ -4412,19 +4412,19 @@ export interface components {
              * Llm Mode
              * @default run
              */
-            llm_mode: string;
+            llm_mode?: string;
             /**
              * Mode
              * @default live
              */
-            mode: string;
+            mode?: string;
             /** Output */
             output: unknown | null;
             /**
              * Priority
              * @default 0
              */
-            priority: number;
+            priority?: number;
             /**
              * Promoted At
              * @description When it left the queue.
@@ -4465,7 +4465,7 @@ export interface components {
              * Url
              * @default
              */
-            url: string;
+            url?: string;
         };
         /** RunPriority */
         RunPriority: {
@@ -4576,7 +4576,7 @@ export interface components {
              * Top K
              * @default 10
              */
-            top_k: number;
+            top_k?: number;
         };
         /** SecretHostsPut */
         SecretHostsPut: {
@@ -4722,7 +4722,7 @@ export interface components {
              * @description Activate although it strictly overlaps active automations.
              * @default false
              */
-            acknowledged_overlap: boolean;
+            acknowledged_overlap?: boolean;
             /**
              * Coexistence Note
              * @description Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.

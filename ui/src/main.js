@@ -1,7 +1,7 @@
 // The single-page app: a router over page modules, the navigation with the space switcher, and the
 // sign-in gate. Every page is a function (params, main) that renders into `main` and may return a
 // cleanup function (to stop a live stream when the user leaves).
-import { api, session, setUnauthorizedHandler } from "./api.js";
+import { session, setUnauthorizedHandler, call, client } from "./api.js";
 import { clear, h, fill } from "./dom.js";
 import { approvalsPage } from "./pages/approvals.js";
 import { invitationPage } from "./pages/invitation.js";
@@ -70,7 +70,7 @@ function signedOut() {
 
 async function ensureSpace() {
   if (spaces) return;
-  spaces = (await api("GET", "/spaces?limit=200")).items;
+  spaces = (await call(client.GET("/api/v1/spaces", { params: { query: { limit: 200 } } }))).items;
   if (!spaces.some((space) => space.id === session.space)) session.space = spaces.length ? spaces[0].id : null;
 }
 
@@ -116,7 +116,7 @@ function layout(title) {
 
 async function doSignOut() {
   try {
-    await api("DELETE", "/auth/sessions/current");
+    await call(client.DELETE("/api/v1/auth/sessions/current"));
   } catch {
     // Signing out of an expired session is still signing out.
   }

@@ -2,13 +2,13 @@
 // generated forms: optional fields written as anyOf [X, null] become X (an empty field is simply left
 // out), `const` becomes a one-value enum, and each sub-form carries the definition's `$defs` so its
 // local `#/$defs/…` references resolve.
-import { api } from "./api.js";
+import { call, client } from "./api.js";
 
 let cache = null;
 
 export async function loadSchemas() {
   if (!cache) {
-    cache = Promise.all([api("GET", "/schemas/definition"), api("GET", "/catalog")]).then(([definition, catalog]) => ({
+    cache = Promise.all([call(client.GET("/api/v1/schemas/definition")), call(client.GET("/api/v1/catalog"))]).then(([definition, catalog]) => ({
       definition,
       catalog,
     }));

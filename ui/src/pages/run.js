@@ -1,7 +1,7 @@
 // One run: status and timings, the step timeline with rendered configs, outputs and errors, model
 // spend per step, the capability calls with their modes and outcomes, artifacts, deliveries, cancel
 // and replay. Refreshes live while the run is not finished.
-import { api, headers, spacePath } from "../api.js";
+import { headers, spacePath, call, client, inSpace } from "../api.js";
 import { errorBox, h, loading, pretty, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
@@ -29,8 +29,8 @@ export function runPage(main, id) {
   async function load() {
     try {
       const [run, artifacts] = await Promise.all([
-        api("GET", spacePath(`/runs/${id}`)),
-        api("GET", spacePath(`/runs/${id}/artifacts`)).catch((error) => ({ error })),
+        call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: id }) } })),
+        call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}/artifacts", { params: { path: inSpace({ run_id: id }) } })).catch((error) => ({ error })),
       ]);
       if (!stale) paint(run, artifacts);
     } catch (error) {
@@ -142,7 +142,7 @@ export function runPage(main, id) {
     async function replay(event) {
       event.preventDefault();
       try {
-        const made = await api("POST", spacePath(`/runs/${id}/replay`), { version: version.value });
+        const made = await call(client.POST("/api/v1/spaces/{space_id}/runs/{run_id}/replay", { params: { path: inSpace({ run_id: id }) }, body: { version: version.value } }));
         // The router re-renders on popstate: the new run's page opens as if its link was followed.
         history.pushState(null, "", `/runs/${made.id}`);
         window.dispatchEvent(new PopStateEvent("popstate"));
@@ -161,7 +161,7 @@ export function runPage(main, id) {
 
   async function cancel() {
     try {
-      await api("POST", spacePath(`/runs/${id}/cancel`));
+      await call(client.POST("/api/v1/spaces/{space_id}/runs/{run_id}/cancel", { params: { path: inSpace({ run_id: id }) } }));
       await load();
     } catch (error) {
       flash.replaceChildren(errorBox(error));
@@ -171,7 +171,7 @@ export function runPage(main, id) {
   async function download(artifact, button) {
     button.disabled = true;
     try {
-      const link = await api("POST", spacePath(`/artifacts/${artifact.id}/link`), {});
+      const link = await call(client.POST("/api/v1/spaces/{space_id}/artifacts/{artifact_id}/link", { params: { path: inSpace({ artifact_id: artifact.id }) }, body: {} }));
       if (link.served_by === "store") {
         h("a", { href: link.url, rel: "noopener" }).click();
         return;

@@ -1,7 +1,7 @@
 // Action modes: for each capability the plan calls, the mode it gets now and where that comes from
 // (this automation's override, the space default, inference, the write policy, the drift guard), and
 // the automation's overrides to change: per capability, or any id or pattern (`crm.*`).
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { errorBox, fill, h, loading } from "../../dom.js";
 
 export const MODES = ["allow", "require_approval", "deny"];
@@ -84,7 +84,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
 
   async function load() {
     try {
-      spaceModes = (await api("GET", spacePath("/action-modes"))).modes;
+      spaceModes = (await call(client.GET("/api/v1/spaces/{space_id}/action-modes", { params: { path: inSpace() } }))).modes;
     } catch (error) {
       box.replaceChildren(errorBox(error));
       return;
@@ -173,6 +173,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
   }
 
   async function save(newKey, newMode) {
+    /** @type {import("../../api.js").Schema<"ActionModes">["modes"]} */
     const modes = {};
     for (const row of rows) {
       const key = row.key();
@@ -181,7 +182,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
     if (newKey.value.trim()) modes[newKey.value.trim()] = newMode.value;
     result.replaceChildren(loading("Saving action modes…"));
     try {
-      const saved = await api("PUT", spacePath(`/automations/${automation().id}/action-modes`), { modes });
+      const saved = await call(client.PUT("/api/v1/spaces/{space_id}/automations/{automation_id}/action-modes", { params: { path: inSpace({ automation_id: automation().id }) }, body: { modes } }));
       onSaved(saved.modes);
       await refreshPreview();
       result.replaceChildren(h("p", { class: "ok" }, "Action modes saved. They apply to the next call; no new version is made."));

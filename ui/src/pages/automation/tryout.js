@@ -1,7 +1,7 @@
 // Try it: a preview of what each step would do now (rendered config, the calls it would make, their
 // modes, which need approval and which a dry run would hold back), and dry or verify runs whose
 // status follows live, with a link to the run.
-import { api, spacePath } from "../../api.js";
+import { spacePath, call, client, inSpace } from "../../api.js";
 import { errorBox, h, loading, pretty, statusBadge, when } from "../../dom.js";
 import { listen } from "../../sse.js";
 import { modeLabel, sourceLabel } from "./modes.js";
@@ -134,8 +134,8 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
     const edited = unsaved();
     try {
       const answer = edited
-        ? await api("POST", spacePath("/automations/preview"), { ...body, definition: edited })
-        : await api("POST", spacePath(`/automations/${automation().id}/preview`), body);
+        ? await call(client.POST("/api/v1/spaces/{space_id}/automations/preview", { params: { path: inSpace() }, body: { ...body, definition: edited } }))
+        : await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/preview", { params: { path: inSpace({ automation_id: automation().id }) }, body: body }));
       out.replaceChildren(previewView(answer, Boolean(edited)));
       if (!edited) onPreview(answer);
     } catch (error) {
@@ -146,7 +146,9 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
   async function start(mode) {
     let body;
     try {
-      body = { inputs: parseObject(inputs.value, "Inputs"), mode, llm: skipLlm.checked ? "skip" : "run" };
+      /** @type {import("../../api.js").Schema<"RunCreate">} */
+      const asked = { inputs: parseObject(inputs.value, "Inputs"), mode, llm: skipLlm.checked ? "skip" : "run" };
+      body = asked;
     } catch (error) {
       runBox.replaceChildren(errorBox({ code: "invalid_json", message: error.message }));
       return;
@@ -155,7 +157,7 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
     stop = null;
     runBox.replaceChildren(loading(`Starting the ${RUN_KINDS[mode].toLowerCase()}…`));
     try {
-      const run = await api("POST", spacePath(`/automations/${automation().id}/runs`), body);
+      const run = await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/runs", { params: { path: inSpace({ automation_id: automation().id }) }, body: body }));
       const badge = h("span", { id: "tryout-run-status" }, statusBadge(run.status));
       runBox.replaceChildren(
         h(
