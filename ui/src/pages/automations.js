@@ -67,6 +67,7 @@ export function automationsPage(main) {
     );
   }
 
+  /** @param {import("../api.js").Schema<"AutomationOut">} automation */
   function row(automation) {
     const last = lastRuns[automation.id];
     const nextFire = automation.triggers.map((t) => t.next_fire_at).filter(Boolean).sort()[0];

@@ -38,6 +38,7 @@ export function runPage(main, id) {
     }
   }
 
+  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run @param {any} artifacts */
   function paint(run, artifacts) {
     const spend = run.llm_spend || [];
     const spendOf = new Map(spend.map((s) => [s.step_id, s]));
@@ -125,6 +126,7 @@ export function runPage(main, id) {
   }
 
   // "promoted: slot freed by run <id>", the run named as a link, and when.
+  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run */
   function promotion(run) {
     const reason = run.promotion_reason || "";
     const freed = /^slot freed by run ([0-9a-f-]{36})$/.exec(reason);
@@ -168,6 +170,7 @@ export function runPage(main, id) {
     }
   }
 
+  /** @param {import("../api.js").Schema<"ArtifactOut">} artifact @param {HTMLButtonElement} button */
   async function download(artifact, button) {
     button.disabled = true;
     try {
@@ -229,6 +232,7 @@ export function runPage(main, id) {
   };
 }
 
+/** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run */
 function waiting(run) {
   if (run.status !== "awaiting_approval") return null;
   const pending = (run.invocations || []).filter((call) => call.status === "pending");
@@ -242,6 +246,7 @@ function waiting(run) {
   );
 }
 
+/** @param {import("../api.js").Schema<"InvocationOut">[]} calls */
 function invocations(calls) {
   if (!calls.length) return h("p", {}, "No capability was called.");
   return h(

@@ -62,6 +62,7 @@ export function runsPage(main) {
     );
   }
 
+  /** @param {import("../api.js").Schema<"RunOut">} run */
   function row(run) {
     const duration = run.started_at && run.finished_at ? `${((new Date(run.finished_at).getTime() - new Date(run.started_at).getTime()) / 1000).toFixed(1)} s` : "—";
     return h(

@@ -12,6 +12,7 @@ const KINDS = {
   approval_grant_revoked: "Standing approval revoked",
 };
 
+/** @param {import("../api.js").Schema<"PolicyChangeOut">} change @param {Map<string, string>} emails */
 function changeItem(change, emails) {
   const who = change.actor_id ? emails.get(change.actor_id) || change.actor_id : "—";
   return h(

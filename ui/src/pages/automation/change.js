@@ -18,6 +18,7 @@ export function changeSection(automation, onSaved) {
   const propose = h("button", { type: "submit", id: "propose-change" }, "Propose");
   const out = h("div", { "aria-live": "polite", id: "change-proposal" });
 
+  /** @param {import("../../api.js").Schema<"DraftOut">} draft */
   function show(draft) {
     const current = automation();
     const ready = draft.status === "ready";

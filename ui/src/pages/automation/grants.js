@@ -15,6 +15,7 @@ async function memberEmails() {
   }
 }
 
+/** @param {import("../../api.js").Schema<"ApprovalGrantOut">} grant */
 function statusCell(grant) {
   if (grant.status === "active") return h("span", { class: "badge status-succeeded" }, "active");
   return [

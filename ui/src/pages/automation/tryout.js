@@ -87,9 +87,14 @@ function stepCard(step) {
   );
 }
 
+/** @param {import("../../api.js").Schema<"PreviewOut">} answer @param {boolean} edited */
 function previewView(answer, edited) {
+  // The API publishes the preview's steps and cost as open objects: their fields are not checked here.
+  /** @type {any} */
   const cost = answer.cost || {};
-  const waiting = answer.steps.flatMap((s) => s.calls).filter((c) => c.mode === "require_approval").length;
+  /** @type {any[]} */
+  const steps = answer.steps;
+  const waiting = steps.flatMap((s) => s.calls).filter((c) => c.mode === "require_approval").length;
   return h(
     "div",
     { class: "preview", id: "preview-result" },

@@ -32,6 +32,7 @@ export async function databasesSection(box) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"DatabaseOut">} row @param {string[]} names */
   function databaseRow(row, names) {
     const slot = messageSlot();
     const test = h("button", { type: "button", onclick: () => check(test), "aria-label": `Test connection of ${row.name}` }, "Test connection");

@@ -52,6 +52,7 @@ export async function mcpSection(box, life) {
   await load();
 }
 
+/** @param {import("../../api.js").Schema<"ConnectionOut">} connection */
 function harvestState(connection) {
   const state = connection.harvest_status;
   const text = state === "pending" ? "harvesting…" : state === "ok" ? "harvested" : "harvest failed";
@@ -190,6 +191,7 @@ function toolTable(connection, list, reload) {
   ];
 }
 
+/** @param {import("../../api.js").Schema<"ConnectionOut">} connection @param {import("../../api.js").Schema<"ToolOut">} tool @param {number} index @param {() => unknown} reload */
 function toolRow(connection, tool, index, reload) {
   const slot = messageSlot();
   const path = { params: { path: inSpace({ connection_id: connection.id, name: tool.name }) } };

@@ -29,6 +29,7 @@ function entries(title, items, describe) {
   return [h("h4", {}, title), h("ul", { class: "plugin-entries" }, items.map((item) => h("li", {}, describe(item))))];
 }
 
+/** @param {import("../../api.js").Schema<"PluginOut">} plugin @param {() => unknown} reload */
 function pluginCard(plugin, reload) {
   const slot = messageSlot();
   const titleId = `plugin-${plugin.id}-title`;

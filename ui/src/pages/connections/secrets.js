@@ -33,6 +33,7 @@ export async function secretsSection(box) {
     ),
   );
 
+  /** @param {import("../../api.js").Schema<"SecretOut">} secret */
   function item(secret) {
     const rowSlot = messageSlot();
     const remove = h("button", { type: "button", class: "danger", onclick: () => drop(remove, secret.name), "aria-label": `Delete secret ${secret.name}` }, "Delete");

@@ -33,6 +33,7 @@ export async function webhooksSection(box) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"WebhookEndpointOut">} endpoint */
   function endpointItem(endpoint) {
     const slot = messageSlot();
     const label = endpoint.description || endpoint.url;

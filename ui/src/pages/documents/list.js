@@ -130,6 +130,7 @@ export function listSection(box, onRemoved) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"DocumentOut">} doc */
   function row(doc) {
     const remove = h("button", { type: "button", class: "danger", "aria-label": `Delete ${doc.title}` }, "Delete");
     remove.addEventListener("click", () => drop(doc, remove));
