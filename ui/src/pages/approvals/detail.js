@@ -36,13 +36,7 @@ export function approvalPage(main, id) {
     body.dataset.run = approval.run_id;
     title.textContent = approvalTitle(approval);
     document.title = `${approvalTitle(approval)} · Automations`;
-    fill(body, h("p", { class: "state" }, statusBadge(approval.status), " ", approval.status === "pending" ? "Waiting for your decision" : OUTCOME[approval.status] || approval.status), ...approvalFacts(approval), approval.status === "pending" ? decisionControls(approval, decided) : outcome(approval));
-  }
-
-  /** @param {Approval} approval */
-  function decided(approval) {
-    show(approval);
-    body.querySelector(".state").setAttribute("role", "status");
+    fill(body, h("p", { class: "state", role: "status" }, statusBadge(approval.status), " ", approval.status === "pending" ? "Waiting for your decision" : OUTCOME[approval.status] || approval.status), ...approvalFacts(approval), approval.status === "pending" ? decisionControls(approval, show) : outcome(approval));
   }
 
   /** @param {Approval} approval */
