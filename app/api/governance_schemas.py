@@ -11,6 +11,7 @@ from pydantic import Field, StrictBool, StrictInt
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out, StepSpendOut
 from app.engine.mode_rules import plain_modes, rules_of
+from app.persistence.models import Role
 from app.services.governance.modes import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
 
 ModeValue = Literal["allow", "deny", "require_approval"]
@@ -71,6 +72,11 @@ class ApprovalOut(InvocationOut):
     run_url: str = ""
     decisions: list[ApprovalDecisionOut] = Field(
         default_factory=list, description="Each member's decision so far, oldest first."
+    )
+    automation_name: str = Field(default="", description="The name of the automation whose run asks.")
+    approvers: list[Role] = Field(
+        default_factory=list,
+        description="Who is asked: the roles in the space that may approve or deny the call.",
     )
 
 

@@ -39,6 +39,8 @@ def test_a_waiting_run_is_approved_in_the_inbox_and_finishes(
     shot(page, "approvals-pending")
 
     card.get_by_role("button", name="Approve once").click()
+    # The call POSTs: approving it takes a confirmation.
+    page.get_by_role("dialog", name="Approve this call?").get_by_role("button", name="Yes, approve").click()
     page.wait_for_selector(".empty")
     done = wait_run_status(ui_base, owner, run["id"], "succeeded")
     assert done["status"] == "succeeded"

@@ -37,6 +37,7 @@ def test_an_always_approval_shows_its_origin_and_is_revoked_on_the_automation_pa
     card = page.locator(".approval", has_text="http.request")
     card.wait_for()
     card.get_by_role("button", name="Approve and always allow").click()
+    page.get_by_role("dialog", name="Approve this call?").get_by_role("button", name="Yes, approve").click()
     page.wait_for_selector(".empty")
     wait_run_status(ui_base, owner, run["id"], "succeeded")
 

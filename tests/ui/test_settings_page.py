@@ -1,5 +1,5 @@
 """Space settings in Chromium: a default action mode chosen there governs the next run (it waits for
-approval, and its run page leads to the inbox entry); patterns; the approval settings saved from the
+approval, and its run page leads to the approval's own page); patterns; the approval settings saved from the
 keyboard; a value the API refuses is shown, not lost."""
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ def test_a_space_mode_set_in_settings_makes_the_next_run_wait_for_approval(
     assert not axe_violations(page), axe_violations(page)
     shot(page, "run-page-waiting")
     page.click(".waiting a")
-    card = page.locator(f"#approval-{call['id']}.linked")
-    card.wait_for()
-    assert page.evaluate("document.activeElement.id") == f"approval-{call['id']}"
+    page.wait_for_url(f"**/approvals/{call['id']}")
+    page.locator(".approval-page .state", has_text="Waiting for your decision").wait_for()
+    assert "http.request" in page.locator("main h1").inner_text()
     assert not axe_violations(page), axe_violations(page)
 
 

@@ -74,6 +74,12 @@ function replacedAt(doc, pointer, replacement) {
 }
 
 // `arrange` (optional, see arrange.js) adds controls to add, remove and reorder triggers and steps.
+/**
+ * @param {HTMLElement} container
+ * @param {any} schemas
+ * @param {any} definition
+ * @param {{ onChange?: (value: any) => void, readOnly?: boolean, arrange?: any }} [options]
+ */
 export function definitionEditor(container, schemas, definition, { onChange = () => {}, readOnly = false, arrange = null } = {}) {
   let value = structuredClone(definition);
   let forms = [];

@@ -1,7 +1,7 @@
 // The single-page app: a router over page modules, the navigation with the space switcher, and the
 // sign-in gate. Every page is a function (params, main) that renders into `main` and may return a
 // cleanup function (to stop a live stream when the user leaves).
-import { api, session, setUnauthorizedHandler } from "./api.js";
+import { session, setUnauthorizedHandler, call, client } from "./api.js";
 import { clear, h, fill } from "./dom.js";
 import { approvalsPage } from "./pages/approvals.js";
 import { invitationPage } from "./pages/invitation.js";
@@ -19,7 +19,9 @@ import { runsPage } from "./pages/runs.js";
 import { settingsPage } from "./pages/settings.js";
 import { signInPage } from "./pages/signin.js";
 import { startApprovalBadge } from "./pages/approvals.js";
+import { approvalPage } from "./pages/approvals/detail.js";
 
+/** @type {[RegExp, (main?: HTMLElement, ...params: string[]) => any, string?][]} */
 const routes = [
   [/^\/$/, dashboardPage, "Dashboard"],
   [/^\/automations$/, automationsPage, "Automations"],
@@ -28,6 +30,7 @@ const routes = [
   [/^\/runs$/, runsPage, "Runs"],
   [/^\/runs\/([0-9a-f-]{36})$/, runPage, "Run"],
   [/^\/approvals$/, approvalsPage, "Approvals"],
+  [/^\/approvals\/([0-9a-f-]{36})$/, approvalPage, "Approval"],
   [/^\/connections$/, connectionsPage, "Connections"],
   [/^\/documents$/, documentsPage, "Documents"],
   [/^\/connections\/mcp-oauth$/, mcpOAuthPage, "Authorizing an MCP server"],
@@ -70,7 +73,7 @@ function signedOut() {
 
 async function ensureSpace() {
   if (spaces) return;
-  spaces = (await api("GET", "/spaces?limit=200")).items;
+  spaces = (await call(client.GET("/api/v1/spaces", { params: { query: { limit: 200 } } }))).items;
   if (!spaces.some((space) => space.id === session.space)) session.space = spaces.length ? spaces[0].id : null;
 }
 
@@ -116,7 +119,7 @@ function layout(title) {
 
 async function doSignOut() {
   try {
-    await api("DELETE", "/auth/sessions/current");
+    await call(client.DELETE("/api/v1/auth/sessions/current"));
   } catch {
     // Signing out of an expired session is still signing out.
   }
@@ -128,6 +131,9 @@ async function render() {
   if (cleanup) cleanup();
   cleanup = null;
   const path = location.pathname;
+  // Earlier links to an entry of the inbox (`/approvals?approval=<id>`) open that approval's own page.
+  const linked = path === "/approvals" && new URLSearchParams(location.search).get("approval");
+  if (linked && /^[0-9a-f-]{36}$/.test(linked)) return navigate(`/approvals/${linked}`, true);
   if (path === "/invitation") {
     // Open with or without a session: accepting signs in as the invited user.
     spaces = null;
@@ -184,7 +190,7 @@ async function render() {
 
 // Links inside the app navigate without a reload; modified clicks keep the browser's behaviour.
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[href]");
+  const link = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (event.target).closest("a[href]"));
   if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/docs")) return;

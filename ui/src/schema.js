@@ -2,13 +2,13 @@
 // generated forms: optional fields written as anyOf [X, null] become X (an empty field is simply left
 // out), `const` becomes a one-value enum, and each sub-form carries the definition's `$defs` so its
 // local `#/$defs/…` references resolve.
-import { api } from "./api.js";
+import { call, client } from "./api.js";
 
 let cache = null;
 
 export async function loadSchemas() {
   if (!cache) {
-    cache = Promise.all([api("GET", "/schemas/definition"), api("GET", "/catalog")]).then(([definition, catalog]) => ({
+    cache = Promise.all([call(client.GET("/api/v1/schemas/definition")), call(client.GET("/api/v1/catalog"))]).then(([definition, catalog]) => ({
       definition,
       catalog,
     }));
@@ -22,6 +22,7 @@ export async function loadSchemas() {
 export function simplify(schema) {
   if (Array.isArray(schema)) return schema.map(simplify);
   if (!schema || typeof schema !== "object") return schema;
+  /** @type {Record<string, any>} */
   const out = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$schema" || key === "$id" || key === "discriminator") continue;

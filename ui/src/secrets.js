@@ -1,7 +1,7 @@
 // Moving a credential written into a definition into a secret of the space. The server finds such
 // values (a `literal_secret` warning or problem, with its JSON pointer); this only offers the move
 // beside them. Creating a secret is for admins: other roles get no offer (the API would refuse it).
-import { api, ApiError, spacePath } from "./api.js";
+import { ApiError, call, client, inSpace } from "./api.js";
 
 export const SECRET_NAME = /^[a-z0-9_]{1,64}$/;
 
@@ -9,15 +9,15 @@ export const SECRET_NAME = /^[a-z0-9_]{1,64}$/;
 export async function secretKeeper() {
   let role = null;
   try {
-    role = (await api("GET", spacePath(""))).role;
+    role = (await call(client.GET("/api/v1/spaces/{space_id}", { params: { path: inSpace() } }))).role;
   } catch {
     return null;
   }
   if (role !== "admin" && role !== "owner") return null;
   return async (name, value) => {
-    const path = spacePath(`/secrets/${encodeURIComponent(name)}`);
+    const path = { params: { path: inSpace({ name }) } };
     // PUT replaces an existing secret, which other automations may use: a taken name is refused here.
-    const taken = await api("GET", path).then(
+    const taken = await call(client.GET("/api/v1/spaces/{space_id}/secrets/{name}", path)).then(
       () => true,
       (error) => {
         if (error instanceof ApiError && error.status === 404) return false;
@@ -25,7 +25,7 @@ export async function secretKeeper() {
       },
     );
     if (taken) throw new ApiError(409, { error: { code: "secret_exists", message: `A secret named ${name} exists already: choose another name.` } });
-    return api("PUT", path, { value, description: "Moved out of an automation definition" });
+    return call(client.PUT("/api/v1/spaces/{space_id}/secrets/{name}", { ...path, body: { value, description: "Moved out of an automation definition" } }));
   };
 }
 

@@ -6,6 +6,11 @@ import { headers, session, tokenEnded } from "./api.js";
 
 const TOKEN_ENDED = new Set(["token_revoked", "token_expired"]);
 
+/**
+ * @param {string} path under /api/v1
+ * @param {(event: string, value: any) => void} onEvent
+ * @param {{ onState?: (state: "live" | "reconnecting" | "closed") => void }} [options]
+ */
 export function listen(path, onEvent, { onState = () => {} } = {}) {
   let stopped = false;
   let lastId = null;

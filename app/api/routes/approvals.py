@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, PageParams, SessionDep, SpaceDep
@@ -25,7 +26,7 @@ from app.api.schemas import PageOut
 from app.persistence.models import ActionInvocation
 from app.persistence.models import ApprovalDecision as ApprovalDecisionRow
 from app.services.automations.store import automation_service
-from app.services.governance.approvals import approval_service
+from app.services.governance.approvals import APPROVER_ROLES, approval_service
 from app.services.governance.decisions import approval_decisions
 from app.services.governance.invocations import invocation_service
 from app.services.governance.modes import ApprovalSettings, governance_service
@@ -68,17 +69,26 @@ async def get_invocation_filter(
 InvocationFilterDep = Annotated[InvocationFilter, Depends(get_invocation_filter)]
 
 
-def _approval_out(invocation: ActionInvocation, decisions: Sequence[ApprovalDecisionRow] = ()) -> ApprovalOut:
+def _approval_out(
+    invocation: ActionInvocation, automation_name: str, decisions: Sequence[ApprovalDecisionRow] = ()
+) -> ApprovalOut:
     out = ApprovalOut.model_validate(invocation)
     out.url = f"/api/v1/spaces/{invocation.space_id}/approvals/{invocation.id}"
     out.run_url = f"/api/v1/spaces/{invocation.space_id}/runs/{invocation.run_id}"
+    out.automation_name = automation_name
+    out.approvers = list(APPROVER_ROLES)
     out.decisions = [ApprovalDecisionOut.model_validate(decision) for decision in decisions]
     return out
 
 
 async def _approvals_out(session: SessionDep, invocations: Sequence[ActionInvocation]) -> list[ApprovalOut]:
+    names = await approval_service.automation_names(session, invocations)
     decisions = await approval_decisions.by_invocation(session, [i.id for i in invocations])
-    return [_approval_out(i, decisions.get(i.id, ())) for i in invocations]
+    return [_approval_out(i, names.get(i.automation_id, ""), decisions.get(i.id, ())) for i in invocations]
+
+
+async def _one_approval_out(session: SessionDep, invocation: ActionInvocation) -> ApprovalOut:
+    return (await _approvals_out(session, [invocation]))[0]
 
 
 @router.get("/invocations", summary="Every capability call of the space, newest first")
@@ -122,7 +132,7 @@ async def list_approvals(
 
 @router.get("/approvals/{approval_id}", summary="One approval: the call, its params (redacted), its run")
 async def get_approval(approval_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> ApprovalOut:
-    return (await _approvals_out(session, [await approval_service.get(session, access, approval_id)]))[0]
+    return await _one_approval_out(session, await approval_service.get(session, access, approval_id))
 
 
 @router.post("/approvals/{approval_id}/approve", summary="Approve a pending call (admins and owners)")
@@ -130,8 +140,9 @@ async def approve(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDecision | None = None
 ) -> ApprovalOut:
     scope = body.scope if body is not None else "once"
-    approval = await approval_service.approve(session, access, approval_id, scope)
-    return (await _approvals_out(session, [approval]))[0]
+    return await _one_approval_out(
+        session, await approval_service.approve(session, access, approval_id, scope)
+    )
 
 
 @router.post("/approvals/{approval_id}/deny", summary="Deny a pending call (admins and owners)")
@@ -139,8 +150,7 @@ async def deny(
     approval_id: uuid.UUID, session: SessionDep, access: SpaceDep, body: ApprovalDenial | None = None
 ) -> ApprovalOut:
     reason = body.reason if body is not None else None
-    approval = await approval_service.deny(session, access, approval_id, reason)
-    return (await _approvals_out(session, [approval]))[0]
+    return await _one_approval_out(session, await approval_service.deny(session, access, approval_id, reason))
 
 
 @router.put(

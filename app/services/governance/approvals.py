@@ -20,9 +20,9 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.persistence.base import utcnow
-from app.persistence.models import ActionInvocation, Run, Space
+from app.persistence.models import ActionInvocation, Role, Run, Space
 from app.persistence.pagination import Page, paginate
-from app.persistence.repositories.automations import AutomationVersionRepository
+from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.persistence.repositories.invocations import InvocationRepository
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.persistence.types import AsyncSession
@@ -30,13 +30,18 @@ from app.services.governance.decisions import DecidedVia, approval_decisions, ob
 from app.services.governance.grants import approval_grant_service
 from app.services.governance.modes import ApprovalSettings, governance_service
 from app.services.governance.notices import approval_notices
-from app.services.identity.access import Permissions, SpaceAccess
+from app.services.identity.access import Permissions, SpaceAccess, outranks_or_equals
 from app.services.outbound.outbox import record_approval_event
 from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
 from app.services.runs.finishing import publish_terminal
 from app.services.runs.promotion import promoter, slot_freed_by
 
 Scope = Literal["once", "always", "always_space"]
+
+APPROVER_ROLES: tuple[Role, ...] = tuple(
+    role for role in Role if outranks_or_equals(role, Permissions.manage_space.minimum)
+)
+"""The roles asked to decide a pending call (highest first)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,13 @@ class ApprovalService:
     ) -> ActionInvocation:
         access.require(Permissions.read)
         return await self._approval(session, access, approval_id, for_update=False)
+
+    async def automation_names(
+        self, session: AsyncSession, approvals: Sequence[ActionInvocation]
+    ) -> dict[uuid.UUID, str]:
+        """The name of each approval's automation, in one query for a whole page of the inbox."""
+        automations = await AutomationRepository(session).get_many({a.automation_id for a in approvals})
+        return {automation.id: automation.name for automation in automations}
 
     async def approve(
         self,
@@ -265,4 +277,4 @@ class ApprovalService:
 
 approval_service = ApprovalService()
 
-__all__ = ["Scope", "SweepReport", "approval_service"]
+__all__ = ["APPROVER_ROLES", "Scope", "SweepReport", "approval_service"]

@@ -3,13 +3,14 @@
 // conflict shows what changed meanwhile; steps and triggers added, removed and reordered in the
 // form), a change in plain words shown as a diff before saving, versions with diff and restore, the
 // spending limits in effect, and run now.
-import { api, ApiError, spacePath } from "../api.js";
+import { ApiError, api, call, client, inSpace, spacePath } from "../api.js";
 import { arrangeControls } from "../arrange.js";
 import { errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { diffView } from "../diff.js";
 import { definitionEditor } from "../editor.js";
 import { navigate } from "../main.js";
 import { loadSchemas } from "../schema.js";
+import { changeStatus as statusAction, triggerToken } from "./automation/status_actions.js";
 import { changeSection } from "./automation/change.js";
 import { modesSection } from "./automation/modes.js";
 import { grantsSection } from "./automation/grants.js";
@@ -37,7 +38,7 @@ export function automationPage(main, id) {
 
   async function load() {
     try {
-      [automation, schemas] = await Promise.all([api("GET", spacePath(`/automations/${id}`)), loadSchemas()]);
+      [automation, schemas] = await Promise.all([call(client.GET("/api/v1/spaces/{space_id}/automations/{automation_id}", { params: { path: inSpace({ automation_id: id }) } })), loadSchemas()]);
       paint();
     } catch (error) {
       fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations" }, "Back to automations")));
@@ -71,7 +72,7 @@ export function automationPage(main, id) {
       previewNow: previewForDiagram,
     });
     const caps = capsSection({
-      previewNow: () => api("POST", spacePath(`/automations/${automation.id}/preview`), {}),
+      previewNow: () => call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/preview", { params: { path: inSpace({ automation_id: automation.id }) }, body: {} })),
     });
     tryout = tryoutSection(current, {
       onPreview: (answer) => modes.update(answer),
@@ -243,8 +244,8 @@ export function automationPage(main, id) {
 
   async function token(trigger, action) {
     try {
-      const answer = await api("POST", spacePath(`/automations/${automation.id}/triggers/${trigger.id}/${action}`));
-      automation = await api("GET", spacePath(`/automations/${id}`));
+      const answer = await triggerToken(automation.id, trigger.id, action);
+      automation = await call(client.GET("/api/v1/spaces/{space_id}/automations/{automation_id}", { params: { path: inSpace({ automation_id: id }) } }));
       paint();
       if (answer.token)
         flash.replaceChildren(
@@ -286,7 +287,7 @@ export function automationPage(main, id) {
   // move it into a secret, among them). A page painted again meanwhile has a new editor: this one is left.
   async function warnBeside(shown, definition) {
     try {
-      const [result, keeper] = await Promise.all([api("POST", spacePath("/automations/validate"), { definition }), secretKeeper()]);
+      const [result, keeper] = await Promise.all([call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } })), secretKeeper()]);
       if (shown !== editor) return;
       shown.setSecretKeeper(keeper);
       shown.setMarks([], result.warnings);
@@ -300,7 +301,7 @@ export function automationPage(main, id) {
     editor.forgetRefusal();
     problems.replaceChildren(loading("Saving…"));
     try {
-      const saved = await api("PUT", spacePath(`/automations/${automation.id}`), { definition: mine }, { "If-Match": `"${automation.version}"` });
+      const saved = await call(client.PUT("/api/v1/spaces/{space_id}/automations/{automation_id}", { params: { path: inSpace({ automation_id: automation.id }) }, body: { definition: mine }, headers: { "If-Match": `"${automation.version}"` } }));
       automation = saved;
       paint();
       flash.replaceChildren(h("p", { class: "ok" }, `Saved as version ${saved.version}.`));
@@ -313,7 +314,7 @@ export function automationPage(main, id) {
   }
 
   async function conflict(problems, mine) {
-    const current = await api("GET", spacePath(`/automations/${automation.id}`));
+    const current = await call(client.GET("/api/v1/spaces/{space_id}/automations/{automation_id}", { params: { path: inSpace({ automation_id: automation.id }) } }));
     problems.replaceChildren(
       h(
         "div",
@@ -344,7 +345,7 @@ export function automationPage(main, id) {
 
   function versionsSection() {
     const list = h("div", {}, loading("Loading versions…"));
-    api("GET", spacePath(`/automations/${automation.id}/versions?limit=50`))
+    call(client.GET("/api/v1/spaces/{space_id}/automations/{automation_id}/versions", { params: { path: inSpace({ automation_id: automation.id }), query: { limit: 50 } } }))
       .then((page) =>
         fill(list, 
           h(
@@ -376,7 +377,7 @@ export function automationPage(main, id) {
 
   async function restore(version) {
     try {
-      automation = await api("POST", spacePath(`/automations/${automation.id}/versions/${version}/restore`), { version: automation.version });
+      automation = await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/versions/{version}/restore", { params: { path: inSpace({ automation_id: automation.id, version }) }, body: { version: automation.version } }));
       paint();
       flash.replaceChildren(h("p", { class: "ok" }, `Version ${version} restored as version ${automation.version}.`));
     } catch (error) {
@@ -386,7 +387,7 @@ export function automationPage(main, id) {
 
   async function changeStatus(action) {
     try {
-      automation = await api("POST", spacePath(`/automations/${automation.id}/${action}`), {});
+      automation = await statusAction(automation.id, action);
       paint();
       flash.replaceChildren(h("p", { class: "ok" }, `Now ${automation.status}.`));
     } catch (error) {
@@ -396,7 +397,7 @@ export function automationPage(main, id) {
 
   async function runNow() {
     try {
-      const run = await api("POST", spacePath(`/automations/${automation.id}/runs`), { inputs: {} });
+      const run = await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/runs", { params: { path: inSpace({ automation_id: automation.id }) }, body: { inputs: {} } }));
       navigate(`/runs?automation=${automation.id}&started=${run.id}`);
     } catch (error) {
       flash.replaceChildren(errorBox(error));

@@ -1,6 +1,7 @@
 // Automations: the list with status, triggers, last run, next fire; search and status filter;
 // activate / pause / archive in place.
-import { api, spacePath } from "../api.js";
+import { call, client, inSpace } from "../api.js";
+import { changeStatus } from "./automation/status_actions.js";
 import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { statsSection } from "./stats_section.js";
 
@@ -30,8 +31,8 @@ export function automationsPage(main) {
   async function load() {
     try {
       const [automations, runs] = await Promise.all([
-        api("GET", spacePath("/automations?limit=200")),
-        api("GET", spacePath("/runs?limit=200")),
+        call(client.GET("/api/v1/spaces/{space_id}/automations", { params: { path: inSpace(), query: { limit: 200 } } })),
+        call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query: { limit: 200 } } })),
       ]);
       items = automations.items;
       lastRuns = {};
@@ -69,6 +70,7 @@ export function automationsPage(main) {
     );
   }
 
+  /** @param {import("../api.js").Schema<"AutomationOut">} automation */
   function row(automation) {
     const last = lastRuns[automation.id];
     const nextFire = automation.triggers.map((t) => t.next_fire_at).filter(Boolean).sort()[0];
@@ -92,7 +94,7 @@ export function automationsPage(main) {
 
   async function change(automation, action) {
     try {
-      const updated = await api("POST", spacePath(`/automations/${automation.id}/${action}`), {});
+      const updated = await changeStatus(automation.id, action);
       items = items.map((a) => (a.id === updated.id ? updated : a));
       draw();
     } catch (error) {

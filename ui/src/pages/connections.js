@@ -8,6 +8,7 @@ import { pluginsSection } from "./connections/plugins.js";
 import { secretsSection } from "./connections/secrets.js";
 import { webhooksSection } from "./connections/webhooks.js";
 
+/** @type {[string, string, (box: HTMLElement, life: { alive: boolean }) => unknown][]} */
 const SECTIONS = [
   ["secrets", "Secrets", secretsSection],
   ["mcp", "MCP servers", mcpSection],

@@ -43,7 +43,7 @@ export function dashboardPage(main) {
         "ul",
         {},
         page.items.slice(0, SHOWN).map((call) =>
-          h("li", {}, h("a", { href: `/approvals?approval=${call.id}` }, call.capability), ` in ${call.automation_name ? `${call.automation_name} › ` : ""}${call.step_id} · asked ${when(call.created_at)}`),
+          h("li", {}, h("a", { href: `/approvals/${call.id}` }, call.capability), ` in ${call.automation_name ? `${call.automation_name} › ` : ""}${call.step_id} · asked ${when(call.created_at)}`),
         ),
       ),
       h("a", { href: "/approvals" }, "Open the inbox"),

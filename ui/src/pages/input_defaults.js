@@ -1,7 +1,7 @@
 // Space settings, input defaults: the value an automation's input takes when its inputs schema says
 // "default": "$space_default" and a fire leaves the input out. Members read them; admins and owners
 // set and remove them. Credentials never go here (the API refuses them): they belong in secrets.
-import { api, spacePath } from "../api.js";
+import { call, client, inSpace } from "../api.js";
 import { empty, errorBox, h, fill } from "../dom.js";
 import { mayChange } from "./space_modes.js";
 
@@ -22,7 +22,7 @@ export async function loadInputDefaults(box) {
 
   async function load() {
     try {
-      const [defaults, allowed] = await Promise.all([api("GET", spacePath("/input-defaults")), mayChange()]);
+      const [defaults, allowed] = await Promise.all([call(client.GET("/api/v1/spaces/{space_id}/input-defaults", { params: { path: inSpace() } })), mayChange()]);
       writable = allowed;
       paint(defaults.items);
     } catch (error) {
@@ -72,7 +72,7 @@ export async function loadInputDefaults(box) {
   async function save(event) {
     event.preventDefault();
     try {
-      const saved = await api("PUT", spacePath(`/input-defaults/${encodeURIComponent(name.value.trim())}`), { value: parsed(value.value) });
+      const saved = await call(client.PUT("/api/v1/spaces/{space_id}/input-defaults/{name}", { params: { path: inSpace({ name: name.value.trim() }) }, body: { value: parsed(value.value) } }));
       name.value = "";
       value.value = "";
       await load();
@@ -84,7 +84,7 @@ export async function loadInputDefaults(box) {
 
   async function remove(key) {
     try {
-      await api("DELETE", spacePath(`/input-defaults/${encodeURIComponent(key)}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/input-defaults/{name}", { params: { path: inSpace({ name: key }) } }));
       await load();
       flash.replaceChildren(h("p", { class: "ok", role: "status" }, `Input default ${key} removed.`));
     } catch (error) {

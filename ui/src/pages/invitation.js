@@ -1,7 +1,7 @@
 // Accept an invitation: the person an admin added sets their first password from the link they were
 // given, and is signed in. The invitation's secret travels in the URL fragment (never sent to the
 // server with the page) and leaves the address bar as soon as it is read.
-import { api, ApiError, session } from "../api.js";
+import { ApiError, session, call, client } from "../api.js";
 import { errorBox, h } from "../dom.js";
 
 // Kept for this tab only, so a reload of the page (whose address no longer holds it) still works.
@@ -40,7 +40,7 @@ export function invitationPage(app, done) {
     // so their token is not sent along and a refused invitation is not taken for their session ending.
     session.token = null;
     try {
-      const answer = await api("POST", "/invitations/accept", { token: pending, password: password.value });
+      const answer = await call(client.POST("/api/v1/invitations/accept", { body: { token: pending, password: password.value } }));
       sessionStorage.removeItem(INVITATION_KEY);
       session.token = answer.token;
       done("/");

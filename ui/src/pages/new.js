@@ -1,7 +1,7 @@
 // New from plain language: a request (with starter examples) becomes a draft to review: summary,
 // flags beside their fields, clarifications as required fields, the generated form and JSON view in
 // sync, problems inline as you edit, cost and impact, refine in words, and Save (creates it paused).
-import { api, spacePath } from "../api.js";
+import { api, call, client, inSpace, spacePath } from "../api.js";
 import { arrangeControls } from "../arrange.js";
 import { clear, errorBox, h, loading, fill } from "../dom.js";
 import { definitionEditor } from "../editor.js";
@@ -41,7 +41,7 @@ function requestForm(body) {
   fill(body, form, status, h("h2", {}, "Start from an example"), examples);
   request.focus();
 
-  api("GET", "/drafts/examples")
+  call(client.GET("/api/v1/drafts/examples"))
     .then((items) =>
       fill(examples, 
         items.length
@@ -62,7 +62,7 @@ function requestForm(body) {
     status.replaceChildren(loading("Drafting… this asks the model and can take a few seconds."));
     form.querySelector("button").disabled = true;
     try {
-      const draft = await api("POST", spacePath("/drafts"), { request: request.value });
+      const draft = await call(client.POST("/api/v1/spaces/{space_id}/drafts", { params: { path: inSpace() }, body: { request: request.value } }));
       history.replaceState(null, "", `/automations/new?draft=${encodeURIComponent(draft.id)}`);
       review(body, draft);
     } catch (error) {
@@ -75,7 +75,7 @@ function requestForm(body) {
 async function openDraft(body, id) {
   body.append(loading("Loading the draft…"));
   try {
-    review(body, await api("GET", spacePath(`/drafts/${encodeURIComponent(id)}`)));
+    review(body, await call(client.GET("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: id }) } })));
   } catch (error) {
     fill(body, errorBox(error), h("p", {}, h("a", { href: "/automations/new" }, "Start a new draft")));
   }
@@ -166,8 +166,8 @@ async function review(body, initial) {
     const choice = h(
       "select",
       { id: "write-policy", onchange: () => apply(async () => {
-        if (edited && editor) await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
-        return api("PUT", spacePath(`/drafts/${draft.id}/write-policy`), { write_policy: choice.value });
+        if (edited && editor) await call(client.PUT("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: draft.id }) }, body: { definition: editor.getValue() } }));
+        return call(client.PUT("/api/v1/spaces/{space_id}/drafts/{draft_id}/write-policy", { params: { path: inSpace({ draft_id: draft.id }) }, body: { write_policy: choice.value } }));
       }) },
       h("option", { value: "always_draft" }, "always_draft: each write waits for approval"),
       h("option", { value: "auto_confirm_safe" }, "auto_confirm_safe: saved writes run without asking"),
@@ -213,7 +213,7 @@ async function review(body, initial) {
     clearTimeout(validateTimer);
     validateTimer = setTimeout(async () => {
       try {
-        const result = await api("POST", spacePath("/automations/validate"), { definition });
+        const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
         const found = [...result.errors, ...result.warnings];
         editor.setMarks(draft.flags, found);
         paintProblems(result.errors);
@@ -242,7 +242,7 @@ async function review(body, initial) {
   async function answer(event, inputs) {
     event.preventDefault();
     const answers = Object.fromEntries(inputs.map(([c, input]) => [c.id, input.value]));
-    await apply(() => api("POST", spacePath(`/drafts/${draft.id}/messages`), { answers }));
+    await apply(() => call(client.POST("/api/v1/spaces/{space_id}/drafts/{draft_id}/messages", { params: { path: inSpace({ draft_id: draft.id }) }, body: { answers } })));
   }
 
   async function onRefine(event) {
@@ -250,8 +250,8 @@ async function review(body, initial) {
     const message = refineInput.value.trim();
     if (!message) return;
     await apply(async () => {
-      if (edited && editor) await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
-      return api("POST", spacePath(`/drafts/${draft.id}/messages`), { message });
+      if (edited && editor) await call(client.PUT("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: draft.id }) }, body: { definition: editor.getValue() } }));
+      return call(client.POST("/api/v1/spaces/{space_id}/drafts/{draft_id}/messages", { params: { path: inSpace({ draft_id: draft.id }) }, body: { message } }));
     });
     refineInput.value = "";
   }
@@ -260,14 +260,14 @@ async function review(body, initial) {
     status.replaceChildren(loading("Saving…"));
     try {
       if (edited && editor) {
-        draft = await api("PUT", spacePath(`/drafts/${draft.id}`), { definition: editor.getValue() });
+        draft = await call(client.PUT("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: draft.id }) }, body: { definition: editor.getValue() } }));
         if (draft.status !== "ready") {
           paint();
           status.replaceChildren(h("p", { class: "error", role: "alert" }, "Not saved: the edited definition has problems."));
           return;
         }
       }
-      const saved = await api("POST", spacePath(`/drafts/${draft.id}/save`));
+      const saved = await call(client.POST("/api/v1/spaces/{space_id}/drafts/{draft_id}/save", { params: { path: inSpace({ draft_id: draft.id }) } }));
       navigate(`/automations/${saved.id}?saved=1`);
     } catch (error) {
       status.replaceChildren(errorBox(error));
@@ -276,7 +276,7 @@ async function review(body, initial) {
 
   async function onDiscard() {
     try {
-      await api("DELETE", spacePath(`/drafts/${draft.id}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: draft.id }) } }));
     } catch {
       // An expired draft is gone already.
     }

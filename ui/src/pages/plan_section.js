@@ -6,6 +6,7 @@ import { planGraph, stepModes } from "../visual/plan_model.js";
 
 // The form a JSON pointer names in the definition editor, focused on its first field.
 function focusForm(pointer) {
+  /** @type {any} the section or form element the pointer names */
   let target = null;
   const item = /^\/execution\/on_failure\/(\d+)$/.exec(pointer);
   if (item) {
@@ -20,7 +21,7 @@ function focusForm(pointer) {
   }
   if (!target) return false;
   target.scrollIntoView({ block: "start" });
-  const field = [...target.querySelectorAll("input, select, textarea")].find((el) => !el.disabled && el.type !== "hidden" && el.offsetParent !== null);
+  const field = /** @type {HTMLInputElement[]} */ ([...target.querySelectorAll("input, select, textarea")]).find((el) => !el.disabled && el.type !== "hidden" && el.offsetParent !== null);
   if (field) field.focus();
   else {
     target.setAttribute("tabindex", "-1");

@@ -1,7 +1,7 @@
 // The queue: runs held back by a queue policy or the global cap, in promotion order (priority, then
 // age), with how many wait for each worker queue; move a run up or down the line (its priority) or
 // cancel it. Refreshes live as runs change.
-import { api, spacePath } from "../api.js";
+import { spacePath, call, client, inSpace } from "../api.js";
 import { empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
@@ -15,7 +15,7 @@ export function queuePage(main) {
 
   async function load() {
     try {
-      const page = await api("GET", spacePath("/queue?limit=200"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/queue", { params: { path: inSpace(), query: { limit: 200 } } }));
       if (!page.items.length) {
         fill(body, empty("Nothing is queued: every run got a slot."));
         return;
@@ -71,7 +71,7 @@ export function queuePage(main) {
   async function move(run, wanted) {
     const priority = Math.max(MIN_PRIORITY, Math.min(MAX_PRIORITY, wanted));
     try {
-      const moved = await api("PUT", spacePath(`/runs/${run.id}/priority`), { priority });
+      const moved = await call(client.PUT("/api/v1/spaces/{space_id}/runs/{run_id}/priority", { params: { path: inSpace({ run_id: run.id }) }, body: { priority } }));
       flash.replaceChildren(h("p", { class: "ok", role: "status" }, `Run ${run.id.slice(0, 8)} now has priority ${moved.priority}.`));
       await load();
     } catch (error) {
@@ -82,7 +82,7 @@ export function queuePage(main) {
 
   async function cancel(id) {
     try {
-      await api("POST", spacePath(`/runs/${id}/cancel`));
+      await call(client.POST("/api/v1/spaces/{space_id}/runs/{run_id}/cancel", { params: { path: inSpace({ run_id: id }) } }));
       flash.replaceChildren(h("p", { class: "ok", role: "status" }, `Run ${id.slice(0, 8)} cancelled.`));
       await load();
     } catch (error) {

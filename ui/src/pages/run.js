@@ -1,7 +1,7 @@
 // One run: status and timings, the step timeline with rendered configs, outputs and errors, model
 // spend per step, the capability calls with their modes and outcomes, artifacts, deliveries, cancel
 // and replay. Refreshes live while the run is not finished.
-import { api, headers, spacePath } from "../api.js";
+import { headers, spacePath, call, client, inSpace } from "../api.js";
 import { errorBox, h, loading, pretty, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 import { runTimeline } from "./run_timeline.js";
@@ -30,8 +30,8 @@ export function runPage(main, id) {
   async function load() {
     try {
       const [run, artifacts] = await Promise.all([
-        api("GET", spacePath(`/runs/${id}`)),
-        api("GET", spacePath(`/runs/${id}/artifacts`)).catch((error) => ({ error })),
+        call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: id }) } })),
+        call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}/artifacts", { params: { path: inSpace({ run_id: id }) } })).catch((error) => ({ error })),
       ]);
       if (!stale) paint(run, artifacts);
     } catch (error) {
@@ -39,6 +39,7 @@ export function runPage(main, id) {
     }
   }
 
+  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run @param {any} artifacts */
   function paint(run, artifacts) {
     const spend = run.llm_spend || [];
     const spendOf = new Map(spend.map((s) => [s.step_id, s]));
@@ -127,6 +128,7 @@ export function runPage(main, id) {
   }
 
   // "promoted: slot freed by run <id>", the run named as a link, and when.
+  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run */
   function promotion(run) {
     const reason = run.promotion_reason || "";
     const freed = /^slot freed by run ([0-9a-f-]{36})$/.exec(reason);
@@ -144,7 +146,7 @@ export function runPage(main, id) {
     async function replay(event) {
       event.preventDefault();
       try {
-        const made = await api("POST", spacePath(`/runs/${id}/replay`), { version: version.value });
+        const made = await call(client.POST("/api/v1/spaces/{space_id}/runs/{run_id}/replay", { params: { path: inSpace({ run_id: id }) }, body: { version: version.value } }));
         // The router re-renders on popstate: the new run's page opens as if its link was followed.
         history.pushState(null, "", `/runs/${made.id}`);
         window.dispatchEvent(new PopStateEvent("popstate"));
@@ -163,17 +165,18 @@ export function runPage(main, id) {
 
   async function cancel() {
     try {
-      await api("POST", spacePath(`/runs/${id}/cancel`));
+      await call(client.POST("/api/v1/spaces/{space_id}/runs/{run_id}/cancel", { params: { path: inSpace({ run_id: id }) } }));
       await load();
     } catch (error) {
       flash.replaceChildren(errorBox(error));
     }
   }
 
+  /** @param {import("../api.js").Schema<"ArtifactOut">} artifact @param {HTMLButtonElement} button */
   async function download(artifact, button) {
     button.disabled = true;
     try {
-      const link = await api("POST", spacePath(`/artifacts/${artifact.id}/link`), {});
+      const link = await call(client.POST("/api/v1/spaces/{space_id}/artifacts/{artifact_id}/link", { params: { path: inSpace({ artifact_id: artifact.id }) }, body: {} }));
       if (link.served_by === "store") {
         h("a", { href: link.url, rel: "noopener" }).click();
         return;
@@ -231,6 +234,7 @@ export function runPage(main, id) {
   };
 }
 
+/** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run */
 function waiting(run) {
   if (run.status !== "awaiting_approval") return null;
   const pending = (run.invocations || []).filter((call) => call.status === "pending");
@@ -239,11 +243,12 @@ function waiting(run) {
     { class: "waiting", role: "status" },
     h("strong", {}, "This run waits for a decision. "),
     pending.length
-      ? pending.map((call) => h("a", { href: `/approvals?approval=${call.id}`, class: "button" }, `Decide on ${call.capability} in the inbox`))
+      ? pending.map((call) => h("a", { href: `/approvals/${call.id}`, class: "button" }, `Decide on ${call.capability}`))
       : h("a", { href: "/approvals", class: "button" }, "Open the approvals inbox"),
   );
 }
 
+/** @param {import("../api.js").Schema<"InvocationOut">[]} calls */
 function invocations(calls) {
   if (!calls.length) return h("p", {}, "No capability was called.");
   return h(
@@ -265,7 +270,7 @@ function invocations(calls) {
             "td",
             {},
             h("span", { class: `badge status-${call.status}`, "data-status": call.status }, CALL_STATUS[call.status] || call.status),
-            call.status === "pending" ? [" ", h("a", { href: `/approvals?approval=${call.id}`, "aria-label": `Decide on ${call.capability} in the inbox` }, "decide"), h("div", { class: "hint" }, `expires ${when(call.expires_at)}`)] : null,
+            call.status === "pending" ? [" ", h("a", { href: `/approvals/${call.id}`, "aria-label": `Decide on ${call.capability}` }, "decide"), h("div", { class: "hint" }, `expires ${when(call.expires_at)}`)] : null,
             call.decided_at ? h("div", { class: "hint" }, `decided ${when(call.decided_at)}${call.decision_scope ? ` (${call.decision_scope})` : ""}`) : null,
             call.denied_reason ? h("div", { class: "hint" }, `reason: ${call.denied_reason}`) : null,
           ),

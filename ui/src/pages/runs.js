@@ -1,5 +1,5 @@
 // Runs across the space, newest first, with filters; rows update live from the run events stream.
-import { api, spacePath } from "../api.js";
+import { spacePath, call, client, inSpace } from "../api.js";
 import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
@@ -30,12 +30,13 @@ export function runsPage(main) {
 
   async function load() {
     try {
-      const query = new URLSearchParams({ limit: "100" });
-      if (automationFilter) query.set("automation_id", automationFilter);
-      if (statusSelect.value) query.set("status", statusSelect.value);
+      /** @type {NonNullable<import("../api-schema").operations["list_runs_api_v1_spaces__space_id__runs_get"]["parameters"]["query"]>} */
+      const query = { limit: 100 };
+      if (automationFilter) query.automation_id = automationFilter;
+      if (statusSelect.value) query.status = [statusSelect.value];
       const [page, automations] = await Promise.all([
-        api("GET", spacePath(`/runs?${query}`)),
-        api("GET", spacePath("/automations?limit=200")),
+        call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query } })),
+        call(client.GET("/api/v1/spaces/{space_id}/automations", { params: { path: inSpace(), query: { limit: 200 } } })),
       ]);
       for (const a of automations.items) names[a.id] = a.name;
       runs = page.items;
@@ -61,8 +62,9 @@ export function runsPage(main) {
     );
   }
 
+  /** @param {import("../api.js").Schema<"RunOut">} run */
   function row(run) {
-    const duration = run.started_at && run.finished_at ? `${((new Date(run.finished_at) - new Date(run.started_at)) / 1000).toFixed(1)} s` : "—";
+    const duration = run.started_at && run.finished_at ? `${((new Date(run.finished_at).getTime() - new Date(run.started_at).getTime()) / 1000).toFixed(1)} s` : "—";
     return h(
       "tr",
       { "data-run": run.id },
@@ -83,7 +85,7 @@ export function runsPage(main) {
   async function onChange(event, change) {
     if (event !== "run") return;
     try {
-      const run = await api("GET", spacePath(`/runs/${change.run_id}`));
+      const run = await call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: change.run_id }) } }));
       const index = runs.findIndex((r) => r.id === run.id);
       if (index >= 0) runs[index] = run;
       else if (wanted(run)) runs.unshift(run);

@@ -1,7 +1,7 @@
 // Space settings: members and roles (a new member gets an invitation link to hand over); the space's
 // default action modes, approval settings, Slack and email approvals and input defaults; your API tokens (sign-ins are listed there too, every
 // token has an end but an admin's service token) and your password.
-import { api, spacePath } from "../api.js";
+import { api, call, client, inSpace, spacePath } from "../api.js";
 import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { loadApprovalSettings, loadModes } from "./space_modes.js";
 import { loadInputDefaults } from "./input_defaults.js";
@@ -45,7 +45,7 @@ async function loadMembers(box) {
   const role = h("select", { id: "member-role" }, ["member", "admin", "owner"].map((r) => h("option", { value: r }, r)));
   async function load() {
     try {
-      const page = await api("GET", spacePath("/members?limit=200"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/members", { params: { path: inSpace(), query: { limit: 200 } } }));
       fill(box, 
         flash,
         h("ul", {}, page.items.map((m) => h("li", {}, `${m.email} · ${m.role}`))),
@@ -66,7 +66,7 @@ async function loadMembers(box) {
   async function add(event) {
     event.preventDefault();
     try {
-      const made = await api("POST", spacePath("/members"), { email: email.value, role: role.value });
+      const made = await call(client.POST("/api/v1/spaces/{space_id}/members", { params: { path: inSpace() }, body: { email: email.value, role: role.value } }));
       email.value = "";
       await load();
       if (made.invitation) flash.replaceChildren(invitationNotice(made.email, made.invitation));
@@ -177,7 +177,7 @@ async function loadTokens(box) {
   }
   async function revoke(id) {
     try {
-      await api("POST", `/tokens/${id}/revoke`);
+      await call(client.POST("/api/v1/tokens/{token_id}/revoke", { params: { path: { token_id: id } } }));
       await load();
     } catch (error) {
       flash.replaceChildren(errorBox(error));
@@ -195,7 +195,7 @@ function passwordForm(box) {
     try {
       const body = { password: next.value };
       if (current.value) body.current_password = current.value;
-      await api("PUT", "/me/password", body);
+      await call(client.PUT("/api/v1/me/password", { body: body }));
       current.value = "";
       next.value = "";
       flash.replaceChildren(h("p", { class: "ok" }, "Password set. Your other sign-ins and tokens are revoked."));

@@ -1,7 +1,7 @@
 // Settings, policy history: every change to action modes (the space's and each automation's), to the
 // approval settings, and to standing approvals, with who made it, when, and the value before and after.
 // Admins and owners only (the API answers 403 to members); newest first, a page at a time.
-import { api, spacePath } from "../api.js";
+import { call, client, inSpace } from "../api.js";
 import { empty, errorBox, fill, h, loading, pretty, when } from "../dom.js";
 
 const KINDS = {
@@ -14,6 +14,7 @@ const KINDS = {
   email_approvals: "Email approvals",
 };
 
+/** @param {import("../api.js").Schema<"PolicyChangeOut">} change @param {Map<string, string>} emails */
 function changeItem(change, emails) {
   const who = change.actor_id ? emails.get(change.actor_id) || change.actor_id : "—";
   return h(
@@ -33,8 +34,7 @@ export function policyHistorySection() {
 
   async function more(cursor) {
     try {
-      const query = cursor ? `?limit=50&cursor=${encodeURIComponent(cursor)}` : "?limit=50";
-      const page = await api("GET", spacePath(`/policy-changes${query}`));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/policy-changes", { params: { path: inSpace(), query: { limit: 50, cursor } } }));
       for (const change of page.items) list.append(changeItem(change, emails));
       const next = page.next_cursor
         ? h("button", { type: "button", id: "policy-history-more", onclick: (event) => { event.target.remove(); more(page.next_cursor); } }, "Older changes")
@@ -47,7 +47,7 @@ export function policyHistorySection() {
 
   (async () => {
     try {
-      const members = await api("GET", spacePath("/members?limit=200"));
+      const members = await call(client.GET("/api/v1/spaces/{space_id}/members", { params: { path: inSpace(), query: { limit: 200 } } }));
       emails = new Map(members.items.map((m) => [m.user_id, m.email]));
     } catch {
       emails = new Map();

@@ -1,5 +1,5 @@
 // Sign in with email and password (an 8-hour token), or paste an API token.
-import { api, ApiError, session } from "../api.js";
+import { ApiError, session, call, client } from "../api.js";
 import { errorBox, h } from "../dom.js";
 
 export function signInPage(app, done) {
@@ -19,7 +19,7 @@ export function signInPage(app, done) {
     event.preventDefault();
     message.replaceChildren();
     try {
-      const answer = await api("POST", "/auth/sessions", { email: email.value, password: password.value });
+      const answer = await call(client.POST("/api/v1/auth/sessions", { body: { email: email.value, password: password.value } }));
       session.token = answer.token;
       done(next);
     } catch (error) {
@@ -32,7 +32,7 @@ export function signInPage(app, done) {
     message.replaceChildren();
     session.token = token.value.trim();
     try {
-      await api("GET", "/me");
+      await call(client.GET("/api/v1/me"));
       done(next);
     } catch (error) {
       session.token = null;

@@ -1,7 +1,7 @@
 // Space settings, governance part: the space's default action modes (one per capability or pattern,
 // used by every automation unless it overrides them) and the approval settings (how long a call
 // waits for a decision, and whether the person who started a run may approve its calls).
-import { api, spacePath } from "../api.js";
+import { call, client, inSpace } from "../api.js";
 import { errorBox, h, fill } from "../dom.js";
 
 const MODES = [
@@ -13,7 +13,7 @@ const MODES = [
 
 // Members may read these settings; only admins and owners may change them (the API says 403).
 export async function mayChange() {
-  const space = await api("GET", spacePath(""));
+  const space = await call(client.GET("/api/v1/spaces/{space_id}", { params: { path: inSpace() } }));
   return space.role === "admin" || space.role === "owner";
 }
 
@@ -36,7 +36,7 @@ export async function loadModes(box) {
 
   async function load() {
     try {
-      const [current, catalog, allowed] = await Promise.all([api("GET", spacePath("/action-modes")), api("GET", spacePath("/catalog")), mayChange()]);
+      const [current, catalog, allowed] = await Promise.all([call(client.GET("/api/v1/spaces/{space_id}/action-modes", { params: { path: inSpace() } })), call(client.GET("/api/v1/spaces/{space_id}/catalog", { params: { path: inSpace() } })), mayChange()]);
       writable = allowed;
       paint(current.modes, catalog.capabilities);
     } catch (error) {
@@ -78,11 +78,12 @@ export async function loadModes(box) {
 
     async function save(event) {
       event.preventDefault();
+      /** @type {import("../api.js").Schema<"ActionModes">["modes"]} */
       const body = {};
       for (const row of rows) if (row.select.value) body[row.key] = row.select.value;
       if (pattern.value.trim() && patternMode.value) body[pattern.value.trim()] = patternMode.value;
       try {
-        const saved = await api("PUT", spacePath("/action-modes"), { modes: body });
+        const saved = await call(client.PUT("/api/v1/spaces/{space_id}/action-modes", { params: { path: inSpace() }, body: { modes: body } }));
         paint(saved.modes, capabilities);
         flash.replaceChildren(h("p", { class: "ok", role: "status" }, "Action modes saved."));
       } catch (error) {
@@ -104,7 +105,7 @@ export async function loadApprovalSettings(box) {
 
   async function load() {
     try {
-      const [settings, allowed] = await Promise.all([api("GET", spacePath("/approval-settings")), mayChange()]);
+      const [settings, allowed] = await Promise.all([call(client.GET("/api/v1/spaces/{space_id}/approval-settings", { params: { path: inSpace() } })), mayChange()]);
       writable = allowed;
       show(settings);
     } catch (error) {
@@ -135,10 +136,10 @@ export async function loadApprovalSettings(box) {
   async function save(event) {
     event.preventDefault();
     try {
-      const saved = await api("PUT", spacePath("/approval-settings"), {
+      const saved = await call(client.PUT("/api/v1/spaces/{space_id}/approval-settings", { params: { path: inSpace() }, body: {
         approval_ttl_seconds: Number(minutes.value) * 60,
         forbid_self_approval: forbid.checked,
-      });
+      } }));
       show(saved);
       flash.replaceChildren(h("p", { class: "ok", role: "status" }, "Approval settings saved."));
     } catch (error) {

@@ -44,6 +44,7 @@ function numbers(stats) {
   );
 }
 
+/** @param {{path?: string, id?: string, title?: string, days?: number}} [options] */
 export function statsSection({ path, id = "stats", title = "Runs", days = 14 } = {}) {
   const range = h(
     "select",

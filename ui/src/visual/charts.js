@@ -46,6 +46,7 @@ export function runsChart(container, stats) {
   const own = statuses.map((status) => stats.per_day.map((day) => day.by_status[status] || 0));
   const stacked = own.map((_, index) => stats.per_day.map((__, di) => own.slice(index).reduce((sum, series) => sum + series[di], 0)));
   const bars = uPlot.paths.bars({ size: [0.7, 60] });
+  /** @type {any} uPlot's option types are stricter than the shapes it accepts */
   const options = {
     width: width(container),
     height: 220,
@@ -68,6 +69,7 @@ export function runsChart(container, stats) {
 
 export function costChart(container, stats) {
   const xs = stats.per_day.map((day) => seconds(day.day));
+  /** @type {any} uPlot's option types are stricter than the shapes it accepts */
   const options = {
     width: width(container),
     height: 160,

@@ -26,7 +26,11 @@ function modeText(mode) {
 }
 
 // `graph`: {nodes, edges} from planGraph. `onActivate(node)` is called on click, Enter and Space.
-export function renderPlanDiagram(graph, { onActivate = () => {}, label = "Plan diagram" } = {}) {
+/**
+ * @param {any} graph
+ * @param {{onActivate?: (node: any) => void, label?: string}} [options]
+ */
+export function renderPlanDiagram(graph, { onActivate = (_node) => {}, label = "Plan diagram" } = {}) {
   const g = new graphlib.Graph();
   g.setGraph({ rankdir: "TB", nodesep: 36, ranksep: 34, marginx: 12, marginy: 12 });
   g.setDefaultEdgeLabel(() => ({}));

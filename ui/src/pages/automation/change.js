@@ -1,7 +1,7 @@
 // A change in plain words: the model proposes a new definition, shown as a diff against the current
 // version with its flags and problems; nothing is saved until the user applies it, and Discard
 // throws the proposal away. Questions the model asks are answered in place.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { errorBox, h, loading } from "../../dom.js";
 import { diffView } from "../../diff.js";
 
@@ -18,6 +18,7 @@ export function changeSection(automation, onSaved) {
   const propose = h("button", { type: "submit", id: "propose-change" }, "Propose");
   const out = h("div", { "aria-live": "polite", id: "change-proposal" });
 
+  /** @param {import("../../api.js").Schema<"DraftOut">} draft */
   function show(draft) {
     const current = automation();
     const ready = draft.status === "ready";
@@ -70,18 +71,18 @@ export function changeSection(automation, onSaved) {
       out.replaceChildren(h("p", { class: "error", role: "alert" }, "Say what should change first."));
       return;
     }
-    request(() => api("POST", spacePath(`/automations/${automation().id}/drafts`), { request: input.value }));
+    request(() => call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/drafts", { params: { path: inSpace({ automation_id: automation().id }) }, body: { request: input.value } })));
   }
 
   function answer(event, draft, answers) {
     event.preventDefault();
     const given = Object.fromEntries(answers.map(([c, field]) => [c.id, field.value]));
-    request(() => api("POST", spacePath(`/drafts/${encodeURIComponent(draft.id)}/messages`), { answers: given }));
+    request(() => call(client.POST("/api/v1/spaces/{space_id}/drafts/{draft_id}/messages", { params: { path: inSpace({ draft_id: draft.id }) }, body: { answers: given } })));
   }
 
   async function apply(draft) {
     try {
-      const saved = await api("POST", spacePath(`/drafts/${encodeURIComponent(draft.id)}/save`));
+      const saved = await call(client.POST("/api/v1/spaces/{space_id}/drafts/{draft_id}/save", { params: { path: inSpace({ draft_id: draft.id }) } }));
       onSaved(saved, `Change saved as version ${saved.version}.`);
     } catch (error) {
       out.append(errorBox(error));
@@ -90,7 +91,7 @@ export function changeSection(automation, onSaved) {
 
   async function discard(draft) {
     try {
-      await api("DELETE", spacePath(`/drafts/${encodeURIComponent(draft.id)}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/drafts/{draft_id}", { params: { path: inSpace({ draft_id: draft.id }) } }));
     } catch (error) {
       // A draft that expired meanwhile is discarded all the same.
       if (error.status !== 404) {

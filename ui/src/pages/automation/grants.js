@@ -2,19 +2,20 @@
 // shows where it came from (who granted it, when, from which approval, for which version). A call of
 // the step to another target lapses it. Admins and owners revoke one here (the API answers 403 to
 // others).
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
 
 // user id → email, for the "granted by" column; members who cannot list members see ids.
 async function memberEmails() {
   try {
-    const page = await api("GET", spacePath("/members?limit=200"));
+    const page = await call(client.GET("/api/v1/spaces/{space_id}/members", { params: { path: inSpace(), query: { limit: 200 } } }));
     return new Map(page.items.map((m) => [m.user_id, m.email]));
   } catch {
     return new Map();
   }
 }
 
+/** @param {import("../../api.js").Schema<"ApprovalGrantOut">} grant */
 function statusCell(grant) {
   if (grant.status === "active") return h("span", { class: "badge status-succeeded" }, "active");
   return [
@@ -31,7 +32,7 @@ export function grantsSection(automation) {
   async function load() {
     try {
       const [page, emails] = await Promise.all([
-        api("GET", spacePath(`/automations/${automation().id}/approval-grants?limit=200`)),
+        call(client.GET("/api/v1/spaces/{space_id}/automations/{automation_id}/approval-grants", { params: { path: inSpace({ automation_id: automation().id }), query: { limit: 200 } } })),
         memberEmails(),
       ]);
       paint(page.items, emails);
@@ -76,7 +77,7 @@ export function grantsSection(automation) {
 
   async function revoke(grant) {
     try {
-      await api("DELETE", spacePath(`/automations/${automation().id}/approval-grants/${grant.id}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/automations/{automation_id}/approval-grants/{grant_id}", { params: { path: inSpace({ automation_id: automation().id, grant_id: grant.id }) } }));
       flash.replaceChildren(h("p", { class: "ok", role: "status" }, `Revoked: the next call of ${grant.step_id} asks again.`));
       await load();
     } catch (error) {

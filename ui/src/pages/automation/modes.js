@@ -2,7 +2,7 @@
 // (this automation's override, the space default, inference, the write policy, the drift guard), and
 // the automation's overrides to change: per capability, or any id or pattern (`crm.*`); and the rules over
 // a call's arguments of this automation and of the space, tried before the overrides (first match wins).
-import { api, spacePath } from "../../api.js";
+import { api, call, client, inSpace, spacePath } from "../../api.js";
 import { errorBox, fill, h, loading } from "../../dom.js";
 
 export const MODES = ["allow", "require_approval", "deny"];
@@ -245,6 +245,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
   }
 
   async function save(newKey, newMode) {
+    /** @type {import("../../api.js").Schema<"ActionModes">["modes"]} */
     const modes = {};
     for (const row of rows) {
       const key = row.key();
@@ -253,7 +254,7 @@ export function modesSection(automation, { onSaved, previewNow }) {
     if (newKey.value.trim()) modes[newKey.value.trim()] = newMode.value;
     result.replaceChildren(loading("Saving action modes…"));
     try {
-      const saved = await api("PUT", spacePath(`/automations/${automation().id}/action-modes`), { modes });
+      const saved = await call(client.PUT("/api/v1/spaces/{space_id}/automations/{automation_id}/action-modes", { params: { path: inSpace({ automation_id: automation().id }) }, body: { modes } }));
       onSaved(saved.modes);
       await refreshPreview();
       result.replaceChildren(h("p", { class: "ok" }, "Action modes saved. They apply to the next call; no new version is made."));

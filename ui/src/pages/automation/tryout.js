@@ -1,7 +1,7 @@
 // Try it: a preview of what each step would do now (rendered config, the calls it would make, their
 // modes, which need approval and which a dry run would hold back), and dry or verify runs whose
 // status follows live, with a link to the run.
-import { api, spacePath } from "../../api.js";
+import { spacePath, call, client, inSpace } from "../../api.js";
 import { errorBox, h, loading, pretty, statusBadge, when } from "../../dom.js";
 import { listen } from "../../sse.js";
 import { modeLabel, sourceLabel } from "./modes.js";
@@ -87,9 +87,14 @@ function stepCard(step) {
   );
 }
 
+/** @param {import("../../api.js").Schema<"PreviewOut">} answer @param {boolean} edited */
 function previewView(answer, edited) {
+  // The API publishes the preview's steps and cost as open objects: their fields are not checked here.
+  /** @type {any} */
   const cost = answer.cost || {};
-  const waiting = answer.steps.flatMap((s) => s.calls).filter((c) => c.mode === "require_approval").length;
+  /** @type {any[]} */
+  const steps = answer.steps;
+  const waiting = steps.flatMap((s) => s.calls).filter((c) => c.mode === "require_approval").length;
   return h(
     "div",
     { class: "preview", id: "preview-result" },
@@ -113,6 +118,7 @@ function previewView(answer, edited) {
 // `automation()` answers the page's automation; `onPreview(answer)` hands each preview of the saved
 // version on; `unsaved()` answers the editor's definition while it has unsaved changes (else null):
 // a preview shows that edit, while dry and verify runs always run a saved version.
+/** @param {() => any} automation @param {{ onPreview?: (answer: any) => void, unsaved?: () => any }} [options] */
 export function tryoutSection(automation, { onPreview = () => {}, unsaved = () => null } = {}) {
   const inputs = h("textarea", { id: "tryout-inputs", rows: "3", spellcheck: "false", class: "json-input" }, "{}");
   const payload = h("textarea", { id: "tryout-payload", rows: "2", spellcheck: "false", class: "json-input" }, "{}");
@@ -133,8 +139,8 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
     const edited = unsaved();
     try {
       const answer = edited
-        ? await api("POST", spacePath("/automations/preview"), { ...body, definition: edited })
-        : await api("POST", spacePath(`/automations/${automation().id}/preview`), body);
+        ? await call(client.POST("/api/v1/spaces/{space_id}/automations/preview", { params: { path: inSpace() }, body: { ...body, definition: edited } }))
+        : await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/preview", { params: { path: inSpace({ automation_id: automation().id }) }, body: body }));
       out.replaceChildren(previewView(answer, Boolean(edited)));
       if (!edited) onPreview(answer);
     } catch (error) {
@@ -145,7 +151,9 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
   async function start(mode) {
     let body;
     try {
-      body = { inputs: parseObject(inputs.value, "Inputs"), mode, llm: skipLlm.checked ? "skip" : "run" };
+      /** @type {import("../../api.js").Schema<"RunCreate">} */
+      const asked = { inputs: parseObject(inputs.value, "Inputs"), mode, llm: skipLlm.checked ? "skip" : "run" };
+      body = asked;
     } catch (error) {
       runBox.replaceChildren(errorBox({ code: "invalid_json", message: error.message }));
       return;
@@ -154,7 +162,7 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
     stop = null;
     runBox.replaceChildren(loading(`Starting the ${RUN_KINDS[mode].toLowerCase()}…`));
     try {
-      const run = await api("POST", spacePath(`/automations/${automation().id}/runs`), body);
+      const run = await call(client.POST("/api/v1/spaces/{space_id}/automations/{automation_id}/runs", { params: { path: inSpace({ automation_id: automation().id }) }, body: body }));
       const badge = h("span", { id: "tryout-run-status" }, statusBadge(run.status));
       runBox.replaceChildren(
         h(

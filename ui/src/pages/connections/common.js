@@ -1,6 +1,6 @@
 // Pieces the Connections sections share: labelled fields, a message slot beside each form, confirmed
 // destructive actions, and the space's secret names for the "credential from a secret" pickers.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { errorBox, h } from "../../dom.js";
 
 // A label and its control (and an optional hint linked with aria-describedby).
@@ -43,7 +43,7 @@ export function confirmed(question) {
 }
 
 export async function secretNames() {
-  const page = await api("GET", spacePath("/secrets?limit=200"));
+  const page = await call(client.GET("/api/v1/spaces/{space_id}/secrets", { params: { path: inSpace(), query: { limit: 200 } } }));
   return page.items.map((secret) => secret.name);
 }
 

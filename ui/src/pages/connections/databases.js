@@ -1,11 +1,10 @@
 // Databases registered for queries: register one with its DSN in a secret (chosen by name, never
 // shown) and its access (read, or write for a role that changes data), test its connection and role,
 // rename, re-point or change it, and remove it.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
 import { busy, confirmed, field, messageSlot, riskBadge, secretNames, secretPicker } from "./common.js";
 
-const base = (suffix = "") => spacePath(`/databases${suffix}`);
 
 export async function databasesSection(box) {
   const list = h("div", {}, loading());
@@ -14,7 +13,7 @@ export async function databasesSection(box) {
 
   async function load() {
     try {
-      const [rows, names] = await Promise.all([api("GET", base()), secretNames()]);
+      const [rows, names] = await Promise.all([call(client.GET("/api/v1/spaces/{space_id}/databases", { params: { path: inSpace() } })), secretNames()]);
       fill(
         list,
         rows.length
@@ -33,6 +32,7 @@ export async function databasesSection(box) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"DatabaseOut">} row @param {string[]} names */
   function databaseRow(row, names) {
     const slot = messageSlot();
     const test = h("button", { type: "button", onclick: () => check(test), "aria-label": `Test connection of ${row.name}` }, "Test connection");
@@ -40,7 +40,7 @@ export async function databasesSection(box) {
     async function check(button) {
       slot.replaceChildren(loading("Connecting…"));
       await busy(button, slot, async () => {
-        const result = await api("POST", base(`/${row.id}/check`));
+        const result = await call(client.POST("/api/v1/spaces/{space_id}/databases/{database_id}/check", { params: { path: inSpace({ database_id: row.id }) } }));
         if (result.reachable) slot.ok(`Reachable, role accepted for ${row.access}: it sees ${result.tables} table(s).`);
         else slot.replaceChildren(h("p", { class: "mark problem", role: "alert" }, h("strong", {}, `${result.code}: `), result.message));
       });
@@ -49,7 +49,7 @@ export async function databasesSection(box) {
     async function drop(button) {
       if (!confirmed(`Remove the database ${row.name}? Steps that use ${row.tool_prefix}.query or ${row.tool_prefix}.tables fail from then on.`)) return;
       await busy(button, slot, async () => {
-        await api("DELETE", base(`/${row.id}`));
+        await call(client.DELETE("/api/v1/spaces/{space_id}/databases/{database_id}", { params: { path: inSpace({ database_id: row.id }) } }));
         await load();
       });
     }
@@ -80,7 +80,9 @@ export async function databasesSection(box) {
       const body = row ? Object.fromEntries(Object.entries(wanted).filter(([key, value]) => value !== row[key])) : wanted;
       if (row && !Object.keys(body).length) return slot.ok("Nothing changed.");
       await busy(button, slot, async () => {
-        const saved = await api(row ? "PATCH" : "POST", row ? base(`/${row.id}`) : base(), body);
+        const saved = row
+          ? await call(client.PATCH("/api/v1/spaces/{space_id}/databases/{database_id}", { params: { path: inSpace({ database_id: row.id }) }, body }))
+          : await call(client.POST("/api/v1/spaces/{space_id}/databases", { params: { path: inSpace() }, body: wanted }));
         await load();
         editor.querySelector(".slot").replaceChildren(h("p", { class: "ok" }, `${row ? "Saved" : "Registered"} ${saved.name}: ${saved.capabilities.join(", ")}.`));
       });

@@ -2,13 +2,12 @@
 // its tools and watch the harvest finish, authorize OAuth (in this tab: only this signed-in session can
 // complete it, see ./mcp_oauth.js), and manage the tools: risk override, drift re-confirmation, removed
 // and unusable tools.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, pretty, when } from "../../dom.js";
 import { busy, confirmed, field, messageSlot, riskBadge, secretNames, secretPicker } from "./common.js";
 
 const POLL_MS = 1000;
 const POLL_LIMIT = 120;
-const base = (suffix = "") => spacePath(`/mcp/connections${suffix}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function mcpSection(box, life) {
@@ -24,7 +23,7 @@ export async function mcpSection(box, life) {
       for (let tries = 0; tries < POLL_LIMIT; tries += 1) {
         await sleep(POLL_MS);
         if (!life.alive) return;
-        const connection = await api("GET", base(`/${id}`));
+        const connection = await call(client.GET("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}", { params: { path: inSpace({ connection_id: id }) } }));
         card.show(connection);
         if (connection.harvest_status !== "pending") return;
       }
@@ -38,7 +37,7 @@ export async function mcpSection(box, life) {
 
   async function load() {
     try {
-      const page = await api("GET", base("?limit=100"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/mcp/connections", { params: { path: inSpace(), query: { limit: 100 } } }));
       if (!page.items.length) {
         fill(list, empty("No MCP servers connected. Connect one below: its tools become capabilities of this space."));
         return;
@@ -53,6 +52,7 @@ export async function mcpSection(box, life) {
   await load();
 }
 
+/** @param {import("../../api.js").Schema<"ConnectionOut">} connection */
 function harvestState(connection) {
   const state = connection.harvest_status;
   const text = state === "pending" ? "harvesting…" : state === "ok" ? "harvested" : "harvest failed";
@@ -119,7 +119,7 @@ function connectionCard(initial, reload, watch) {
 
   async function harvestNow(button) {
     await busy(button, slot, async () => {
-      const connection = await api("POST", base(`/${card.connection.id}/harvest`));
+      const connection = await call(client.POST("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/harvest", { params: { path: inSpace({ connection_id: card.connection.id }) } }));
       slot.ok("Harvest started; the status updates when it finishes.");
       card.show(connection);
       watch(connection.id, card);
@@ -128,7 +128,7 @@ function connectionCard(initial, reload, watch) {
 
   async function startOAuth(button) {
     await busy(button, slot, async () => {
-      const { authorization_url: url } = await api("POST", base(`/${card.connection.id}/authorize`));
+      const { authorization_url: url } = await call(client.POST("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/authorize", { params: { path: inSpace({ connection_id: card.connection.id }) } }));
       // Same tab: the token of this session (kept per tab) must be there when the server sends the
       // browser back, because only the user who started the authorization can complete it.
       slot.ok("Opening the authorization page…");
@@ -139,7 +139,7 @@ function connectionCard(initial, reload, watch) {
   async function removeConnection(button) {
     if (!confirmed(`Disconnect ${card.connection.name}? Its tools stop resolving at once; steps that call them fail.`)) return;
     await busy(button, slot, async () => {
-      await api("DELETE", base(`/${card.connection.id}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}", { params: { path: inSpace({ connection_id: card.connection.id }) } }));
       await reload();
     });
   }
@@ -159,7 +159,7 @@ function connectionCard(initial, reload, watch) {
   async function loadTools() {
     fill(tools, loading("Loading tools…"));
     try {
-      const list = await api("GET", base(`/${card.connection.id}/tools`));
+      const list = await call(client.GET("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/tools", { params: { path: inSpace({ connection_id: card.connection.id }) } }));
       fill(tools, list.length ? toolTable(card.connection, list, loadTools) : empty(card.connection.harvest_status === "pending" ? "No tools yet: the harvest is still running." : "This server listed no tools."));
     } catch (error) {
       fill(tools, errorBox(error));
@@ -191,9 +191,10 @@ function toolTable(connection, list, reload) {
   ];
 }
 
+/** @param {import("../../api.js").Schema<"ConnectionOut">} connection @param {import("../../api.js").Schema<"ToolOut">} tool @param {number} index @param {() => unknown} reload */
 function toolRow(connection, tool, index, reload) {
   const slot = messageSlot();
-  const path = base(`/${connection.id}/tools/${encodeURIComponent(tool.name)}`);
+  const path = { params: { path: inSpace({ connection_id: connection.id, name: tool.name }) } };
   const risk = h(
     "select",
     { id: `risk-${connection.id}-${index}`, "aria-label": `Risk of ${tool.name}`, onchange: () => setRisk(risk.value) },
@@ -206,7 +207,7 @@ function toolRow(connection, tool, index, reload) {
   async function setRisk(value) {
     risk.disabled = true;
     try {
-      const saved = await api("PATCH", path, { risk: value || null });
+      const saved = await call(client.PATCH("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/tools/{name}", { ...path, body: { risk: value || null } }));
       await reload();
       // The table was rebuilt: announce on the new row and keep the keyboard where it was.
       const row = document.querySelector(`tr[data-tool="${CSS.escape(tool.name)}"][data-connection="${connection.id}"]`);
@@ -222,7 +223,7 @@ function toolRow(connection, tool, index, reload) {
   async function accept(button) {
     if (!confirmed(`Accept the new schemas of ${tool.name}? Calls will use them from now on.`)) return;
     await busy(button, slot, async () => {
-      await api("POST", `${path}/confirm`);
+      await call(client.POST("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/tools/{name}/confirm", path));
       await reload();
     });
   }
@@ -306,13 +307,13 @@ function connectionForm(reload, existing = null, onCancel = null) {
     if (existing && !Object.keys(body).length) return slot.ok("Nothing changed.");
     await busy(button, slot, async () => {
       if (existing) {
-        const saved = await api("PATCH", base(`/${existing.id}`), body);
+        const saved = await call(client.PATCH("/api/v1/spaces/{space_id}/mcp/connections/{connection_id}", { params: { path: inSpace({ connection_id: existing.id }) }, body: body }));
         await reload();
         const note = document.querySelector(`article[data-connection="${saved.id}"] > .slot`);
         if (note) note.replaceChildren(h("p", { class: "ok" }, saved.harvest_status === "pending" ? "Saved; its tools are being listed again." : "Saved."));
         return;
       }
-      const made = await api("POST", base(), body);
+      const made = await call(client.POST("/api/v1/spaces/{space_id}/mcp/connections", { params: { path: inSpace() }, body: /** @type {import("../../api.js").Schema<"ConnectionCreate">} */ (body) }));
       form.reset();
       fill(extra);
       secret = null;

@@ -1,14 +1,15 @@
 // Completes an MCP OAuth authorization. The API's callback sends the browser here with what the
 // authorization server answered; the flow completes only with the token of the user who started it
 // (the API refuses anyone else), so a link sent to someone else collects nothing.
-import { api, session } from "../../api.js";
+import { session, call, client } from "../../api.js";
 import { errorBox, fill, h, loading } from "../../dom.js";
 
 const FIELDS = ["state", "code", "iss", "error"];
 
 export function mcpOAuthPage(main) {
   const query = new URLSearchParams(location.search);
-  const body = {};
+  /** @type {import("../../api.js").Schema<"CompletionBody">} */
+  const body = { state: null };
   for (const name of FIELDS) if (query.has(name)) body[name] = query.get(name);
   // The code is for one exchange: it leaves the address bar and this history entry at once.
   history.replaceState(history.state, "", location.pathname);
@@ -23,7 +24,7 @@ export function mcpOAuthPage(main) {
 
   async function complete() {
     try {
-      const done = await api("POST", "/mcp/oauth/complete", body);
+      const done = await call(client.POST("/api/v1/mcp/oauth/complete", { body: body }));
       // The Connections page then shows the space the connection belongs to.
       session.space = done.space_id;
       fill(

@@ -1,6 +1,6 @@
 // Installed plugins as this space sees them: state, version, what they register (actions, tools and
 // event triggers with their risk), errors; admins switch each on or off for the space.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
 import { busy, confirmed, messageSlot, riskBadge } from "./common.js";
 
@@ -15,7 +15,7 @@ export async function pluginsSection(box) {
   fill(box, loading());
   async function load() {
     try {
-      const plugins = await api("GET", spacePath("/plugins"));
+      const plugins = await call(client.GET("/api/v1/spaces/{space_id}/plugins", { params: { path: inSpace() } }));
       fill(box, plugins.length ? h("div", { class: "plugins" }, plugins.map((plugin) => pluginCard(plugin, load))) : empty("No plugins are installed on this server."));
     } catch (error) {
       fill(box, errorBox(error));
@@ -29,6 +29,7 @@ function entries(title, items, describe) {
   return [h("h4", {}, title), h("ul", { class: "plugin-entries" }, items.map((item) => h("li", {}, describe(item))))];
 }
 
+/** @param {import("../../api.js").Schema<"PluginOut">} plugin @param {() => unknown} reload */
 function pluginCard(plugin, reload) {
   const slot = messageSlot();
   const titleId = `plugin-${plugin.id}-title`;
@@ -40,7 +41,7 @@ function pluginCard(plugin, reload) {
   async function flip(button) {
     if (plugin.enabled && !confirmed(`Disable ${plugin.id} in this space? Steps and triggers that use its names stop working.`)) return;
     await busy(button, slot, async () => {
-      await api("PUT", spacePath(`/plugins/${encodeURIComponent(plugin.id)}`), { enabled: !plugin.enabled });
+      await call(client.PUT("/api/v1/spaces/{space_id}/plugins/{plugin_id}", { params: { path: inSpace({ plugin_id: plugin.id }) }, body: { enabled: !plugin.enabled } }));
       await reload();
     });
   }

@@ -1,6 +1,6 @@
 // Secrets of the space: names, hosts and when they changed, never values; set (create or replace),
 // bind to hosts, and delete. A secret bound to no host may go to any public host: the page says so.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
 import { busy, confirmed, field, messageSlot, secretsChanged } from "./common.js";
 
@@ -33,6 +33,7 @@ export async function secretsSection(box) {
     ),
   );
 
+  /** @param {import("../../api.js").Schema<"SecretOut">} secret */
   function item(secret) {
     const rowSlot = messageSlot();
     const remove = h("button", { type: "button", class: "danger", onclick: () => drop(remove, secret.name), "aria-label": `Delete secret ${secret.name}` }, "Delete");
@@ -66,7 +67,7 @@ export async function secretsSection(box) {
 
   async function load() {
     try {
-      const page = await api("GET", spacePath("/secrets?limit=200"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/secrets", { params: { path: inSpace(), query: { limit: 200 } } }));
       fill(
         list,
         page.items.length
@@ -83,7 +84,7 @@ export async function secretsSection(box) {
     await busy(button, slot, async () => {
       const body = { value: value.value };
       if (hosts.value.trim()) body.hosts = hostList(hosts.value);
-      await api("PUT", spacePath(`/secrets/${encodeURIComponent(name.value)}`), body);
+      await call(client.PUT("/api/v1/spaces/{space_id}/secrets/{name}", { params: { path: inSpace({ name: name.value }) }, body: body }));
       name.value = "";
       value.value = "";
       hosts.value = "";
@@ -96,7 +97,7 @@ export async function secretsSection(box) {
   async function bind(event, control, rowSlot, secret, chosen) {
     event.preventDefault();
     await busy(control, rowSlot, async () => {
-      await api("PUT", spacePath(`/secrets/${encodeURIComponent(secret)}/hosts`), { hosts: chosen });
+      await call(client.PUT("/api/v1/spaces/{space_id}/secrets/{name}/hosts", { params: { path: inSpace({ name: secret }) }, body: { hosts: chosen } }));
       await load();
     });
   }
@@ -104,7 +105,7 @@ export async function secretsSection(box) {
   async function drop(button, secret) {
     if (!confirmed(`Delete the secret ${secret}? Steps, connections and databases that use it fail until it is set again.`)) return;
     await busy(button, slot, async () => {
-      await api("DELETE", spacePath(`/secrets/${encodeURIComponent(secret)}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/secrets/{name}", { params: { path: inSpace({ name: secret }) } }));
       await load();
       secretsChanged();
     });

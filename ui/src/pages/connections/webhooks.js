@@ -1,10 +1,9 @@
 // Outbound webhook endpoints: create (the signing secret shown once), edit, send a test, rotate the
 // signing secret (shown once), delete; and the space's recent deliveries with redeliver.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, statusBadge, when } from "../../dom.js";
 import { busy, confirmed, field, messageSlot } from "./common.js";
 
-const base = (suffix = "") => spacePath(`/webhook-endpoints${suffix}`);
 const DEFAULT_EVENTS = "automation.run.*";
 
 function shownOnce(label, secret) {
@@ -26,7 +25,7 @@ export async function webhooksSection(box) {
 
   async function loadEndpoints() {
     try {
-      const page = await api("GET", base("?limit=100"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/webhook-endpoints", { params: { path: inSpace(), query: { limit: 100 } } }));
       fill(list, page.items.length ? h("ul", { class: "endpoints" }, page.items.map(endpointItem)) : empty("No endpoints: run completion notices go nowhere."));
       showForm(null);
     } catch (error) {
@@ -34,6 +33,7 @@ export async function webhooksSection(box) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"WebhookEndpointOut">} endpoint */
   function endpointItem(endpoint) {
     const slot = messageSlot();
     const label = endpoint.description || endpoint.url;
@@ -43,7 +43,7 @@ export async function webhooksSection(box) {
     const remove = h("button", { type: "button", class: "danger", onclick: () => drop(remove), "aria-label": `Delete endpoint ${label}` }, "Delete");
     async function sendTest(button) {
       await busy(button, slot, async () => {
-        await api("POST", base(`/${endpoint.id}/test`));
+        await call(client.POST("/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}/test", { params: { path: inSpace({ endpoint_id: endpoint.id }) } }));
         slot.ok("Test event queued; see Recent deliveries.");
         await loadDeliveries();
       });
@@ -51,14 +51,14 @@ export async function webhooksSection(box) {
     async function rotateSecret(button) {
       if (!confirmed("Rotate the signing secret? The old one keeps signing for 24 hours; update the receiver before then.")) return;
       await busy(button, slot, async () => {
-        const rotated = await api("POST", base(`/${endpoint.id}/rotate-secret`));
+        const rotated = await call(client.POST("/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}/rotate-secret", { params: { path: inSpace({ endpoint_id: endpoint.id }) } }));
         slot.replaceChildren(shownOnce("New signing secret", rotated.secret));
       });
     }
     async function drop(button) {
       if (!confirmed(`Delete the endpoint ${endpoint.url}? It receives nothing from then on.`)) return;
       await busy(button, slot, async () => {
-        await api("DELETE", base(`/${endpoint.id}`));
+        await call(client.DELETE("/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}", { params: { path: inSpace({ endpoint_id: endpoint.id }) } }));
         await loadEndpoints();
       });
     }
@@ -97,11 +97,11 @@ export async function webhooksSection(box) {
       if (enabled) body.enabled = enabled.checked;
       await busy(button, slot, async () => {
         if (endpoint) {
-          await api("PATCH", base(`/${endpoint.id}`), body);
+          await call(client.PATCH("/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}", { params: { path: inSpace({ endpoint_id: endpoint.id }) }, body: body }));
           await loadEndpoints();
           flash.ok("Endpoint saved.");
         } else {
-          const made = await api("POST", base(), body);
+          const made = await call(client.POST("/api/v1/spaces/{space_id}/webhook-endpoints", { params: { path: inSpace() }, body: /** @type {import("../../api.js").Schema<"WebhookEndpointCreate">} */ (body) }));
           await loadEndpoints();
           flash.replaceChildren(shownOnce("Signing secret", made.secret));
         }
@@ -129,7 +129,7 @@ export async function webhooksSection(box) {
 
   async function loadDeliveries() {
     try {
-      const page = await api("GET", base("/deliveries?limit=20"));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/webhook-endpoints/deliveries", { params: { path: inSpace(), query: { limit: 20 } } }));
       fill(
         deliveries,
         page.items.length
@@ -151,7 +151,7 @@ export async function webhooksSection(box) {
 
   async function redeliver(button, slot, id) {
     await busy(button, slot, async () => {
-      await api("POST", base(`/deliveries/${id}/redeliver`));
+      await call(client.POST("/api/v1/spaces/{space_id}/webhook-endpoints/deliveries/{delivery_id}/redeliver", { params: { path: inSpace({ delivery_id: id }) } }));
       await loadDeliveries();
     });
   }
@@ -166,7 +166,7 @@ function callbackSecret() {
   async function rotate() {
     if (!confirmed("Create or rotate the secret that signs per-run callbacks? A previous one keeps signing for 24 hours.")) return;
     await busy(button, slot, async () => {
-      const made = await api("POST", base("/callback-secret"));
+      const made = await call(client.POST("/api/v1/spaces/{space_id}/webhook-endpoints/callback-secret", { params: { path: inSpace() } }));
       slot.replaceChildren(shownOnce("Callback signing secret", made.secret));
     });
   }

@@ -2,7 +2,7 @@
 // multipart (`POST …/documents/upload`), and text pasted into a form goes as JSON (`POST …/documents`).
 // Each file gets a line saying how it went; a refused one shows the API's status, code and message and
 // leaves everything else on the page as it was.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { errorBox, h } from "../../dom.js";
 import { busy, field, messageSlot } from "../connections/common.js";
 import { tagList } from "./common.js";
@@ -36,7 +36,8 @@ export function addSection(box, onAdded) {
       form.append("file", file, file.name);
       for (const tag of tags) form.append("tags", tag);
       try {
-        const doc = await api("POST", spacePath("/documents/upload"), form);
+        // A multipart body: FormData goes as it is (the path and the answer stay typed).
+        const doc = await call(client.POST("/api/v1/spaces/{space_id}/documents/upload", /** @type {any} */ ({ params: { path: inSpace() }, body: form })));
         line.dataset.result = "added";
         line.replaceChildren(h("strong", {}, file.name), ` added as “${doc.title}”, ${doc.status}.`);
         onAdded(doc);
@@ -92,7 +93,7 @@ function pasteForm(onAdded) {
     const body = { title: title.value.trim(), text: text.value, format: format.value, tags: tagList(tags.value) };
     if (source.value.trim()) body.source_url = source.value.trim();
     await busy(button, slot, async () => {
-      const doc = await api("POST", spacePath("/documents"), body);
+      const doc = await call(client.POST("/api/v1/spaces/{space_id}/documents", { params: { path: inSpace() }, body: body }));
       slot.ok(`Added “${doc.title}”, ${doc.status}.`);
       title.value = "";
       text.value = "";

@@ -1,7 +1,7 @@
 // The space's documents, newest first, filtered by tag and status (kept in the URL) and paged with
 // "Load more". Pending documents are polled one by one, gently and less often as time passes, until
 // none is pending or the page is left; delete asks first.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { empty, errorBox, fill, h, loading, when } from "../../dom.js";
 import { busy, confirmed, messageSlot } from "../connections/common.js";
 import { documentStatus, size, sourceLink, tagChips } from "./common.js";
@@ -74,15 +74,11 @@ export function listSection(box, onRemoved) {
 
   async function load(reset) {
     const mine = ++generation;
-    const query = new URLSearchParams({ limit: String(PAGE) });
-    if (tag.value.trim()) query.set("tag", tag.value.trim());
-    if (status.value) query.set("status", status.value);
-    if (source.value) query.set("source", source.value);
-    if (!reset && cursor) query.set("cursor", cursor);
+    const query = { limit: PAGE, tag: tag.value.trim() || undefined, status: status.value || undefined, source: source.value || undefined, cursor: !reset && cursor ? cursor : undefined };
     if (reset) fill(body, loading());
     more.disabled = true;
     try {
-      const page = await api("GET", spacePath(`/documents?${query}`));
+      const page = await call(client.GET("/api/v1/spaces/{space_id}/documents", { params: { path: inSpace(), query } }));
       if (mine !== generation || !alive) return;
       cursor = page.next_cursor || null;
       const tbody = body.querySelector("tbody");
@@ -134,6 +130,7 @@ export function listSection(box, onRemoved) {
     }
   }
 
+  /** @param {import("../../api.js").Schema<"DocumentOut">} doc */
   function row(doc) {
     const remove = h("button", { type: "button", class: "danger", "aria-label": `Delete ${doc.title}` }, "Delete");
     remove.addEventListener("click", () => drop(doc, remove));
@@ -180,7 +177,7 @@ export function listSection(box, onRemoved) {
   async function drop(doc, button) {
     if (!confirmed(`Delete “${doc.title}”? Its text and its place in search go with it.`)) return;
     await busy(button, flash, async () => {
-      await api("DELETE", spacePath(`/documents/${doc.id}`));
+      await call(client.DELETE("/api/v1/spaces/{space_id}/documents/{document_id}", { params: { path: inSpace({ document_id: doc.id }) } }));
       forget(doc.id);
       flash.ok(`Deleted “${doc.title}”.`);
       heading.focus();
@@ -206,7 +203,7 @@ export function listSection(box, onRemoved) {
       pending.map(async (doc) => {
         try {
           // The answer carries a part of the text too: one character is all a status check needs.
-          const fresh = await api("GET", spacePath(`/documents/${doc.id}?max_chars=1`));
+          const fresh = await call(client.GET("/api/v1/spaces/{space_id}/documents/{document_id}", { params: { path: inSpace({ document_id: doc.id }), query: { max_chars: 1 } } }));
           if (alive) replace(fresh);
         } catch (error) {
           if (alive && error.status === 404) forget(doc.id);

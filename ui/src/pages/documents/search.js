@@ -1,6 +1,6 @@
 // Searching the space's documents (`POST …/documents/search`): ranked snippets with their document's
 // title and score. Snippets are document text, so they are shown as text, never as markup.
-import { api, spacePath } from "../../api.js";
+import { call, client, inSpace } from "../../api.js";
 import { clear, empty, errorBox, h, loading } from "../../dom.js";
 import { tagChips, tagList } from "./common.js";
 
@@ -45,7 +45,7 @@ export function searchSection(box) {
     button.disabled = true;
     results.replaceChildren(loading("Searching…"));
     try {
-      const answer = await api("POST", spacePath("/documents/search"), { query: text, top_k: TOP_K, filters });
+      const answer = await call(client.POST("/api/v1/spaces/{space_id}/documents/search", { params: { path: inSpace() }, body: { query: text, top_k: TOP_K, filters } }));
       shown = answer.items;
       mode = answer.mode;
       draw();
