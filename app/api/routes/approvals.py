@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import PageDep, PageParams, SessionDep, SpaceDep
