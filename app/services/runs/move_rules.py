@@ -116,7 +116,7 @@ class ExpirePendingCalls(Rule):
     applies_to = frozenset({RunStatus.cancelled})
 
     def plan(self, move: Move, plan: RunPlan) -> None:
-        if RunStatus.awaiting_approval in plan.sources:
+        if move.run.status is RunStatus.awaiting_approval:
             plan.alone = False
 
     async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
