@@ -69,22 +69,23 @@ class RunEvents:
 
 
 class RunLedger:
-    """The run's LLM spending, read and written in short transactions of their own."""
+    """The run's LLM spending, on the claim's connection: each read one statement, each record (the
+    ledger row and the run's totals) a short transaction there."""
 
-    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
-        self.worker = worker
+    def __init__(self, claim: AutocommitWrites, run: Run) -> None:
+        self.claim = claim
         self.run = run
 
     async def spent(self) -> tuple[float, int]:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             return await ledger_service.run_totals(session, self.run.id)
 
     async def spent_today(self) -> float:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             return await ledger_service.spent_today(session, self.run.automation_id, utcnow())
 
     async def record(self, *, step_id: str, reply: LlmReply) -> None:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.atomic() as session:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
@@ -239,7 +240,7 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             http=http,
             notifications=RunNotifications(writes, run),
             llm=worker.core.llm,
-            ledger=RunLedger(worker, run),
+            ledger=RunLedger(claim, run),
             slack=slack,
             mail=mail,
             invocations=RunInvocations(claim, run),
