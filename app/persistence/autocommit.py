@@ -14,8 +14,8 @@ transaction of its own instead, committed before the write returns: as durable, 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
@@ -23,6 +23,12 @@ from app import jobs
 from app.persistence.db import behind_transaction_pooler
 
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}
+
+
+def _rejoin(queued: list[jobs.Job]) -> None:
+    """Hand a committed transaction's wake-ups to the caller's job scope."""
+    for job in queued:
+        jobs.enqueue(job.name, *job.args, queue=job.queue, countdown=job.countdown, **job.kwargs)
 
 
 class JobInAutocommitWrite(RuntimeError):
@@ -97,11 +103,32 @@ class AutocommitWrites:
             await self.session.commit()
 
     @asynccontextmanager
+    async def atomic(self) -> AsyncIterator[AsyncSession]:
+        """A transaction in the middle of the claim, on the same connection, which then goes back to
+        one-statement writes: for the few writes of a claim that must commit together (asking for an
+        approval). Its wake-ups join the caller's job scope once it committed; a rollback drops them."""
+        async with self._turn:
+            await self.session.commit()
+            await self.connection.execution_options(isolation_level=self.connection.default_isolation_level)
+            try:
+                with jobs.job_scope() as queued:
+                    yield self.session
+                    await self.session.commit()
+                _rejoin(queued)
+            except BaseException:
+                await self.session.rollback()
+                raise
+            finally:
+                self.session.expunge_all()
+                if not self._commit_each:  # behind a transaction pooler the connection never autocommits
+                    await self.connection.execution_options(**AUTOCOMMIT)
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A transaction on the same connection, committed when the block succeeds, else rolled back.
 
-        The jobs it queues go to the caller's job scope, which sends them after this commit; the
-        connection writes nothing in autocommit mode afterwards.
+        The jobs it queues join the caller's job scope once it committed; the connection writes nothing
+        in autocommit mode afterwards.
         """
         async with self._turn:
             # Ends the session's bookkeeping of the autocommit statements (nothing is sent), so the
@@ -109,9 +136,27 @@ class AutocommitWrites:
             await self.session.commit()
             await self.connection.execution_options(isolation_level=self.connection.default_isolation_level)
             try:
-                yield self.session
-                await self.session.commit()
+                with jobs.job_scope() as queued:
+                    yield self.session
+                    await self.session.commit()
+                _rejoin(queued)
             except BaseException:
                 await self.session.rollback()
-                jobs.reset()
                 raise
+
+
+OpenClaimWrites = Callable[[], AbstractAsyncContextManager[AutocommitWrites]]
+"""Opens the connection one claim writes through (`claim_writes` bound to a process's engine)."""
+
+
+@asynccontextmanager
+async def claim_writes(engine: AsyncEngine, send: jobs.Sender) -> AsyncIterator[AutocommitWrites]:
+    """The connection a claim writes through, for the claim's whole life; the wake-ups its writes queued
+    leave after the block (every write that queues one has committed by then), and none on an error."""
+    with jobs.job_scope():
+        try:
+            async with AutocommitWrites.open(engine) as writes:
+                yield writes
+        finally:
+            # Each wake-up joined this scope only once the write that queued it had committed.
+            jobs.flush(send)

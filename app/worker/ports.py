@@ -17,6 +17,7 @@ from app.errors import AppError
 from app.integrations.http import GuardedHttp
 from app.integrations.slack import SlackApi
 from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
+from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv, Run
 from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
@@ -68,22 +69,23 @@ class RunEvents:
 
 
 class RunLedger:
-    """The run's LLM spending, read and written in short transactions of their own."""
+    """The run's LLM spending, on the claim's connection: each read one statement, each record (the
+    ledger row and the run's totals) a short transaction there."""
 
-    def __init__(self, worker: WorkerRuntime, run: Run) -> None:
-        self.worker = worker
+    def __init__(self, claim: AutocommitWrites, run: Run) -> None:
+        self.claim = claim
         self.run = run
 
     async def spent(self) -> tuple[float, int]:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             return await ledger_service.run_totals(session, self.run.id)
 
     async def spent_today(self) -> float:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             return await ledger_service.spent_today(session, self.run.automation_id, utcnow())
 
     async def record(self, *, step_id: str, reply: LlmReply) -> None:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.atomic() as session:
             await ledger_service.record(session, self.run, step_id, reply)
 
 
@@ -140,38 +142,36 @@ class RunKv:
 
 
 class RunInvocations:
-    """The run's invocation rows, each write durable when the call returns: a finished call's row is one
-    statement of its own; approvals, which write several rows, are short transactions."""
+    """The run's invocation rows, all on the claim's connection, each durable when the call returns: a
+    finished call's row and the fenced moves of an approved call are one statement each; asking for an
+    approval, which writes several rows, is a transaction there."""
 
-    def __init__(self, worker: WorkerRuntime, writes: Writes, run: Run) -> None:
-        self.worker = worker
-        self.writes = writes
+    def __init__(self, claim: AutocommitWrites, run: Run) -> None:
+        self.claim = claim
         self.run = run
 
     async def record(self, record: InvocationRecord) -> None:
-        async with self.writes() as session:
+        async with self.claim.write() as session:
             await invocation_service.record(session, self.run, record)
         metrics.count_invocation(record.mode)
 
     async def request_approval(self, record: InvocationRecord) -> str:
         metrics.count_invocation(record.mode)
-        try:
-            async with self.worker.unit_of_work() as session:
-                return await invocation_service.request_approval(session, self.run, record)
-        except StepError:
-            # Refused past the pending caps: keep the denied row the service wrote, then refuse the call.
-            async with self.writes() as session:
-                await invocation_service.record(session, self.run, record)
-            raise
+        async with self.claim.atomic() as session:
+            asked = await invocation_service.request_approval(session, self.run, record)
+        if isinstance(asked, StepError):
+            # Refused past the pending caps: the denied row committed with the check.
+            raise asked
+        return asked
 
     async def start_approved(self, invocation_id: str) -> bool:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             return await invocation_service.start_approved(
                 session, uuid.UUID(invocation_id), self.run.attempt
             )
 
     async def finish_approved(self, invocation_id: str, record: InvocationRecord) -> None:
-        async with self.worker.unit_of_work() as session:
+        async with self.claim.write() as session:
             await invocation_service.finish_approved(
                 session, uuid.UUID(invocation_id), self.run.attempt, record
             )
@@ -233,16 +233,17 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
     slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
     mail = mail_port(worker.core.settings, worker.core.egress_allow)
 
-    def make(run: Run, writes: Writes) -> Ports:
+    def make(run: Run, claim: AutocommitWrites) -> Ports:
+        writes = claim.write
         http = GuardedHttp(worker.core.egress_allow)
         return Ports(
             http=http,
             notifications=RunNotifications(writes, run),
             llm=worker.core.llm,
-            ledger=RunLedger(worker, run),
+            ledger=RunLedger(claim, run),
             slack=slack,
             mail=mail,
-            invocations=RunInvocations(worker, writes, run),
+            invocations=RunInvocations(claim, run),
             call_limiter=ClaimCallLimiter(worker.core.settings.run_call_rate_limit, run, writes),
             artifacts=RunArtifacts(
                 worker.unit_of_work,

@@ -20,6 +20,7 @@ from redis.asyncio import Redis
 from app.composition import Runtime, build_runtime
 from app.config import get_settings
 from app.integrations.user_databases import QueryRunner
+from app.persistence.autocommit import AutocommitWrites, claim_writes
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
 from app.persistence.types import AsyncEngine, AsyncSession, async_sessionmaker
@@ -48,6 +49,10 @@ class WorkerRuntime:
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
         return transaction(self.sessionmaker, self.core.send_job)
+
+    def claim_writes(self) -> AbstractAsyncContextManager[AutocommitWrites]:
+        """The one connection a run's claim writes through; its wake-ups are sent after the claim."""
+        return claim_writes(self.engine, self.core.send_job)
 
 
 _runtime: WorkerRuntime | None = None

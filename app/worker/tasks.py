@@ -100,7 +100,7 @@ async def _execute(run_id: str) -> str:
         on_failure_reserve_min_seconds=worker.core.settings.run_on_failure_reserve_min_seconds,
     )
     deps = worker.core.execution(ports_for(worker))
-    return await execution_service.execute(worker.unit_of_work, uuid.UUID(run_id), settings, deps)
+    return await execution_service.execute(worker.claim_writes, uuid.UUID(run_id), settings, deps)
 
 
 @shared_task(name="runs.execute")  # type: ignore[untyped-decorator]

@@ -4,8 +4,6 @@ is refused and audited."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
 
@@ -13,6 +11,7 @@ import pytest
 from sqlalchemy import insert, select
 
 from app.definitions.signals import StepError
+from app.persistence.autocommit import claim_writes
 from app.persistence.models import ActionInvocation, Run
 from app.persistence.transaction import transaction
 from app.registry.ports import InvocationRecord
@@ -23,16 +22,16 @@ from tests.support.factories import Factory
 from tests.support.runs import definition, stored_run
 
 
-class Worker:
-    """What the invocation port uses of a worker: its unit of work."""
+class Port:
+    """The run's invocation port as a claim uses it, each call on a claim connection of its own."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, run: Run) -> None:
         self.app = app
+        self.run = run
 
-    @asynccontextmanager
-    async def unit_of_work(self) -> AsyncIterator[Any]:
-        async with transaction(self.app.state.sessionmaker, lambda job: None) as session:
-            yield session
+    async def request_approval(self, call: InvocationRecord) -> str:
+        async with claim_writes(self.app.state.engine, lambda job: None) as writes:
+            return await RunInvocations(writes, self.run).request_approval(call)
 
 
 def record(index: int) -> InvocationRecord:
@@ -47,10 +46,8 @@ async def running(app: Any, owner: Any) -> Run:
     return await stored_run(app, owner, automation, "running", attempt=1)
 
 
-def port_for(app: Any, run: Run) -> RunInvocations:
-    worker = Worker(app)
-    # A transaction is durable on return too: it stands in for the claim's one-statement writes.
-    return RunInvocations(worker, worker.unit_of_work, run)  # type: ignore[arg-type]
+def port_for(app: Any, run: Run) -> Port:
+    return Port(app, run)
 
 
 async def test_the_run_cap_refuses_the_next_call_and_keeps_it_denied(app: Any, factory: Factory) -> None:

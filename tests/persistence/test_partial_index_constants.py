@@ -14,7 +14,24 @@ from sqlalchemy.dialects import postgresql
 
 from app.definitions.run_states import RunStatus
 from app.persistence.base import constant
-from app.persistence.repositories.run_finish import finish_alone_statement, finish_with_context_statement
+from app.persistence.writer.plans import PlanShape
+from app.persistence.writer.statements import plan_statement
+
+
+def _finish(*, alone: bool) -> Any:
+    return plan_statement(
+        PlanShape(
+            target=RunStatus.succeeded,
+            sources=(RunStatus.running,),
+            fenced=True,
+            columns=("output",),
+            with_end=True,
+            listening_types=("automation.run.succeeded",),
+            announce=True,
+            fail_suspended=False,
+            alone=alone,
+        )
+    )
 
 
 def _sql(statement: Any) -> str:
@@ -28,8 +45,8 @@ def test_a_constant_is_quoted_into_the_sql() -> None:
 @pytest.mark.parametrize(
     "statement",
     [
-        finish_with_context_statement(RunStatus.succeeded, ("output",), True, ("automation.run.succeeded",)),
-        finish_alone_statement(RunStatus.succeeded, ("output",), True, ("automation.run.succeeded",), True),
+        _finish(alone=False),
+        _finish(alone=True),
     ],
     ids=["in_a_transaction", "alone"],
 )

@@ -1,8 +1,8 @@
 """Finishing a claim on the real database: one conditional update; a lost claim writes and sends nothing.
 
-Each test runs both ways a claim can be finished: `finish_claim` in a transaction, and the worker's
-`end_claim`, which makes the common finish one autocommit statement (`finish_alone`) and falls back
-to the transaction when a consequence needs one.
+Each test runs both ways a claim can be finished: `finish_claim` in a caller's transaction, and on the
+worker's claim connection, where the writer makes the common finish one autocommit statement (the plan
+written alone) and falls back to a transaction when a consequence needs one.
 """
 
 from __future__ import annotations
@@ -25,18 +25,17 @@ from app.persistence.models import DomainEvent, Run, WebhookDelivery
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
+from app.persistence.writer import plan_writer
 from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.runs.finishing import (
-    FINISH_POLICY,
-    NEEDS_TRANSACTION,
-    end_claim,
-    finish_alone,
-    finish_claim,
-)
+from app.services.runs.finishing import claim_end, finish_claim
+from app.services.runs.move_rules import RUN_POLICY
+from app.services.runs.moves import Move, Rule
+from app.services.runs.transition import plan_of
 from tests.support.factories import Caller, Factory
 from tests.support.receivers import Receivers
 from tests.support.runs import RUN_EVENT_LISTENER
 
+NEEDS_TRANSACTION = "needs_transaction"
 # Long enough that recovery never takes the run back while the test holds it.
 LEASE = timedelta(hours=1)
 
@@ -71,7 +70,7 @@ async def _finish(
             return await finish_claim(session, run, outcome, limits, utcnow())
     with jobs.job_scope() as queued:
         async with AutocommitWrites.open(app.state.engine) as writes:
-            finished = await end_claim(writes, run, outcome, limits, utcnow())
+            finished = await finish_claim(writes, run, outcome, limits, utcnow())
         sent.extend(queued)
     return finished
 
@@ -127,15 +126,17 @@ async def test_a_retry_goes_back_to_pending_with_a_delayed_wake_up(
     assert await _events(app, run) == []
 
 
-@pytest.mark.parametrize("statement", ["finish_with_context", "finish_alone"])
+@pytest.mark.parametrize("alone", [False, True], ids=["in_a_transaction", "alone"])
 async def test_finish_refuses_an_edge_that_does_not_leave_running(
-    app: Any, factory: Factory, statement: str
+    app: Any, factory: Factory, alone: bool
 ) -> None:
     run = await _claimed(app, factory)
+    move = Move(run, run_states.STOP, utcnow(), DispatchLimits(), held=True, outcome=Outcome("cancelled"))
+    plan = plan_of(move)
+    plan.edge = run_states.CANCEL
     async with app.state.sessionmaker() as session:
-        finish = getattr(RunRepository(session), statement)
         with pytest.raises(TransitionRefused, match="the cancel transition cannot take a run from running"):
-            await finish(run.id, run.attempt, run_states.CANCEL, {})
+            await plan_writer.statement(session, plan, alone=alone)
 
 
 def _comparable(event: DomainEvent, run: Run) -> tuple[Any, ...]:
@@ -197,13 +198,19 @@ async def _owner_with_endpoint(factory: Factory, receivers: Receivers) -> Caller
 
 
 async def _alone(
-    app: Any, run: Run, outcome: Outcome, limits: DispatchLimits, policy: Any = FINISH_POLICY
+    app: Any, run: Run, outcome: Outcome, limits: DispatchLimits, policy: Any = RUN_POLICY
 ) -> Any:
-    """`finish_alone` on a connection of its own, committed."""
+    """The finish's plan as one statement alone, on a connection of its own, committed: the written run,
+    or NEEDS_TRANSACTION when the plan may not be written alone or the statement refused."""
+    move = claim_end(run, outcome, limits, utcnow())
+    assert move is not None
+    plan = plan_of(move, policy)
+    if not plan.alone:
+        return NEEDS_TRANSACTION
     async with app.state.sessionmaker() as session:
-        answer = await finish_alone(session, run, outcome, limits, utcnow(), policy)
+        written = await plan_writer.statement(session, plan, alone=True)
         await session.commit()
-    return answer
+    return written.run if written is not None else NEEDS_TRANSACTION
 
 
 async def _still_running(app: Any, run: Run) -> None:
@@ -296,22 +303,18 @@ async def test_a_finish_owing_a_callback_takes_the_transaction(app: Any, factory
     assert [delivery.callback_url for delivery in owed] == ["https://hooks.example.test/done"]
 
 
-class _WritesAfter:
-    """A rule whose consequence writes: it cannot follow a finish made alone."""
+class _WritesAfter(Rule):
+    """A rule whose consequence writes: the plan may not be written alone."""
 
     name = "writes_after"
     applies_to = run_states.TERMINAL
-    follows_alone = False
 
-    def before(self, finish: Any) -> None:
-        return None
-
-    async def after(self, session: Any, finish: Any, finished: Run) -> None:
-        return None
+    def plan(self, move: Move, plan: Any) -> None:
+        plan.alone = False
 
 
 async def test_a_rule_that_cannot_follow_alone_keeps_the_transaction(app: Any, factory: Factory) -> None:
     run = await _claimed(app, factory)
-    policy = (*FINISH_POLICY, _WritesAfter())
+    policy = (*RUN_POLICY, _WritesAfter())
     assert await _alone(app, run, Outcome("succeeded"), DispatchLimits(), policy) is NEEDS_TRANSACTION
     await _still_running(app, run)

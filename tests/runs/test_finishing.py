@@ -12,20 +12,23 @@ from app.definitions.run_states import RunStatus
 from app.engine.executor import Outcome
 from app.persistence.models import Run
 from app.services.runs.dispatch import DispatchLimits
-from app.services.runs.finishing import FINISH_POLICY, OUTCOME_TRANSITIONS, Finish, finish_values
+from app.services.runs.finishing import OUTCOME_TRANSITIONS, claim_end
+from app.services.runs.move_rules import RUN_POLICY
+from app.services.runs.transition import plan_of
 
 NOW = datetime(2026, 11, 23, 9, 30, tzinfo=UTC)
 
 
 def _values(outcome: Outcome) -> dict[str, object]:
-    run = Run(id=uuid.uuid4(), status=RunStatus.running, attempt=1)
-    finish = Finish(run, outcome, OUTCOME_TRANSITIONS[outcome.status], NOW, DispatchLimits())
-    return finish_values(finish)
+    run = Run(id=uuid.uuid4(), status=RunStatus.running, attempt=1, mode="live")
+    move = claim_end(run, outcome, DispatchLimits(), NOW)
+    assert move is not None
+    return plan_of(move).values
 
 
 def _consequences(target: RunStatus) -> list[str]:
-    acting = [rule for rule in FINISH_POLICY if target in rule.applies_to]
-    return [rule.name for rule in acting if "after" in type(rule).__dict__]
+    acting = [rule for rule in RUN_POLICY if target in rule.applies_to]
+    return [rule.name for rule in acting if "follow" in type(rule).__dict__]
 
 
 class TestOutcomeTransitions:
@@ -80,7 +83,9 @@ class TestValues:
 class TestConsequences:
     @pytest.mark.parametrize("target", sorted(run_states.TERMINAL - {RunStatus.dropped}))
     def test_a_finished_run_publishes_its_event_and_frees_its_slot(self, target: RunStatus) -> None:
-        assert _consequences(target) == ["publish_terminal", "promote_queued"]
+        # A cancelled run's pending calls expire first (their decisions are announced before the run's end).
+        first = ["expire_pending_calls"] if target is RunStatus.cancelled else []
+        assert _consequences(target) == [*first, "publish_terminal", "promote_queued", "count_finished"]
 
     def test_a_retry_is_re_enqueued_and_publishes_nothing(self) -> None:
-        assert _consequences(RunStatus.pending) == ["schedule_retry"]
+        assert _consequences(RunStatus.pending) == ["schedule_wake_up"]

@@ -25,6 +25,7 @@ from app.services.runs.journal import RunJournal
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Factory
 from tests.support.in_process import execute, in_process_runtime
+from tests.support.round_trips import counted
 from tests.support.runs import RUN_EVENT_LISTENER, stored_run
 
 THREE_STEPS: dict[str, Any] = {
@@ -60,34 +61,6 @@ MAX_ROUND_TRIPS = 7
 @pytest.fixture
 async def runtime(app: Any) -> WorkerRuntime:
     return in_process_runtime(app)
-
-
-@contextmanager
-def counted(app: Any) -> Iterator[list[str]]:
-    """Round trips sent through the app's engine meanwhile, by statement text (or BEGIN/COMMIT/ROLLBACK)."""
-    sent: list[str] = []
-    engine = app.state.engine.sync_engine
-
-    def statement(conn: Any, cursor: Any, text: str, *_: Any) -> None:
-        sent.append(text)
-
-    def transaction(name: str) -> Any:
-        def listener(conn: Any, *_: Any) -> None:
-            if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
-                sent.append(name)
-
-        return listener
-
-    listeners = [("before_cursor_execute", statement)] + [
-        (name, transaction(name.upper())) for name in ("begin", "commit", "rollback")
-    ]
-    for name, listener in listeners:
-        event.listen(engine, name, listener)
-    try:
-        yield sent
-    finally:
-        for name, listener in listeners:
-            event.remove(engine, name, listener)
 
 
 @contextmanager

@@ -17,12 +17,12 @@ from sqlalchemy import select, update
 from app.definitions.signals import Suspend
 from app.engine.capabilities import CapabilityCall, NamedRule, Proceed
 from app.integrations.http import GuardedHttp
+from app.persistence.autocommit import AutocommitWrites, claim_writes
 from app.persistence.models import Run, RunStep
 from app.persistence.transaction import transaction
 from app.registry.ports import LlmReply, Ports
 from app.security.egress import EgressAllowList
 from app.services.runs.execution import ExecutionDeps, ExecutionSettings, execution_service
-from app.services.runs.journal import Writes
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
 from tests.support.runs import stored_run
@@ -62,7 +62,7 @@ def deps(app: Any, *, suspend: bool) -> ExecutionDeps:
         pipeline = pipeline.with_rule(NamedRule("require_decision", require_decision), before="model_allowed")
     not_reached = NotReached()
 
-    def ports(run: Run, writes: Writes) -> Ports:
+    def ports(run: Run, claim: AutocommitWrites) -> Ports:
         return Ports(
             http=GuardedHttp(EgressAllowList.parse("127.0.0.1/32")),
             notifications=not_reached,
@@ -95,10 +95,13 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
     def uow() -> Any:
         return transaction(app.state.sessionmaker, app.state.send_job)
 
+    def writes() -> Any:
+        return claim_writes(app.state.engine, app.state.send_job)
+
     run_id = (await stored_run(app, owner, automation)).id
     settings = ExecutionSettings(worker="in-process", lease=timedelta(seconds=30))
 
-    assert await execution_service.execute(uow, run_id, settings, deps(app, suspend=True)) == "suspended"
+    assert await execution_service.execute(writes, run_id, settings, deps(app, suspend=True)) == "suspended"
     async with app.state.sessionmaker() as session:
         run = await session.get(Run, run_id)
         steps = list((await session.scalars(select(RunStep).where(RunStep.run_id == run_id))).all())
@@ -114,12 +117,12 @@ async def test_a_suspended_call_is_persisted_and_resumed_as_the_same_call(
     }
     assert loopback.hits[name] == 0
     # Without a decision nobody claims the run again: it holds no lease to expire and is not pending.
-    assert await execution_service.execute(uow, run_id, settings, deps(app, suspend=True)) == "not_claimed"
+    assert await execution_service.execute(writes, run_id, settings, deps(app, suspend=True)) == "not_claimed"
 
     # A decision puts the run back to pending (what the approval path will do); the same attempt runs.
     async with uow() as session:
         await session.execute(update(Run).where(Run.id == run_id).values(status="pending"))
-    assert await execution_service.execute(uow, run_id, settings, deps(app, suspend=False)) == "succeeded"
+    assert await execution_service.execute(writes, run_id, settings, deps(app, suspend=False)) == "succeeded"
     async with app.state.sessionmaker() as session:
         steps = list((await session.scalars(select(RunStep).where(RunStep.run_id == run_id))).all())
     # The suspended attempt's record continues (it keeps why it paused); the done step did not run again.

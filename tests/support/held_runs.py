@@ -16,7 +16,7 @@ from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
 from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
-from app.services.runs.finishing import end_claim
+from app.services.runs.finishing import finish_claim
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)
@@ -48,7 +48,7 @@ async def finish(app: Any, run: Run, outcome: Outcome) -> Run | None:
     transaction, on a connection of its own); None if the claim was lost."""
     with jobs.job_scope():
         async with AutocommitWrites.open(app.state.engine) as writes:
-            return await end_claim(writes, run, outcome, DispatchLimits(), utcnow())
+            return await finish_claim(writes, run, outcome, DispatchLimits(), utcnow())
 
 
 def suspended() -> Outcome:

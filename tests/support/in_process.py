@@ -31,4 +31,4 @@ async def execute(runtime: WorkerRuntime, run_id: uuid.UUID) -> str:
     """One claim of the run, as the worker's task makes it; the answer says how it ended."""
     settings = ExecutionSettings(worker=runtime.name, lease=timedelta(seconds=30), limits=runtime.core.limits)
     deps = runtime.core.execution(ports_for(runtime))
-    return await execution_service.execute(runtime.unit_of_work, run_id, settings, deps)
+    return await execution_service.execute(runtime.claim_writes, run_id, settings, deps)

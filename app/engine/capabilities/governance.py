@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.definitions.invocation_states import InvocationStatus
 from app.definitions.signals import StepError, Suppressed, Suspend
 from app.engine.capabilities.binding import arguments_hash
 from app.engine.capabilities.call import CapabilityCall, Proceed
@@ -123,7 +124,7 @@ def _pending(call: CapabilityCall) -> InvocationRecord:
     """The request a human answers: bound to the full arguments, with the target `always` would grant."""
     return _record(
         call,
-        "pending",
+        InvocationStatus.pending,
         params_hash=arguments_hash(call.args),
         target=call.resolved().target_of(call.args),
         lapsed_grants=tuple(grant.id for grant in call.notes.get(LAPSED, ())),
@@ -160,19 +161,23 @@ async def invocation_record(call: CapabilityCall, proceed: Proceed) -> Any:
         raise
     except Suppressed:
         # A dry or verify run held the call back: audited with what would have been sent.
-        await _store(call, _record(call, "suppressed", duration_ms=elapsed()))
+        await _store(call, _record(call, InvocationStatus.suppressed, duration_ms=elapsed()))
         raise
     except StepError as exc:
         reason = call.notes.get(DENIED)
-        status = "denied" if reason is not None else "failed"
+        status = InvocationStatus.denied if reason is not None else InvocationStatus.failed
         error = for_storage({"code": exc.code, "message": exc.message})
         await _store(call, _record(call, status, error=error, denied_reason=reason, duration_ms=elapsed()))
         raise
     except Exception as exc:
         error = {"code": "action_error", "message": f"{type(exc).__name__}: {str(exc)[:500]}"}
-        await _store(call, _record(call, "failed", error=for_storage(error), duration_ms=elapsed()))
+        await _store(
+            call, _record(call, InvocationStatus.failed, error=for_storage(error), duration_ms=elapsed())
+        )
         raise
-    await _store(call, _record(call, "executed", result=for_storage(result), duration_ms=elapsed()))
+    await _store(
+        call, _record(call, InvocationStatus.executed, result=for_storage(result), duration_ms=elapsed())
+    )
     return result
 
 
@@ -232,9 +237,9 @@ def _suspend(call: CapabilityCall) -> Suspend:
 async def _decided(call: CapabilityCall, decided: CallDecision, proceed: Proceed) -> Any:
     """A call that paused on an earlier claim meets the outcome of its approval."""
     call.notes[EXISTING] = decided
-    if decided.status == "pending":
+    if decided.status == InvocationStatus.pending:
         raise _suspend(call)
-    if decided.status == "approved":
+    if decided.status == InvocationStatus.approved:
         if decided.params_hash is None or arguments_hash(call.args) != decided.params_hash:
             # The step rendered different arguments this time (perhaps only where the inbox shows
             # them redacted or cut): the human approved other ones.
@@ -250,12 +255,12 @@ async def _decided(call: CapabilityCall, decided: CallDecision, proceed: Proceed
             )
         call.notes[APPROVED] = decided.invocation_id
         return await proceed()
-    if decided.status == "denied":
+    if decided.status == InvocationStatus.denied:
         why = f": {decided.reason}" if decided.reason else ""
         raise StepError(
             "approval_denied", f"{call.capability_id} was denied by a human{why}", retryable=False
         )
-    if decided.status == "expired":
+    if decided.status == InvocationStatus.expired:
         raise StepError(
             "approval_expired", f"nobody decided on {call.capability_id} in time", retryable=False
         )

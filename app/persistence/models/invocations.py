@@ -10,18 +10,10 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.definitions.invocation_states import InvocationStatus
 from app.persistence.base import Base, IdMixin
 
-INVOCATION_STATUSES = (
-    "pending",
-    "approved",
-    "executing",
-    "executed",
-    "denied",
-    "expired",
-    "failed",
-    "suppressed",
-)
+INVOCATION_STATUSES = tuple(status.value for status in InvocationStatus)
 DENIED_REASONS = ("policy", "human", "expired", "grant", "rate_limit", "pending_cap")
 
 

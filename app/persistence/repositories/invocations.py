@@ -9,11 +9,13 @@ from typing import Any
 
 from sqlalchemy import Select, func, or_, select, update
 
+from app.definitions import invocation_states
+from app.definitions.invocation_states import InvocationEdge, InvocationStatus
 from app.persistence.models import ActionInvocation
 from app.persistence.repositories.base import RepositoryBase
 
 # What a resumed claim must know about its own calls: those still waiting or decided by a human.
-_DECIDED_STATUSES = ("pending", "approved", "executing")
+_DECIDED_STATUSES = tuple(sorted(invocation_states.OPEN))
 _DECIDED_REASONS = ("human", "expired")
 # Denials made before the per-run rate limit counts a call (and its own).
 _BEFORE_RATE_LIMIT = ("policy", "grant", "rate_limit")
@@ -89,7 +91,9 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
         self, *, run_id: uuid.UUID | None = None, space_id: uuid.UUID | None = None
     ) -> int:
         statement = (
-            select(func.count()).select_from(ActionInvocation).where(ActionInvocation.status == "pending")
+            select(func.count())
+            .select_from(ActionInvocation)
+            .where(ActionInvocation.status == InvocationStatus.pending)
         )
         if run_id is not None:
             statement = statement.where(ActionInvocation.run_id == run_id)
@@ -103,7 +107,7 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
         """The run's pending calls (only the one of `call_key` when given), locked for a decision."""
         statement = (
             select(ActionInvocation)
-            .where(ActionInvocation.run_id == run_id, ActionInvocation.status == "pending")
+            .where(ActionInvocation.run_id == run_id, ActionInvocation.status == InvocationStatus.pending)
             .with_for_update()
         )
         if call_key is not None:
@@ -111,11 +115,17 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
         return await self.get_all(statement)
 
     async def transition(
-        self, invocation_id: uuid.UUID, source: str, values: dict[str, Any], *, fence: int | None = None
+        self,
+        invocation_id: uuid.UUID,
+        edge: InvocationEdge,
+        values: dict[str, Any],
+        *,
+        fence: int | None = None,
     ) -> ActionInvocation | None:
-        """One conditional update: the row moves only if it is still in `source` (and, given a fence,
-        still held by that claim)."""
-        conditions = [ActionInvocation.id == invocation_id, ActionInvocation.status == source]
+        """One conditional update along `edge` of the invocation table: the row moves only if it is
+        still where the edge leaves from (and, given a fence, still held by that claim)."""
+        values = {**values, "status": edge.target}
+        conditions = [ActionInvocation.id == invocation_id, ActionInvocation.status == edge.source]
         if fence is not None:
             conditions.append(ActionInvocation.fence == fence)
         statement = (
@@ -130,7 +140,7 @@ class InvocationRepository(RepositoryBase[ActionInvocation]):
     async def due_for_expiry(self, now: datetime, limit: int = 100) -> Sequence[ActionInvocation]:
         statement = (
             select(ActionInvocation)
-            .where(ActionInvocation.status == "pending", ActionInvocation.expires_at <= now)
+            .where(ActionInvocation.status == InvocationStatus.pending, ActionInvocation.expires_at <= now)
             .order_by(ActionInvocation.expires_at)
             .limit(limit)
             .with_for_update(skip_locked=True)

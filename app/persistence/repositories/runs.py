@@ -25,21 +25,12 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 
 from app.definitions import run_states
-from app.definitions.run_states import RunStatus, Transition
+from app.definitions.run_states import RunStatus
 from app.persistence.base import constant
-from app.persistence.models import Automation, DomainEvent, Run, RunStep, Space
+from app.persistence.models import Automation, Run, RunStep, Space
 from app.persistence.repositories.base import RepositoryBase
 from app.persistence.repositories.policy import live_grants_subquery
-from app.persistence.repositories.run_finish import (
-    RUN_COLUMNS,
-    RUNS,
-    FinishedRun,
-    finish_alone_statement,
-    finish_params,
-    finish_with_context_statement,
-    run_of,
-)
-from app.persistence.repositories.run_journal import StepEnd
+from app.persistence.writer.statements import RUN_COLUMNS, RUNS, run_of
 
 # What else a claim requires of each status it may take a run from: a pending run's backoff is over;
 # a running run's lease has expired. A status the table adds without a condition here fails at import.
@@ -241,78 +232,6 @@ class RunRepository(RepositoryBase[Run]):
             .returning(Run.id)
         )
         return result.one_or_none() is not None
-
-    async def finish_with_context(
-        self,
-        run_id: uuid.UUID,
-        attempt: int,
-        transition: Transition,
-        values: dict[str, Any],
-        *,
-        step_end: StepEnd | None = None,
-        event_types: Sequence[str] = (),
-    ) -> FinishedRun | None:
-        """`finish`, in the same statement recording the claim's last step end (`step_end`, written
-        whether or not the claim still holds the run) and answering what the consequences need to
-        know: whether any run waits queued, whether a webhook endpoint listens for the terminal event,
-        and whether an event trigger of the space listens for it (`event_types`: the trigger types that
-        hear it)."""
-        params = finish_params(run_id, attempt, transition, values, step_end)
-        statement = finish_with_context_statement(
-            transition.target, tuple(sorted(values)), step_end is not None, tuple(event_types)
-        )
-        row = (await self.session.execute(statement, params)).one_or_none()
-        if row is None:
-            return None
-        context = len(RUN_COLUMNS)
-        return FinishedRun(
-            run_of(row),
-            queued_waiting=bool(row[context]),
-            endpoints_listening=bool(row[context + 1]),
-            triggers_listening=bool(row[context + 2]),
-        )
-
-    async def finish_alone(
-        self,
-        run_id: uuid.UUID,
-        attempt: int,
-        transition: Transition,
-        values: dict[str, Any],
-        *,
-        step_end: StepEnd | None = None,
-        event_types: Sequence[str] = (),
-        event: DomainEvent | None = None,
-    ) -> FinishedRun | None:
-        """`finish_with_context` as one statement that needs no transaction around it, for the common
-        finish whose consequences are all in it: None when the claim was lost, and also when a
-        consequence needs statements of its own (a run waits queued, an endpoint listens for the
-        terminal event, the run has a callback), in which case nothing but `step_end` was written.
-
-        `event`, the terminal event's row as the event service prepared it (its payload and
-        `dispatched_at` come from the finished row), is inserted by the same statement.
-        """
-        params = finish_params(run_id, attempt, transition, values, step_end)
-        statement = finish_alone_statement(
-            transition.target,
-            tuple(sorted(values)),
-            step_end is not None,
-            tuple(event_types),
-            event is not None,
-        )
-        if event is not None:
-            params.update(
-                event_id=event.id,
-                event_type=event.event_type,
-                event_source_id=event.source_id,
-                event_created_at=event.created_at,
-                event_expires_at=event.expires_at,
-            )
-        row = (await self.session.execute(statement, params)).one_or_none()
-        if row is None:
-            return None
-        return FinishedRun(
-            run_of(row), queued_waiting=False, endpoints_listening=False, triggers_listening=bool(row[-1])
-        )
 
     async def expired_leases(self, now: datetime, limit: int) -> Sequence[Run]:
         statement = (

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from app import jobs
-from app.definitions import run_states
+from app.definitions import invocation_states, run_states
 from app.definitions.run_states import RunStatus
 from app.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.persistence.base import utcnow
@@ -24,17 +23,18 @@ from app.persistence.models import ActionInvocation, Role, Run, Space
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.persistence.repositories.invocations import InvocationRepository
-from app.persistence.repositories.runs import RunRepository, RunStepRepository
+from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
+from app.services.governance.call_expiry import expire_call, expire_pending_calls
 from app.services.governance.decisions import DecidedVia, approval_decisions, observe_decided
 from app.services.governance.grants import approval_grant_service
 from app.services.governance.modes import ApprovalSettings, governance_service
 from app.services.governance.notices import approval_notices
 from app.services.identity.access import Permissions, SpaceAccess, outranks_or_equals
 from app.services.outbound.outbox import record_approval_event
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
-from app.services.runs.finishing import publish_terminal
-from app.services.runs.promotion import promoter, slot_freed_by
+from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.moves import Move
+from app.services.runs.transition import transition
 
 Scope = Literal["once", "always", "always_space"]
 
@@ -123,7 +123,8 @@ class ApprovalService:
             await approval_notices.decision_recorded(session, approval)
             return approval  # still pending: more distinct approvers are needed
         now = utcnow()
-        approval.status, approval.decided_by, approval.decided_at = "approved", access.user_id, now
+        invocation_states.move(approval, invocation_states.APPROVE)
+        approval.decided_by, approval.decided_at = access.user_id, now
         approval.decision_scope = scope
         if scope == "always":
             # Bound to this call (step, capability, target), not to the capability: an edit that makes
@@ -156,7 +157,8 @@ class ApprovalService:
         run = await self._decidable(session, access, approval)
         await approval_decisions.record(session, approval, access.user_id, "deny", via, reason)
         now = utcnow()
-        approval.status, approval.denied_reason = "denied", "human"
+        invocation_states.move(approval, invocation_states.DENY)
+        approval.denied_reason = "human"
         approval.decided_by, approval.decided_at, approval.completed_at = access.user_id, now, now
         approval.decision_note = reason
         approval.error = {"code": "approval_denied", "message": reason or "denied by a human"}
@@ -167,32 +169,32 @@ class ApprovalService:
         return approval
 
     async def sweep(self, session: AsyncSession, now: datetime, limits: DispatchLimits) -> SweepReport:
-        """Beat: pending calls past `expires_at` expire, and their runs fail with `approval_expired`."""
+        """Beat: pending calls past `expires_at` expire, and their runs fail with `approval_expired`
+        (the `fail` edge, through the run's one door: event, deliveries, promotion)."""
         due = await InvocationRepository(session).due_for_expiry(now)
-        freed: uuid.UUID | None = None
         for approval in due:
-            self._expire(approval, now)
+            expire_call(approval, now)
+            await record_approval_event(session, approval, "approval.decided")
+            await approval_notices.expired(session, approval)
+            await session.flush()
             run = await session.get(Run, approval.run_id, with_for_update=True)
             if run is not None and run.status is RunStatus.awaiting_approval:
-                await self._fail_expired(session, run, approval, now)
-                freed = run.id
-            await record_approval_event(session, approval, "approval.decided")
-            await approval_notices.expired(session, approval)
-        await session.flush()
-        if freed is not None:
-            await promoter.promote(session, limits, reason=slot_freed_by(freed))
+                error = {
+                    "code": "approval_expired",
+                    "message": f"nobody decided on {approval.capability} in time",
+                }
+                expiry = Move(
+                    run,
+                    run_states.FAIL,
+                    now,
+                    limits,
+                    sources=frozenset({RunStatus.awaiting_approval}),
+                    error=error,
+                    failed_step_id=approval.step_id,
+                    reason="approval expired",
+                )
+                await transition(session, expiry)
         return SweepReport(expired=len(due), pending=await InvocationRepository(session).count_pending())
-
-    async def expire_for_run(self, session: AsyncSession, run_id: uuid.UUID) -> int:
-        """A cancelled run's pending calls expire (nothing will run them)."""
-        pending = await InvocationRepository(session).pending_for_run(run_id)
-        now = utcnow()
-        for approval in pending:
-            self._expire(approval, now)
-            await record_approval_event(session, approval, "approval.decided")
-            await approval_notices.expired(session, approval)
-        await session.flush()
-        return len(pending)
 
     async def withdraw(self, session: AsyncSession, run_id: uuid.UUID, call_key: str) -> int:
         """A call whose claim lost the run before pausing on it: nothing waits for its decision.
@@ -200,35 +202,12 @@ class ApprovalService:
         It expires at once (`approval_withdrawn`); if the claim that took the run over still needs the
         call, it asks again under its own attempt.
         """
-        pending = await InvocationRepository(session).pending_for_run(run_id, call_key=call_key)
-        now = utcnow()
-        for approval in pending:
-            self._expire(approval, now)
-            approval.error = {
-                "code": "approval_withdrawn",
-                "message": "the run was taken over by another claim before it paused on this call",
-            }
-            await record_approval_event(session, approval, "approval.decided")
-            await approval_notices.expired(session, approval)
-        await session.flush()
-        return len(pending)
-
-    def _expire(self, approval: ActionInvocation, now: datetime) -> None:
-        approval.status, approval.denied_reason, approval.completed_at = "expired", "expired", now
-        approval.error = {"code": "approval_expired", "message": "nobody decided in time"}
-
-    async def _fail_expired(
-        self, session: AsyncSession, run: Run, approval: ActionInvocation, now: datetime
-    ) -> None:
-        error = {"code": "approval_expired", "message": f"nobody decided on {approval.capability} in time"}
-        run_states.move(run, RunStatus.failed)
-        run.error, run.failed_step_id, run.finished_at = error, approval.step_id, now
-        run.reason, run.status_changed_at = "approval expired", now
-        for step in await RunStepRepository(session).for_run(run.id):
-            if step.status == "suspended":
-                step.status, step.error, step.finished_at = "failed", error, now
-        await session.flush()
-        await publish_terminal(session, run)
+        error = {
+            "code": "approval_withdrawn",
+            "message": "the run was taken over by another claim before it paused on this call",
+        }
+        withdrawn = await expire_pending_calls(session, run_id, utcnow(), call_key=call_key, error=error)
+        return len(withdrawn)
 
     async def _approval(
         self, session: AsyncSession, access: SpaceAccess, approval_id: uuid.UUID, *, for_update: bool
@@ -265,14 +244,11 @@ class ApprovalService:
         return run
 
     async def _resume(self, session: AsyncSession, run: Run, now: datetime) -> None:
-        """Back to pending with a wake-up once no call of the run waits any more."""
+        """Back to pending (the `resume` edge, with its wake-up) once no call of the run waits any more."""
         await session.flush()  # the decided row must count as decided (sessions do not autoflush)
         if await InvocationRepository(session).count_pending(run_id=run.id) > 0:
             return
-        run_states.move(run, RunStatus.pending)
-        run.retry_at, run.enqueued_at, run.status_changed_at = None, now, now
-        await session.flush()
-        jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+        await transition(session, Move(run, run_states.RESUME, now, DispatchLimits()))
 
 
 approval_service = ApprovalService()

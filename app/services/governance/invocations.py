@@ -1,17 +1,22 @@
 """The invocation audit: the rows the pipeline writes for a run's calls, and the space's listing of them.
 
-Writes happen in the worker, one short transaction per call (`record`: one insert on the hot path).
+Writes happen on the claim's connection: a finished call's row is one statement (`record`: one insert
+on the hot path), and so are the fenced moves of an approved call (`start_approved`, `finish_approved`).
 A call that needs a human is stored `pending` with its expiry, a notification and the
 `approval.requested` webhook deliveries, all in one transaction; the approvals service decides it.
+Every status written or moved is checked against the invocation table (`app.definitions.invocation_states`).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from app import metrics
+from app.definitions import invocation_states
+from app.definitions.invocation_states import InvocationStatus
 from app.definitions.signals import StepError
 from app.engine.executor import ClaimLost
 from app.errors import NotFound
@@ -54,13 +59,13 @@ def _row(run: Run, record: InvocationRecord) -> ActionInvocation:
         params=record.params,
         params_hash=record.params_hash,
         target=record.target,
-        status=record.status,
+        status=invocation_states.created(record.status),
         result=record.result,
         error=record.error,
         denied_reason=record.denied_reason,
         duration_ms=record.duration_ms,
         created_at=now,
-        completed_at=None if record.status == "pending" else now,
+        completed_at=None if record.status == InvocationStatus.pending else now,
     )
 
 
@@ -75,8 +80,12 @@ class InvocationService:
         """When the run made the calls its rate limit counts, since `since` (oldest first)."""
         return list(await InvocationRepository(session).call_times_since(run_id, since))
 
-    async def request_approval(self, session: AsyncSession, run: Run, record: InvocationRecord) -> str:
-        """A pending call with its expiry, a notification and `approval.requested`; refused past the caps.
+    async def request_approval(
+        self, session: AsyncSession, run: Run, record: InvocationRecord
+    ) -> str | StepError:
+        """A pending call with its expiry, a notification and `approval.requested`: answers its id. Past
+        the pending caps the call is refused instead: its denied row is written here, in the same
+        transaction, and the answer is the error the caller raises once that committed.
 
         Only the claim that holds the run may ask (`run.attempt` is the claim's): a claim that lost its
         lease gets `ClaimLost`, and nobody is asked to decide a call no claim will wait for.
@@ -90,10 +99,14 @@ class InvocationService:
             await repository.count_pending(run_id=run.id) >= MAX_PENDING_PER_RUN
             or await repository.count_pending(space_id=run.space_id) >= MAX_PENDING_PER_SPACE
         ):
-            # The caller stores the refused call in a transaction of its own (this one rolls back).
-            record.status, record.denied_reason = "denied", "pending_cap"
-            record.error = {"code": "pending_cap_reached", "message": "too many calls wait for approval"}
-            raise StepError(
+            refused = replace(
+                record,
+                status=InvocationStatus.denied,
+                denied_reason="pending_cap",
+                error={"code": "pending_cap_reached", "message": "too many calls wait for approval"},
+            )
+            await repository.insert(_row(run, refused))
+            return StepError(
                 "pending_cap_reached",
                 f"too many calls already wait for approval (at most {MAX_PENDING_PER_RUN} per run and "
                 f"{MAX_PENDING_PER_SPACE} per space)",
@@ -124,7 +137,7 @@ class InvocationService:
     async def start_approved(self, session: AsyncSession, invocation_id: uuid.UUID, fence: int) -> bool:
         """`approved → executing`, stamped with the claim's attempt: only one claim can take the call."""
         taken = await InvocationRepository(session).transition(
-            invocation_id, "approved", {"status": "executing", "fence": fence}
+            invocation_id, invocation_states.START, {"fence": fence}
         )
         return taken is not None
 
@@ -132,14 +145,18 @@ class InvocationService:
         self, session: AsyncSession, invocation_id: uuid.UUID, fence: int, record: InvocationRecord
     ) -> None:
         """`executing → executed | failed` with what the call returned."""
+        edge = (
+            invocation_states.COMPLETE
+            if record.status == InvocationStatus.executed
+            else invocation_states.FAIL
+        )
         values = {
-            "status": "executed" if record.status == "executed" else "failed",
             "result": record.result,
             "error": record.error,
             "duration_ms": record.duration_ms,
             "completed_at": utcnow(),
         }
-        row = await InvocationRepository(session).transition(invocation_id, "executing", values, fence=fence)
+        row = await InvocationRepository(session).transition(invocation_id, edge, values, fence=fence)
         if row is None:
             raise StepError("invocation_interrupted", "another claim holds this call", retryable=False)
         if row.decided_at is not None:

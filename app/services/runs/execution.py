@@ -3,8 +3,8 @@
 The lease, the conditional claim and the attempt counter in the database decide who runs what; the
 broker's delivery guarantees are not relied on. The claim holds one connection in autocommit mode:
 the claim itself and each record is one statement there, durable when it returns (`RunJournal`).
-The finish, whose status change, terminal event and outbox rows must commit together, is one
-transaction of its own.
+The finish goes through the run's one door (`transition`): one statement there too when nothing else
+must commit with it, else a transaction on the same connection.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from app import metrics
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.engine.capabilities import CapabilityPipeline
@@ -28,24 +27,23 @@ from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import Executor, Outcome, Resume, SystemClock
 from app.engine.steps import on_failure_reserve
 from app.integrations.llm import load_off_loop
-from app.persistence.autocommit import AutocommitWrites
+from app.persistence.autocommit import AutocommitWrites, OpenClaimWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
 from app.persistence.repositories.runs import RunRepository, RunStepRepository
-from app.persistence.transaction import UnitOfWork
-from app.persistence.types import AsyncEngine
 from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.governance.approvals import approval_service
 from app.services.governance.modes import governance_service
+from app.services.runs import transition as transitions
 from app.services.runs.dispatch import DispatchLimits, parsed_definition
-from app.services.runs.finishing import OUTCOME_TRANSITIONS, end_claim
-from app.services.runs.journal import RunJournal, Writes
+from app.services.runs.finishing import OUTCOME_TRANSITIONS, finish_claim
+from app.services.runs.journal import RunJournal
 
 logger = logging.getLogger(__name__)
-PortsFactory = Callable[[Run, Writes], Ports]
-"""(the claimed run, the claim's one-statement writes) → the ports of its action contexts."""
+PortsFactory = Callable[[Run, AutocommitWrites], Ports]
+"""(the claimed run, the claim's connection) → the ports of its action contexts."""
 
 
 @dataclass(frozen=True)
@@ -149,45 +147,45 @@ def _calls_a_model(definition: AutomationDefinition) -> bool:
 
 class ExecutionService:
     async def execute(
-        self, uow: UnitOfWork, run_id: uuid.UUID, settings: ExecutionSettings, deps: ExecutionDeps
+        self,
+        open_writes: OpenClaimWrites,
+        run_id: uuid.UUID,
+        settings: ExecutionSettings,
+        deps: ExecutionDeps,
     ) -> str:
-        """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours)."""
-        # The unit of work's session only lends its engine and its job scope: the claim's statements go
-        # through one connection of its own, and the finish's wake-ups leave after the finish commits.
-        async with uow() as session:
-            engine = session.bind
-            if not isinstance(engine, AsyncEngine):
-                raise TypeError("a run's unit of work is bound to an engine")
-            async with AutocommitWrites.open(engine) as writes:
-                claimed = await self._claim(writes, run_id, settings)
-                if claimed is None:
-                    return "not_claimed"
-                run = claimed.run
-                journal = RunJournal(
-                    writes.write,
-                    run.id,
-                    run.attempt,
-                    claimed.suspended,
-                    deadline=None if claimed.deadline_saved else claimed.deadline,
-                )
-                # The lease is renewed from before the first step's preparations: loading the model
-                # client alone can take longer than a short lease.
-                async with self._heartbeat(writes, run, settings, journal):
-                    outcome = await self._walk(claimed, journal, writes, settings, deps)
-                if outcome.status not in OUTCOME_TRANSITIONS:
-                    # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
-                    # and an approval asked for just before the loss is withdrawn (in the unit of work).
-                    await journal.flush()
-                    if journal.unheeded_call is not None:
+        """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours).
+
+        Every write of the claim goes through the one connection `open_writes` opens: its records one
+        statement each, its finish alone or as a transaction there; the wake-ups leave after the block.
+        """
+        async with open_writes() as writes:
+            claimed = await self._claim(writes, run_id, settings)
+            if claimed is None:
+                return "not_claimed"
+            run = claimed.run
+            journal = RunJournal(
+                writes.write,
+                run.id,
+                run.attempt,
+                claimed.suspended,
+                deadline=None if claimed.deadline_saved else claimed.deadline,
+            )
+            # The lease is renewed from before the first step's preparations: loading the model
+            # client alone can take longer than a short lease.
+            async with self._heartbeat(writes, run, settings, journal):
+                outcome = await self._walk(claimed, journal, writes, settings, deps)
+            if outcome.status not in OUTCOME_TRANSITIONS:
+                # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
+                # and an approval asked for just before the loss is withdrawn.
+                await journal.flush()
+                if journal.unheeded_call is not None:
+                    async with writes.transaction() as session:
                         await approval_service.withdraw(session, run.id, journal.unheeded_call)
-                    return outcome.status
-                # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
-                # lease and the worker are released, and only a decision puts it back to pending. The
-                # last attempt's end is written by the same statement as the run's new status (alone
-                # when no consequence needs a transaction).
-                await end_claim(
-                    writes, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended()
-                )
+                return outcome.status
+            # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
+            # lease and the worker are released, and only a decision puts it back to pending. The last
+            # attempt's end is written by the same statement as the run's new status.
+            await finish_claim(writes, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended())
         return outcome.status
 
     async def _walk(
@@ -202,7 +200,7 @@ class ExecutionService:
         if _calls_a_model(definition):
             # litellm is imported on first use, on a thread, while the lease renewal goes on.
             await load_off_loop()
-        ports = deps.ports(run, writes.write)
+        ports = deps.ports(run, writes)
 
         policy = definition.execution
         caps = effective_caps(policy, settings.limits.caps)
@@ -249,14 +247,10 @@ class ExecutionService:
     ) -> _Claimed | None:
         async with writes.write() as session:
             now = utcnow()
-            claim = await RunRepository(session).claim_with_context(
-                run_id, settings.worker, settings.lease, now
-            )
+            claim = await transitions.claim(session, run_id, settings.worker, settings.lease, now)
             if claim is None:
                 return None
             run = claim.run
-            waited_since = run.enqueued_at or run.created_at
-            metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
             # The snapshot is the document of (automation, version): the fire path's cache entry.
             definition = parsed_definition(run.automation_id, run.automation_version, run.definition)
             # Fixed by the first claim's start, so every claim computes the same one; it is written with

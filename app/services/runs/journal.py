@@ -23,7 +23,7 @@ from app.persistence.base import utcnow
 from app.persistence.repositories.run_journal import RunJournalRepository, StepEnd
 from app.persistence.types import AsyncSession
 from app.security.redaction import redact
-from app.services.runs.finishing import for_display
+from app.services.runs.move_rules import for_display
 
 Writes = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 """One durable statement per block (`AutocommitWrites.write`)."""

@@ -19,12 +19,11 @@ from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.persistence.repositories.tenancy import UserRepository
 from app.persistence.types import AsyncSession
 from app.services.automations.store import automation_service
-from app.services.governance.approvals import approval_service
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.endpoints import UrlPolicy, webhook_endpoint_service
 from app.services.runs.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
-from app.services.runs.finishing import publish_terminal
-from app.services.runs.promotion import promoter, slot_freed_by
+from app.services.runs.moves import Move
+from app.services.runs.transition import transition
 
 
 @dataclass(frozen=True)
@@ -192,21 +191,15 @@ class RunService:
             raise NotFound("Run not found.", code="run_not_found")
         # The row lock makes the check and the change one step, like a conditional update.
         if run.status in run_states.CANCEL.sources:
-            if run.status is RunStatus.awaiting_approval:
-                await approval_service.expire_for_run(session, run.id)
-            run_states.move(run, RunStatus.cancelled)
-            run.reason, run.finished_at = "cancelled by request", utcnow()
-            run.status_changed_at = run.finished_at
+            cancelled = await transition(session, Move(run, run_states.CANCEL, utcnow(), limits))
+            if cancelled is None:
+                raise Conflict(f"The run has already moved on ({run.status}).", code="run_finished")
+            return cancelled
+        if run.status in run_states.STOP.sources:
             run.cancel_requested = True
             await session.flush()
-            await publish_terminal(session, run)
-            await promoter.promote(session, limits, reason=slot_freed_by(run.id))
-        elif run.status in run_states.STOP.sources:
-            run.cancel_requested = True
-            await session.flush()
-        else:
-            raise Conflict(f"The run has already finished ({run.status}).", code="run_finished")
-        return run
+            return run
+        raise Conflict(f"The run has already finished ({run.status}).", code="run_finished")
 
 
 run_service = RunService()

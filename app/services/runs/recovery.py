@@ -11,11 +11,12 @@ from datetime import datetime, timedelta
 
 from app import jobs
 from app.definitions import run_states
-from app.definitions.run_states import RunStatus
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
 from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.runs.moves import Move
 from app.services.runs.promotion import promoter
+from app.services.runs.transition import transition
 
 BATCH = 500
 
@@ -34,10 +35,8 @@ class RecoveryService:
         runs = RunRepository(session)
         released = await runs.expired_leases(now, BATCH)
         for run in released:
-            run_states.move(run, RunStatus.pending)
-            run.claimed_by, run.lease_expires_at, run.enqueued_at = None, None, now
-            run.status_changed_at = now
-            jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
+            # Fenced by the attempt that let its lease expire: the row is locked, so it still holds it.
+            await transition(session, Move(run, run_states.RELEASE, now, limits, held=True))
         stranded = await runs.stranded_pending(now, now - requeue_after, BATCH)
         for run in stranded:
             run.enqueued_at = now

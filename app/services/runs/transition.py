@@ -1,0 +1,80 @@
+"""The one door for a run's status changes after its creation.
+
+`transition(target, move)` checks the move against the run-state table, lets the ordered rules of
+`RUN_POLICY` turn it into a plan (the update's columns, the terminal event, whether it may be written
+alone), hands the plan to the one writer (`app.persistence.writer`), and once it took applies the rules'
+consequences on the session that wrote it. A claim's end, a cancel, an approval's resume or expiry and
+recovery of an expired lease all go through it; the claim itself goes through `claim`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from app import metrics
+from app.definitions import run_states
+from app.persistence.autocommit import AutocommitWrites
+from app.persistence.models import Run
+from app.persistence.repositories.runs import ClaimedRun, RunRepository
+from app.persistence.types import AsyncSession
+from app.persistence.writer import RunPlan, Written, plan_writer
+from app.services.runs.move_rules import RUN_POLICY
+from app.services.runs.moves import Move, MoveRule
+
+
+def plan_of(move: Move, policy: Sequence[MoveRule] = RUN_POLICY) -> RunPlan:
+    """What the move writes, from every rule acting on its target, in order.
+
+    Refuses (`TransitionRefused`) a move the table does not allow from the status the mover knows, and
+    sources the edge does not leave from.
+    """
+    sources = move.leaving_from()
+    if move.run.status not in move.edge.sources or not sources <= move.edge.sources:
+        raise run_states.TransitionRefused(move.run.status, move.edge.target, move.edge)
+    plan = RunPlan(
+        run_id=move.run.id,
+        edge=move.edge,
+        sources=sources,
+        attempt=move.run.attempt if move.held else None,
+        step_end=move.step_end,
+    )
+    for rule in policy:
+        if move.target in rule.applies_to:
+            rule.plan(move, plan)
+    move.plan = plan
+    return plan
+
+
+async def transition(
+    target: AsyncSession | AutocommitWrites, move: Move, policy: Sequence[MoveRule] = RUN_POLICY
+) -> Run | None:
+    """Apply `move`: on a caller's session, in its transaction; on a claim's connection (`AutocommitWrites`),
+    as one statement when the plan allows it, else a transaction there. Answers the run as written, or
+    None when the run was no longer where the move leaves from (a lost claim, a run that moved on)."""
+    plan = plan_of(move, policy)
+    acting = [rule for rule in policy if move.target in rule.applies_to]
+
+    async def follow(session: AsyncSession, written: Written) -> None:
+        for rule in acting:
+            await rule.follow(session, move, written)
+
+    if isinstance(target, AutocommitWrites):
+        written = await plan_writer.on_claim(target, plan, follow)
+    else:
+        written = await plan_writer.in_transaction(target, plan, follow)
+    return written.run if written is not None else None
+
+
+async def claim(
+    session: AsyncSession, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime
+) -> ClaimedRun | None:
+    """The `claim` edge: one conditional update taking a pending run (or one whose lease expired), with
+    what the executor needs read by the same statement; then the wait metric."""
+    claimed = await RunRepository(session).claim_with_context(run_id, worker, lease, now)
+    if claimed is not None:
+        run = claimed.run
+        waited_since = run.enqueued_at or run.created_at
+        metrics.run_started((now - waited_since).total_seconds() if waited_since else None)
+    return claimed
