@@ -25,7 +25,7 @@ from app.persistence.models import DomainEvent, Run, WebhookDelivery
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
 from app.services.runs.finishing import (
     FINISH_POLICY,
     NEEDS_TRANSACTION,
@@ -33,6 +33,8 @@ from app.services.runs.finishing import (
     finish_alone,
     finish_claim,
 )
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 from tests.support.factories import Caller, Factory
 from tests.support.receivers import Receivers
 from tests.support.runs import RUN_EVENT_LISTENER
@@ -48,7 +50,7 @@ async def _claimed(app: Any, factory: Factory, owner: Caller | None = None) -> R
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
         row = await AutomationRepository(session).get_by_id(uuid.UUID(automation["id"]))
         assert row is not None
-        fired = await dispatcher.fire(session, row, FireRequest(trigger_type="manual"), DispatchLimits())
+        fired = await dispatcher.fire(session, (row, FireRequest(trigger_type="manual")), DispatchLimits())
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
         run = await RunRepository(session).claim(fired.run.id, "test-worker", LEASE, utcnow())
     assert run is not None

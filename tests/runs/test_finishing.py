@@ -11,8 +11,8 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.engine.executor import Outcome
 from app.persistence.models import Run
-from app.services.runs.dispatch import DispatchLimits
 from app.services.runs.finishing import FINISH_POLICY, OUTCOME_TRANSITIONS, Finish, finish_values
+from app.services.runs.limits import DispatchLimits
 
 NOW = datetime(2026, 11, 23, 9, 30, tzinfo=UTC)
 

@@ -30,8 +30,8 @@ from app.services.governance.grants import approval_grant_service
 from app.services.governance.modes import ApprovalSettings, governance_service
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.outbox import record_approval_event
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
 from app.services.runs.finishing import publish_terminal
+from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
 from app.services.runs.promotion import promoter, slot_freed_by
 
 Scope = Literal["once", "always", "always_space"]

@@ -27,7 +27,7 @@ from app.persistence.types import AsyncSession
 from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.outbound.outbox import record_run_finished
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
 from app.services.runs.promotion import promoter, slot_freed_by
 from app.services.triggers.events import event_service, listening_types
 

@@ -22,8 +22,10 @@ from app.services.automations.store import automation_service
 from app.services.governance.approvals import approval_service
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.endpoints import UrlPolicy, webhook_endpoint_service
-from app.services.runs.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+from app.services.runs.dispatch import dispatcher
 from app.services.runs.finishing import publish_terminal
+from app.services.runs.fire_request import FireRequest, FireResult
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.promotion import promoter, slot_freed_by
 
 
@@ -87,7 +89,7 @@ class RunService:
             llm=llm,
             priority=priority,
         )
-        return await dispatcher.fire(session, automation, request, limits)
+        return await dispatcher.fire(session, (automation, request), limits)
 
     async def replay(
         self,
@@ -122,7 +124,7 @@ class RunService:
             replay_of=original.id,
             snapshot=(original.automation_version, original.definition) if version == "snapshot" else None,
         )
-        return (await dispatcher.fire(session, automation, request, limits)).run
+        return (await dispatcher.fire(session, (automation, request), limits)).run
 
     async def list(
         self,

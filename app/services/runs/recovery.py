@@ -14,7 +14,7 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
 from app.services.runs.promotion import promoter
 
 BATCH = 500

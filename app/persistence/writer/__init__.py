@@ -1,0 +1,1 @@
+"""Writers: each turns a plan that services decided, as data, into the fewest statements."""
