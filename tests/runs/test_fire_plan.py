@@ -64,19 +64,27 @@ class TestGuardsAndInputs:
     async def test_an_archived_automation_is_refused_before_its_inputs_are_read(self, app: FastAPI) -> None:
         automation = _automation(status=AutomationStatus.archived, inputs=SCHEMA)
         refused = await _plan(app, automation, FireRequest(trigger_type="manual"))
-        assert isinstance(refused, Conflict) and refused.code == "automation_archived"
+        assert isinstance(refused, Conflict)
+        assert refused.code == "automation_archived"
 
     async def test_a_trigger_fire_on_a_paused_automation_is_refused(self, app: FastAPI) -> None:
-        refused = await _plan(app, _automation(status=AutomationStatus.paused), FireRequest(trigger_type="event"))
-        assert isinstance(refused, Conflict) and refused.code == "automation_paused"
+        refused = await _plan(
+            app, _automation(status=AutomationStatus.paused), FireRequest(trigger_type="event")
+        )
+        assert isinstance(refused, Conflict)
+        assert refused.code == "automation_paused"
 
     async def test_run_now_on_a_paused_automation_is_planned(self, app: FastAPI) -> None:
-        plan = await _settled(app, _automation(status=AutomationStatus.paused), FireRequest(trigger_type="manual"))
-        assert plan.verdict is not None and plan.status is RunStatus.pending
+        plan = await _settled(
+            app, _automation(status=AutomationStatus.paused), FireRequest(trigger_type="manual")
+        )
+        assert plan.verdict is not None
+        assert plan.status is RunStatus.pending
 
     async def test_an_api_caller_s_bad_inputs_are_a_422_and_no_plan(self, app: FastAPI) -> None:
         refused = await _plan(app, _automation(inputs=SCHEMA), FireRequest(trigger_type="manual", inputs={}))
-        assert isinstance(refused, ValidationFailed) and refused.code == "invalid_inputs"
+        assert isinstance(refused, ValidationFailed)
+        assert refused.code == "invalid_inputs"
 
 
 class TestAdmissionInMemory:
@@ -85,10 +93,13 @@ class TestAdmissionInMemory:
         plan = await _settled(app, _automation(), FireRequest(trigger_type="webhook", trigger_id=trigger_id))
         assert (plan.status, plan.outcome, plan.announces_end) == (RunStatus.pending, "created", False)
         row = plan.row()
-        assert row.wake_up is not None and row.wake_up.task == EXECUTE_TASK
+        assert row.wake_up is not None
+        assert row.wake_up.task == EXECUTE_TASK
         assert row.wake_up.queue == row.values["queue"]
-        assert row.stamp is not None and row.stamp.trigger_id == trigger_id
-        assert row.values["enqueued_at"] is not None and row.values["finished_at"] is None
+        assert row.stamp is not None
+        assert row.stamp.trigger_id == trigger_id
+        assert row.values["enqueued_at"] is not None
+        assert row.values["finished_at"] is None
 
     async def test_a_fire_the_caller_refuses_is_a_dropped_run_announced(self, app: FastAPI) -> None:
         request = FireRequest(trigger_type="event", refuse_reason="chain_depth_exceeded")
@@ -96,33 +107,41 @@ class TestAdmissionInMemory:
         assert (plan.status, plan.outcome, plan.announces_end) == (RunStatus.dropped, "dropped", True)
         row = plan.row()
         assert row.wake_up is None, "a dropped run is never started"
-        assert row.values["reason"] == "chain_depth_exceeded" and row.values["finished_at"] is not None
+        assert row.values["reason"] == "chain_depth_exceeded"
+        assert row.values["finished_at"] is not None
 
     async def test_a_dry_run_that_is_dropped_announces_nothing(self, app: FastAPI) -> None:
         request = FireRequest(trigger_type="manual", refuse_reason="chain_depth_exceeded", mode="dry_run")
         plan = await _settled(app, _automation(), request)
-        assert plan.status is RunStatus.dropped and not plan.announces_end
+        assert plan.status is RunStatus.dropped
+        assert not plan.announces_end
 
     async def test_a_trigger_s_bad_inputs_are_a_dropped_run(self, app: FastAPI) -> None:
         request = FireRequest(trigger_type="schedule", refuse_bad_inputs=False)
         plan = await _settled(app, _automation(inputs=SCHEMA), request)
         assert plan.status is RunStatus.dropped
-        assert plan.verdict is not None and (plan.verdict.reason or "").startswith("invalid_inputs: ")
+        assert plan.verdict is not None
+        assert (plan.verdict.reason or "").startswith("invalid_inputs: ")
 
 
 class TestLeftToTheTransaction:
     @pytest.mark.parametrize("policy", ["queue", "drop_if_running"])
     async def test_a_serial_policy_is_counted_under_the_lock(self, app: FastAPI, policy: str) -> None:
-        plan = await _settled(app, _automation(execution={"concurrency": policy}), FireRequest(trigger_type="manual"))
-        assert plan.serialise and plan.verdict is None
+        plan = await _settled(
+            app, _automation(execution={"concurrency": policy}), FireRequest(trigger_type="manual")
+        )
+        assert plan.serialise
+        assert plan.verdict is None
 
     async def test_a_key_is_checked_under_the_lock(self, app: FastAPI) -> None:
         plan = await _settled(app, _automation(), FireRequest(trigger_type="manual", idempotency_key="k"))
-        assert plan.serialise and plan.verdict is None
+        assert plan.serialise
+        assert plan.verdict is None
 
     async def test_the_global_cap_counts_slots(self, app: FastAPI) -> None:
         plan = await _settled(app, _automation(), FireRequest(trigger_type="manual"), max_concurrent_runs=3)
-        assert not plan.serialise and plan.verdict is None
+        assert not plan.serialise
+        assert plan.verdict is None
 
     async def test_an_automation_s_own_daily_cap_asks_the_ledger(self, app: FastAPI) -> None:
         automation = _automation(execution={"cost_cap_daily_usd": 1.0})
@@ -135,7 +154,8 @@ class TestLeftToTheTransaction:
 
     async def test_a_plan_without_llm_steps_is_settled_in_memory(self, app: FastAPI) -> None:
         plan = await _settled(app, _automation(), FireRequest(trigger_type="schedule"))
-        assert plan.verdict is not None and plan.status is RunStatus.pending
+        assert plan.verdict is not None
+        assert plan.status is RunStatus.pending
 
     async def test_a_plan_without_a_verdict_gives_no_row(self, app: FastAPI) -> None:
         plan = await _settled(app, _automation(), FireRequest(trigger_type="manual", idempotency_key="k"))

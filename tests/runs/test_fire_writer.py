@@ -95,14 +95,16 @@ class TestWriterShapes:
             request = FireRequest(trigger_type="webhook", trigger_id=trigger_id)
             plan = await _plan(session, automation_id, request, stamped=True)
             row = plan.row()
-            assert row.stamp is not None and row.wake_up is not None
+            assert row.stamp is not None
+            assert row.wake_up is not None
             assert row.wake_up.task == EXECUTE_TASK
             with statements.counting() as sent:
                 [run] = await fire_writer.insert(session, [row])
             assert in_autocommit(session)
         assert sent == ["WITH"], "the INSERT and the trigger's stamp in one statement"
         [stored] = await _runs_of(app, automation_id)
-        assert stored.id == run.id and stored.status is RunStatus.pending
+        assert stored.id == run.id
+        assert stored.status is RunStatus.pending
         assert await _last_fired_at(app, trigger_id) is not None
 
     async def test_a_stamped_run_with_more_to_follow_leaves_autocommit(
@@ -125,14 +127,17 @@ class TestWriterShapes:
         automation_id, _ = await _automation(await factory.owner())
         statements = Statements(app)
         async with transaction(app.state.sessionmaker, _sent_nowhere) as session:
-            plans = [await _plan(session, automation_id, FireRequest(trigger_type="schedule")) for _ in range(5)]
+            plans = [
+                await _plan(session, automation_id, FireRequest(trigger_type="schedule")) for _ in range(5)
+            ]
             rows = [plan.row() for plan in plans]
             assert statements_for(rows) == 1
             with statements.counting() as sent:
                 made = await fire_writer.insert(session, rows)
         assert sent == ["INSERT"]
         stored = {run.id for run in await _runs_of(app, automation_id)}
-        assert stored == {run.id for run in made} and len(stored) == 5
+        assert stored == {run.id for run in made}
+        assert len(stored) == 5
 
     async def test_stamped_and_plain_runs_together_take_a_transaction(
         self, app: FastAPI, factory: Factory
@@ -142,9 +147,14 @@ class TestWriterShapes:
         async with transaction(app.state.sessionmaker, _sent_nowhere) as session:
             await autocommit(session)
             stamped = await _plan(
-                session, automation_id, FireRequest(trigger_type="webhook", trigger_id=trigger_id), stamped=True
+                session,
+                automation_id,
+                FireRequest(trigger_type="webhook", trigger_id=trigger_id),
+                stamped=True,
             )
-            plain = [await _plan(session, automation_id, FireRequest(trigger_type="manual")) for _ in range(2)]
+            plain = [
+                await _plan(session, automation_id, FireRequest(trigger_type="manual")) for _ in range(2)
+            ]
             rows: list[RunRow] = [stamped.row(), *(plan.row() for plan in plain)]
             assert statements_for(rows) == 2
             with statements.counting() as sent:
@@ -177,9 +187,12 @@ class TestPlanShapesThroughTheDispatcher:
         request = FireRequest(trigger_type="webhook", trigger_id=trigger_id)
         sent, result = await _fire(app, automation_id, request, in_autocommit_mode=True)
         assert sent == ["WITH"]
-        assert result.outcome == "created" and result.created
+        assert result.outcome == "created"
+        assert result.created
 
-    async def test_a_keyed_fire_locks_checks_the_key_then_inserts(self, app: FastAPI, factory: Factory) -> None:
+    async def test_a_keyed_fire_locks_checks_the_key_then_inserts(
+        self, app: FastAPI, factory: Factory
+    ) -> None:
         automation_id, trigger_id = await _automation(await factory.owner())
         request = FireRequest(trigger_type="webhook", trigger_id=trigger_id, idempotency_key="delivery-1")
         sent, first = await _fire(app, automation_id, request, in_autocommit_mode=True)
@@ -188,7 +201,9 @@ class TestPlanShapesThroughTheDispatcher:
         assert first.outcome == "created"
         sent, again = await _fire(app, automation_id, request, in_autocommit_mode=True)
         assert sent == ["SELECT", "UPDATE", "SELECT"], "a repeat writes no run"
-        assert again.outcome == "deduplicated" and not again.created and again.run.id == first.run.id
+        assert again.outcome == "deduplicated"
+        assert not again.created
+        assert again.run.id == first.run.id
 
     async def test_a_queue_policy_counts_in_flight_runs_under_the_lock(
         self, app: FastAPI, factory: Factory
@@ -200,22 +215,29 @@ class TestPlanShapesThroughTheDispatcher:
         assert first.outcome == "created"
         sent, second = await _fire(app, automation_id, request)
         assert sent == ["SELECT", "SELECT", "INSERT"]
-        assert second.outcome == "queued" and second.run.reason == "waiting_for_previous_run"
+        assert second.outcome == "queued"
+        assert second.run.reason == "waiting_for_previous_run"
 
     async def test_a_dropped_live_fire_writes_its_run_then_its_notices(
         self, app: FastAPI, factory: Factory
     ) -> None:
         owner = await factory.owner()
         automation_id, trigger_id = await _automation(owner)
-        request = FireRequest(trigger_type="webhook", trigger_id=trigger_id, refuse_reason="chain_depth_exceeded")
+        request = FireRequest(
+            trigger_type="webhook", trigger_id=trigger_id, refuse_reason="chain_depth_exceeded"
+        )
         sent, result = await _fire(app, automation_id, request, in_autocommit_mode=True)
-        assert result.outcome == "dropped" and result.run.reason == "chain_depth_exceeded"
+        assert result.outcome == "dropped"
+        assert result.run.reason == "chain_depth_exceeded"
         # The stamped INSERT first; then the outbox asks which endpoints listen (none here).
-        assert sent[0] == "WITH" and len(sent) == 2
+        assert sent[0] == "WITH"
+        assert len(sent) == 2
         [stored] = await _runs_of(app, automation_id)
         assert stored.status is RunStatus.dropped
 
-    async def test_a_batch_writes_its_settled_fires_in_one_insert(self, app: FastAPI, factory: Factory) -> None:
+    async def test_a_batch_writes_its_settled_fires_in_one_insert(
+        self, app: FastAPI, factory: Factory
+    ) -> None:
         owner = await factory.owner()
         parallel, _ = await _automation(owner)
         serial, _ = await _automation(owner, concurrency="drop_if_running")
