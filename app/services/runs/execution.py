@@ -39,10 +39,10 @@ from app.registry.ports import Ports
 from app.security.redaction import redact
 from app.services.governance.approvals import approval_service
 from app.services.governance.modes import governance_service
+from app.services.runs.definition_cache import parsed_definition
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, end_claim
 from app.services.runs.journal import RunJournal, Writes
 from app.services.runs.limits import DispatchLimits
-from app.services.runs.parsed import parsed_definition
 
 logger = logging.getLogger(__name__)
 PortsFactory = Callable[[Run, Writes], Ports]

@@ -26,10 +26,10 @@ from app.persistence.writer.fire import RunRow, TriggerStamp, WakeUp
 from app.registry import capabilities as native_capabilities
 from app.services.governance.ledger import ledger_service
 from app.services.runs.admission import AdmissionFacts, Fire, Verdict, admit, refusal
+from app.services.runs.definition_cache import inputs_validator, parsed_definition
 from app.services.runs.fire_inputs import fire_inputs, inputs_refusal
 from app.services.runs.fire_request import FiredAutomation, FireOutcome, FireRequest
 from app.services.runs.limits import EXECUTE_TASK, DispatchLimits, queue_for
-from app.services.runs.parsed import inputs_validator, parsed_definition
 
 IDEMPOTENCY_WINDOW = timedelta(hours=24)
 _OUTCOME_OF_STATUS: dict[RunStatus, FireOutcome] = {
