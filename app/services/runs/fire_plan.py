@@ -39,6 +39,10 @@ _OUTCOME_OF_STATUS: dict[RunStatus, FireOutcome] = {
 }
 
 
+def _serialises(request: FireRequest, definition: AutomationDefinition) -> bool:
+    return bool(request.idempotency_key) or definition.execution.concurrency != "allow_parallel"
+
+
 @dataclass(frozen=True)
 class FirePlan:
     """One fire that passed its guards and its inputs check, and what it will write."""
@@ -56,35 +60,36 @@ class FirePlan:
     @property
     def serialise(self) -> bool:
         """Whether its automation's fires take turns: a key check or a policy count must not race."""
-        return bool(self.request.idempotency_key) or self.definition.execution.concurrency != "allow_parallel"
+        return _serialises(self.request, self.definition)
 
     @property
     def status(self) -> RunStatus:
-        return run_states.initial(self._verdict.status)
+        """The status its run is created in (checked against the statuses a run may start in)."""
+        if self.verdict is None:
+            raise RuntimeError("the fire plan has no verdict yet: admit it first")
+        return run_states.initial(self.verdict.status)
 
     @property
     def announces_end(self) -> bool:
         """A dropped live run is terminal at once: its end is owed to the space's endpoints."""
-        return self.status is RunStatus.dropped and self.request.mode == "live"
+        return (
+            self.verdict is not None
+            and self.verdict.status is RunStatus.dropped
+            and self.request.mode == "live"
+        )
 
     @property
     def outcome(self) -> FireOutcome:
         return _OUTCOME_OF_STATUS.get(self.status, "created")
-
-    @property
-    def _verdict(self) -> Verdict:
-        if self.verdict is None:
-            raise RuntimeError("the fire plan has no verdict yet: admit it first")
-        return self.verdict
 
     def decided(self, verdict: Verdict) -> FirePlan:
         return dataclasses.replace(self, verdict=verdict)
 
     def row(self) -> RunRow:
         """The run this plan creates (its column values), its trigger's stamp and its wake-up."""
-        request, automation, verdict = self.request, self.automation, self._verdict
-        now = utcnow()
+        request, automation = self.request, self.automation
         status = self.status
+        now = utcnow()
         version, document = request.snapshot or (automation.version, automation.definition)
         queue = queue_for(self.definition)
         values = {
@@ -94,7 +99,7 @@ class FirePlan:
             "automation_version": version,
             "definition": document,
             "status": status,
-            "reason": verdict.reason,
+            "reason": self.verdict.reason if self.verdict is not None else None,
             "queue": queue,
             "priority": request.priority,
             "trigger_type": request.trigger_type,
@@ -171,32 +176,47 @@ class NoFacts:
 _NO_FACTS = NoFacts()
 
 
-def _admission(plan: FirePlan, limits: DispatchLimits, facts: AdmissionFacts) -> Fire:
+def _admission(
+    automation_id: uuid.UUID,
+    definition: AutomationDefinition,
+    request: FireRequest,
+    problems: list[ErrorDetail],
+    limits: DispatchLimits,
+    facts: AdmissionFacts,
+) -> Fire:
     return Fire(
-        automation_id=plan.automation.id,
-        definition=plan.definition,
+        automation_id=automation_id,
+        definition=definition,
         facts=facts,
         max_concurrent_runs=limits.max_concurrent_runs,
         pricer=limits.pricer,
         caps=limits.caps,
         capabilities=native_capabilities,
-        refuse_reason=plan.request.refuse_reason,
-        input_problems=plan.problems,
-        mode=plan.request.mode,
+        refuse_reason=request.refuse_reason,
+        input_problems=problems,
+        mode=request.mode,
     )
 
 
-async def admit_in_memory(plan: FirePlan, limits: DispatchLimits) -> Verdict | None:
+async def _admit_in_memory(
+    automation_id: uuid.UUID,
+    definition: AutomationDefinition,
+    request: FireRequest,
+    problems: list[ErrorDetail],
+    limits: DispatchLimits,
+) -> Verdict | None:
     """Admission decided without the database, or None when a rule asks for a fact."""
     try:
-        return await admit(_admission(plan, limits, _NO_FACTS))
+        return await admit(_admission(automation_id, definition, request, problems, limits, _NO_FACTS))
     except NeedsDatabase:
         return None
 
 
 async def admit_with_facts(session: AsyncSession, plan: FirePlan, limits: DispatchLimits) -> Verdict:
     """Admission with the database's facts, in the fire's transaction (after its lock, if any)."""
-    return await admit(_admission(plan, limits, RunFacts(RunRepository(session))))
+    facts = RunFacts(RunRepository(session))
+    fire = _admission(plan.automation.id, plan.definition, plan.request, plan.problems, limits, facts)
+    return await admit(fire)
 
 
 async def plan_fire(
@@ -226,11 +246,12 @@ async def plan_fire(
         if note_fired_at is not None and request.trigger_id is not None
         else None
     )
-    plan = FirePlan(automation, request, definition, inputs, problems, request.request_hash(), stamp)
-    if plan.serialise:
-        return plan
-    verdict = await admit_in_memory(plan, limits)
-    return plan if verdict is None else plan.decided(verdict)
+    verdict = (
+        None
+        if _serialises(request, definition)
+        else await _admit_in_memory(automation.id, definition, request, problems, limits)
+    )
+    return FirePlan(automation, request, definition, inputs, problems, request.request_hash(), stamp, verdict)
 
 
 def key_reused() -> ValidationFailed:
