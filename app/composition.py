@@ -45,8 +45,8 @@ from app.services.knowledge.search import QueryEmbedder
 from app.services.mcp.drift import McpDriftCheck
 from app.services.mcp.endpoints import McpSettings
 from app.services.resources.vault import SecretVault, keyring_for
-from app.services.runs.dispatch import DispatchLimits, pricer
 from app.services.runs.execution import ExecutionDeps, PortsFactory
+from app.services.runs.limits import DispatchLimits, pricer
 
 logger = logging.getLogger(__name__)
 

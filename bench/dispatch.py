@@ -24,7 +24,7 @@ import asyncpg
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.events import event_service
 from bench.data import EVENT_TYPE, event_payload, insert_listeners, new_space
 from bench.report import Row, median, ms, ratio

@@ -25,7 +25,7 @@ import asyncpg
 
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from bench.data import insert_schedules, new_space
 from bench.report import Row, median, ms, percentile, ratio

@@ -42,7 +42,7 @@ from app.services.identity.auth import auth_service
 from app.services.resources.databases import ConnectionProbe
 from app.services.resources.secrets import secret_service
 from app.services.resources.vault import keyring_for
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 
 _bearer = HTTPBearer(
     auto_error=False, description="API token from `automations create-admin` or POST /api/v1/tokens"

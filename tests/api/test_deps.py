@@ -17,7 +17,7 @@ from starlette.requests import Request
 from app.api.deps import app_state, get_limits, get_settings
 from app.config import ConfigurationError, Settings
 from app.main import create_app
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 
 ROUTES = Path(__file__).resolve().parents[2] / "app" / "api" / "routes"
 

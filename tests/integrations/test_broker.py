@@ -21,7 +21,7 @@ from app.integrations.broker import REPR_MAXLEVELS, REPR_MAXSIZE, BrokerPublishe
 from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.recovery import recovery_service
 from app.worker.celery_app import create_celery
 from tests.support.factories import Factory

@@ -22,8 +22,8 @@ from app.persistence.models import DomainEvent, Run, RunStep
 from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.types import AsyncSession
 from app.persistence.writer import RunPlan, Written, plan_writer
-from app.services.runs.dispatch import DispatchLimits
 from app.services.runs.finishing import claim_end
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import plan_of
 from tests.support.factories import Factory

@@ -26,8 +26,10 @@ from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
 from app.persistence.writer import plan_writer
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
 from app.services.runs.finishing import claim_end, finish_claim
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.move_rules import RUN_POLICY
 from app.services.runs.moves import Move, Rule
 from app.services.runs.transition import plan_of
@@ -47,7 +49,7 @@ async def _claimed(app: Any, factory: Factory, owner: Caller | None = None) -> R
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
         row = await AutomationRepository(session).get_by_id(uuid.UUID(automation["id"]))
         assert row is not None
-        fired = await dispatcher.fire(session, row, FireRequest(trigger_type="manual"), DispatchLimits())
+        fired = await dispatcher.fire(session, (row, FireRequest(trigger_type="manual")), DispatchLimits())
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
         run = await RunRepository(session).claim(fired.run.id, "test-worker", LEASE, utcnow())
     assert run is not None

@@ -11,8 +11,8 @@ from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.engine.executor import Outcome
 from app.persistence.models import Run
-from app.services.runs.dispatch import DispatchLimits
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, claim_end
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.move_rules import RUN_POLICY
 from app.services.runs.transition import plan_of
 

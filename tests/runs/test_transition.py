@@ -19,7 +19,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import DomainEvent, Run
 from app.persistence.transaction import transaction
 from app.services.runs import transition as transitions
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import plan_of, transition
 from tests.support.factories import Factory

@@ -15,8 +15,10 @@ from app.persistence.models import Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
 from app.services.runs.finishing import finish_claim
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)
@@ -31,7 +33,7 @@ async def fire(app: Any, automation_id: str) -> Run:
     async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
         row = await AutomationRepository(session).get_by_id(uuid.UUID(automation_id))
         assert row is not None
-        fired = await dispatcher.fire(session, row, FireRequest(trigger_type="manual"), DispatchLimits())
+        fired = await dispatcher.fire(session, (row, FireRequest(trigger_type="manual")), DispatchLimits())
     return fired.run
 
 

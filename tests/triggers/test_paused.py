@@ -16,7 +16,9 @@ from app.errors import Conflict
 from app.persistence.models import AutomationTrigger, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.schedules import schedule_service
 from tests.support.factories import Caller, Factory, minimal_definition
 
@@ -60,7 +62,7 @@ class TestEveryTriggerKind:
             row = await AutomationRepository(session).get_by_id(uuid.UUID(automation["id"]))
             assert row is not None
             with pytest.raises(Conflict) as refused:
-                await dispatcher.fire(session, row, FireRequest(trigger_type=kind), DispatchLimits())
+                await dispatcher.fire(session, (row, FireRequest(trigger_type=kind)), DispatchLimits())
         assert refused.value.code == "automation_paused"
         assert await _run_count(app, automation["id"]) == 0
 

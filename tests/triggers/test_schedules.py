@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from app.persistence.models import AutomationTrigger, Run
 from app.persistence.transaction import transaction
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.schedules import schedule_service
 from tests.support.factories import Caller, Factory
 

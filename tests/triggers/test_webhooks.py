@@ -20,7 +20,9 @@ from app.persistence.base import utcnow
 from app.persistence.models import Automation, AutomationTrigger, Run
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.transaction import autocommit, transaction
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 from tests.support.factories import Caller, Factory
 from tests.support.fake_llm import TEST_MODEL
 from tests.support.runs import wait_for
@@ -383,7 +385,7 @@ async def _fire_in_autocommit(
             trigger_id=uuid.UUID(trigger_id),
             inputs={"repository": "acme/api", "status": "passed"},
         )
-        result = await dispatcher.fire(session, automation, request, limits, note_fired_at=utcnow())
+        result = await dispatcher.fire(session, (automation, request), limits, note_fired_at=utcnow())
     return result.run
 
 

@@ -24,8 +24,9 @@ from app.persistence.run_events import RunEventHub
 from app.persistence.transaction import autocommit
 from app.persistence.types import AsyncSession
 from app.services.outbound.endpoints import UrlPolicy
-from app.services.runs.dispatch import DispatchLimits, FireResult
+from app.services.runs.fire_request import FireResult
 from app.services.runs.follow import MAX_WAIT_SECONDS, caller_view, is_finished, wait_until_finished
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.webhooks import webhook_service
 
 router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)

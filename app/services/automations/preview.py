@@ -35,7 +35,7 @@ from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
 from app.services.automations.definitions import check_definition
 from app.services.identity.access import Permissions, SpaceAccess
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 
 MAX_INPUT_PROBLEMS = 50
 

@@ -32,7 +32,7 @@ from app.services.governance.modes import ApprovalSettings, governance_service
 from app.services.governance.notices import approval_notices
 from app.services.identity.access import Permissions, SpaceAccess, outranks_or_equals
 from app.services.outbound.outbox import record_approval_event
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import transition
 

@@ -22,8 +22,10 @@ from app.services.identity.access import Caller, Permissions, SpaceAccess
 from app.services.identity.auth import auth_service
 from app.services.identity.token_scopes import mcp_automations
 from app.services.runs.admission import refusal
-from app.services.runs.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest, FireResult
 from app.services.runs.follow import is_finished
+from app.services.runs.limits import DispatchLimits
 
 
 class Limiter(Protocol):
@@ -195,7 +197,7 @@ class McpToolService:
             inputs=arguments,
             actor_id=principal.access.user_id,
         )
-        return await dispatcher.fire(session, automation, request, limits)
+        return await dispatcher.fire(session, (automation, request), limits)
 
     async def pending_approval(self, session: AsyncSession, run: Run) -> uuid.UUID | None:
         return await McpExposureRepository(session).pending_approval(run.id)

@@ -37,9 +37,10 @@ from app.security.redaction import redact
 from app.services.governance.approvals import approval_service
 from app.services.governance.modes import governance_service
 from app.services.runs import transition as transitions
-from app.services.runs.dispatch import DispatchLimits, parsed_definition
+from app.services.runs.definition_cache import parsed_definition
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, finish_claim
 from app.services.runs.journal import RunJournal
+from app.services.runs.limits import DispatchLimits
 
 logger = logging.getLogger(__name__)
 PortsFactory = Callable[[Run, AutocommitWrites], Ports]

@@ -18,7 +18,7 @@ from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import Run
 from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.types import AsyncSession
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import transition
 

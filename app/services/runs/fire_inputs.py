@@ -24,7 +24,7 @@ from app.persistence.repositories.input_defaults import InputDefaultRepository
 from app.persistence.types import AsyncSession
 
 if TYPE_CHECKING:
-    from app.services.runs.dispatch import FiredAutomation, FireRequest
+    from app.services.runs.fire_request import FiredAutomation, FireRequest
 
 # Keyword evaluations a fire may spend validating inputs on the event loop (about 20 ms at most,
 # ordinary inputs need under a hundred); a check that needs more moves to a thread, so one costly fire

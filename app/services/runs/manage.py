@@ -21,7 +21,9 @@ from app.persistence.types import AsyncSession
 from app.services.automations.store import automation_service
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.outbound.endpoints import UrlPolicy, webhook_endpoint_service
-from app.services.runs.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest, FireResult
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import transition
 
@@ -86,7 +88,7 @@ class RunService:
             llm=llm,
             priority=priority,
         )
-        return await dispatcher.fire(session, automation, request, limits)
+        return await dispatcher.fire(session, (automation, request), limits)
 
     async def replay(
         self,
@@ -121,7 +123,7 @@ class RunService:
             replay_of=original.id,
             snapshot=(original.automation_version, original.definition) if version == "snapshot" else None,
         )
-        return (await dispatcher.fire(session, automation, request, limits)).run
+        return (await dispatcher.fire(session, (automation, request), limits)).run
 
     async def list(
         self,

@@ -20,7 +20,7 @@ from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.governance.call_expiry import expire_pending_calls
 from app.services.outbound.outbox import record_run_finished
-from app.services.runs.dispatch import EXECUTE_TASK
+from app.services.runs.limits import EXECUTE_TASK
 from app.services.runs.moves import Move, MoveRule, Rule
 from app.services.runs.promotion import promoter, slot_freed_by
 from app.services.triggers.events import event_service, listening_types

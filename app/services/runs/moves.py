@@ -17,7 +17,7 @@ from app.persistence.models import Run
 from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.types import AsyncSession
 from app.persistence.writer import RunPlan, Written
-from app.services.runs.dispatch import DispatchLimits
+from app.services.runs.limits import DispatchLimits
 
 
 @dataclass

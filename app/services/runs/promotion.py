@@ -15,7 +15,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import Run
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
 
 # A promotion looks at most this many pages of queued runs (each `batch` long) before it stops: the
 # queries already leave out runs whose serial automation has one under way.

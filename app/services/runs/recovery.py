@@ -13,7 +13,7 @@ from app import jobs
 from app.definitions import run_states
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
-from app.services.runs.dispatch import EXECUTE_TASK, DispatchLimits
+from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.promotion import promoter
 from app.services.runs.transition import transition

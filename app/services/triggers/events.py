@@ -30,7 +30,9 @@ from app.persistence.repositories.triggers import TriggerRepository
 from app.persistence.types import AsyncSession
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.runs.admission import refusal
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest
+from app.services.runs.limits import DispatchLimits
 
 logger = logging.getLogger(__name__)
 EVENT_RETENTION = timedelta(days=7)
@@ -208,7 +210,7 @@ class EventService:
                 refuse_bad_inputs=False,
                 refuse_reason="chain_depth_exceeded" if event.chain_depth >= max_chain_depth else None,
             )
-            result = await dispatcher.fire(session, automation, request, limits)
+            result = await dispatcher.fire(session, (automation, request), limits)
             trigger.last_fired_at = event.created_at
             if result.run.status is RunStatus.dropped:
                 refused += 1

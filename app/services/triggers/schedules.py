@@ -17,12 +17,13 @@ from app import metrics
 from app.engine.schedule import ScheduleError, TickPlan, plan_tick
 from app.errors import AppError
 from app.persistence.base import utcnow
-from app.persistence.models import Automation
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.triggers import DueSchedule, ScheduleMove, TriggerRepository
 from app.persistence.types import AsyncSession
 from app.services.runs.admission import refusal
-from app.services.runs.dispatch import DispatchLimits, FireRequest, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FiredAutomation, FireRequest
+from app.services.runs.limits import DispatchLimits
 
 logger = logging.getLogger(__name__)
 # Due triggers one tick takes: fired with one INSERT of their runs and one UPDATE of their next slots.
@@ -54,7 +55,7 @@ class ScheduleService:
         # Triggers due together mostly share a cron and a slot: plan each distinct one once.
         plans: dict[tuple[str, str, str, datetime], TickPlan | ScheduleError] = {}
         moves: list[ScheduleMove] = []
-        fires: list[tuple[Automation, FireRequest]] = []
+        fires: list[tuple[FiredAutomation, FireRequest]] = []
         firing: list[tuple[DueSchedule, datetime]] = []
         skipped = 0
         for row in rows:
@@ -109,7 +110,7 @@ class ScheduleService:
             )
             firing.append((row, plan.scheduled_for))
             moves.append(ScheduleMove(row.id, plan.next_fire_at, None))
-        answers = await dispatcher.fire_many(session, fires, limits)
+        answers = await dispatcher.fire(session, fires, limits)
         fired = 0
         fired_ids: set[uuid.UUID] = set()
         wall = utcnow()

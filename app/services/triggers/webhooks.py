@@ -17,7 +17,9 @@ from app.persistence.types import AsyncSession
 from app.security.tokens import hash_token, is_well_formed, token_matches
 from app.services.outbound.endpoints import UrlPolicy, webhook_endpoint_service
 from app.services.runs.admission import refusal
-from app.services.runs.dispatch import DispatchLimits, FireRequest, FireResult, dispatcher
+from app.services.runs.dispatch import dispatcher
+from app.services.runs.fire_request import FireRequest, FireResult
+from app.services.runs.limits import DispatchLimits
 from app.services.triggers.sync import WEBHOOK_TOKEN_PREFIX
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -118,7 +120,7 @@ class WebhookService:
             callback_url=callback_url,
         )
         # A new run and its trigger's `last_fired_at` are written in one statement.
-        return await dispatcher.fire(session, automation, request, limits, note_fired_at=utcnow())
+        return await dispatcher.fire(session, (automation, request), limits, note_fired_at=utcnow())
 
     async def caller_run(
         self, session: AsyncSession, automation_id: uuid.UUID, token: str | None, run_id: uuid.UUID
