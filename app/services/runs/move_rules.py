@@ -20,9 +20,11 @@ from app.security.redaction import redact
 from app.security.truncation import truncate_json
 from app.services.governance.call_expiry import expire_pending_calls
 from app.services.outbound.outbox import record_run_finished
+
+# The promoter moves runs through the door this policy belongs to: both sides import the other's module.
+from app.services.runs import promotion
 from app.services.runs.limits import EXECUTE_TASK
 from app.services.runs.moves import Move, MoveRule, Rule
-from app.services.runs.promotion import promoter, slot_freed_by
 from app.services.triggers.events import event_service, listening_types
 
 DISPLAY_BYTES = 10 * 1024
@@ -52,6 +54,17 @@ class ScheduleWakeUp(Rule):
 
     async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
         jobs.enqueue(EXECUTE_TASK, str(written.run.id), queue=written.run.queue, countdown=self._delay(move))
+
+
+class RecordPromotion(Rule):
+    """A queued run promoted to pending records when and why (`promotion_reason`); its queue reason goes."""
+
+    name = "record_promotion"
+    applies_to = frozenset({RunStatus.pending})
+
+    def plan(self, move: Move, plan: RunPlan) -> None:
+        if move.edge is run_states.PROMOTE:
+            plan.values.update(reason=None, promoted_at=move.now, promotion_reason=move.reason)
 
 
 class StampFinished(Rule):
@@ -170,7 +183,9 @@ class PromoteQueued(Rule):
         # Without a cap, no queued run seen means nothing to promote; a run queued meanwhile is promoted
         # by the next finish or beat's tick.
         if written.queued_waiting or move.limits.max_concurrent_runs > 0:
-            await promoter.promote(session, move.limits, reason=slot_freed_by(written.run.id))
+            await promotion.promoter.promote(
+                session, move.limits, reason=promotion.slot_freed_by(written.run.id)
+            )
 
 
 class CountFinished(Rule):
@@ -189,6 +204,7 @@ class CountFinished(Rule):
 
 RUN_POLICY: tuple[MoveRule, ...] = (
     ScheduleWakeUp(),
+    RecordPromotion(),
     StampFinished(),
     RecordOutput(),
     RecordError(),

@@ -1,21 +1,22 @@
 """Promotion: queued runs move to pending, highest priority then oldest first, as slots free up.
 
 A run's end, a cancel or an expired approval promotes with the reason `slot freed by run …`; beat's
-periodic check promotes with `queue check`. Each promoted run records when and why.
+periodic check promotes with `queue check`. Each promotion is the `promote` edge through the run's one
+door (`transition`), whose rules record when and why and send the wake-up.
 """
 
 from __future__ import annotations
 
 import uuid
 
-from app import jobs
 from app.definitions import run_states
-from app.definitions.run_states import RunStatus
 from app.persistence.base import utcnow
 from app.persistence.models import Run
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
-from app.services.runs.limits import EXECUTE_TASK, DispatchLimits
+from app.services.runs import transition as door
+from app.services.runs.limits import DispatchLimits
+from app.services.runs.moves import Move
 
 # A promotion looks at most this many pages of queued runs (each `batch` long) before it stops: the
 # queries already leave out runs whose serial automation has one under way.
@@ -58,18 +59,16 @@ class Promoter:
                 serial = run.definition.get("execution", {}).get("concurrency") != "allow_parallel"
                 if serial and run.automation_id in busy:
                     continue
-                run_states.move(run, RunStatus.pending)
-                now = utcnow()
-                run.reason, run.enqueued_at, run.status_changed_at = None, now, now
-                run.promoted_at, run.promotion_reason = now, reason
-                jobs.enqueue(EXECUTE_TASK, str(run.id), queue=run.queue)
-                promoted.append(run)
+                move = Move(run, run_states.PROMOTE, utcnow(), limits, reason=reason)
+                written = await door.transition(session, move)
+                if written is None:  # it left the queue meanwhile (a cancel)
+                    continue
+                promoted.append(written)
                 busy.add(run.automation_id)
                 active += 1
             if len(page) < batch or (cap > 0 and active >= cap):
                 break
             after = page[-1]
-        await session.flush()
         return promoted
 
 

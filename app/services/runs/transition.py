@@ -20,16 +20,19 @@ from app.persistence.models import Run
 from app.persistence.repositories.runs import ClaimedRun, RunRepository
 from app.persistence.types import AsyncSession
 from app.persistence.writer import RunPlan, Written, plan_writer
-from app.services.runs.move_rules import RUN_POLICY
+
+# The policy's promotion rule moves runs through this door: each side imports the other's module.
+from app.services.runs import move_rules
 from app.services.runs.moves import Move, MoveRule
 
 
-def plan_of(move: Move, policy: Sequence[MoveRule] = RUN_POLICY) -> RunPlan:
+def plan_of(move: Move, policy: Sequence[MoveRule] | None = None) -> RunPlan:
     """What the move writes, from every rule acting on its target, in order.
 
     Refuses (`TransitionRefused`) a move the table does not allow from the status the mover knows, and
     sources the edge does not leave from.
     """
+    policy = move_rules.RUN_POLICY if policy is None else policy
     sources = move.leaving_from()
     if move.run.status not in move.edge.sources or not sources <= move.edge.sources:
         raise run_states.TransitionRefused(move.run.status, move.edge.target, move.edge)
@@ -48,11 +51,12 @@ def plan_of(move: Move, policy: Sequence[MoveRule] = RUN_POLICY) -> RunPlan:
 
 
 async def transition(
-    target: AsyncSession | AutocommitWrites, move: Move, policy: Sequence[MoveRule] = RUN_POLICY
+    target: AsyncSession | AutocommitWrites, move: Move, policy: Sequence[MoveRule] | None = None
 ) -> Run | None:
     """Apply `move`: on a caller's session, in its transaction; on a claim's connection (`AutocommitWrites`),
     as one statement when the plan allows it, else a transaction there. Answers the run as written, or
     None when the run was no longer where the move leaves from (a lost claim, a run that moved on)."""
+    policy = move_rules.RUN_POLICY if policy is None else policy
     plan = plan_of(move, policy)
     acting = [rule for rule in policy if move.target in rule.applies_to]
 
