@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Header, Request, Response, status
 
@@ -12,16 +12,26 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import KeyringDep, RuntimeDep, SessionDep, SpaceDep
 from app.api.governance_schemas import SlackApprovalsBody, SlackApprovalsOut
 from app.errors import PayloadTooLarge
-from app.integrations.slack import SlackApi
 from app.services.governance.modes import governance_service
 from app.services.governance.slack_interactions import SignedRequest, slack_interactions
 from app.services.governance.slack_settings import SlackApprovalSettings, slack_settings_service
 from app.services.resources.vault import SecretVault
 
+if TYPE_CHECKING:
+    from app.integrations.slack import SlackApi
+    from app.security.egress import EgressAllowList
+
 router = APIRouter(tags=["slack"], route_class=JsonBodyRoute)
 # Slack posts its interactions form-encoded (`payload=<json>`), so this router takes raw bodies.
 interactions_router = APIRouter(tags=["slack"])
 MAX_INTERACTION_BYTES = 64 * 1024
+
+
+def _slack_api(url: str, allow: EgressAllowList) -> SlackApi:
+    # Loaded on the first interaction: the HTTP client stays out of API processes that never see one.
+    from app.integrations.slack import SlackApi
+
+    return SlackApi(url, allow)
 
 
 def _interactivity_url(space_id: uuid.UUID) -> str:
@@ -86,7 +96,7 @@ async def slack_interaction(
         space_id,
         SignedRequest(timestamp, signature, body),
         time.time(),
-        SlackApi(runtime.settings.slack_api_url, runtime.egress_allow),
+        _slack_api(runtime.settings.slack_api_url, runtime.egress_allow),
         SecretVault(keyring),
     )
     return {"approval_id": str(approval.id), "status": approval.status}

@@ -13,13 +13,11 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app import jobs
 from app.definitions.signals import StepError
 from app.errors import AppError
-from app.integrations.slack import SlackApi
-from app.integrations.smtp import RelayMail
 from app.persistence.base import utcnow
 from app.persistence.models import ActionInvocation, ApprovalNotice, Space, User
 from app.persistence.repositories.approvals import ApprovalDecisionRepository, ApprovalNoticeRepository
@@ -29,6 +27,10 @@ from app.services.governance.email_links import email_links, mail_for
 from app.services.governance.email_links import enabled as email_enabled
 from app.services.governance.slack_settings import SlackApprovalSettings
 from app.services.resources.vault import SecretVault
+
+if TYPE_CHECKING:  # the API process imports this module; the HTTP client loads only in the worker that sends
+    from app.integrations.slack import SlackApi
+    from app.integrations.smtp import RelayMail
 
 SEND_NOTICE_TASK = "system.send_approval_notice"
 SYSTEM_QUEUE = "system"

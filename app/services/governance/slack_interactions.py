@@ -15,11 +15,11 @@ import hmac
 import json
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from app.definitions.signals import StepError
 from app.errors import BadRequest, Forbidden, NotFound, ServiceUnavailable, Unauthorized
-from app.integrations.slack import SlackApi
 from app.persistence.models import ActionInvocation, Space
 from app.persistence.repositories.tenancy import MembershipRepository, UserRepository
 from app.persistence.types import AsyncSession
@@ -28,6 +28,9 @@ from app.services.governance.notices import APPROVE, DENY
 from app.services.governance.slack_settings import SlackApprovalSettings
 from app.services.identity.access import Caller, SpaceAccess
 from app.services.resources.vault import SecretMissing, SecretVault
+
+if TYPE_CHECKING:  # the API imports this module; the HTTP client is handed in by the route
+    from app.integrations.slack import SlackApi
 
 MAX_SKEW_SECONDS = 5 * 60
 SLACK_TIMEOUT_SECONDS = 5.0
