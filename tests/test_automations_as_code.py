@@ -10,6 +10,10 @@ from typing import Any
 
 import yaml
 
+from app.persistence.base import utcnow
+from app.persistence.models import ApprovalGrant
+from app.persistence.repositories.policy import ApprovalGrantRepository
+from app.persistence.transaction import transaction
 from tests.support.factories import Caller, Factory, minimal_definition
 
 ROOT_ARGS = [sys.executable, "-m", "app.cli"]
@@ -334,3 +338,56 @@ class TestSecrets:
         again = _apply(owner, email, tmp_path, service_env)
         assert again.returncode == 0, again.stderr
         assert "1 unchanged" in again.stdout
+
+
+class TestStandingGrants:
+    async def test_live_grants_are_exported_for_review_and_never_applied(
+        self, factory: Factory, service_env: dict[str, str], tmp_path: Path
+    ) -> None:
+        owner, email = await _owner(factory, "Grants")
+        made = await owner.create_automation(minimal_definition(name="Granted"))
+        async with transaction(factory.app.state.sessionmaker, factory.app.state.send_job) as session:
+            for capability, lapsed in (("http_request", None), ("send_email", utcnow())):
+                await ApprovalGrantRepository(session).create(
+                    ApprovalGrant(
+                        id=uuid.uuid4(),
+                        space_id=uuid.UUID(owner.space_id),
+                        automation_id=uuid.UUID(made["id"]),
+                        capability=capability,
+                        step_id="shape",
+                        target="example.com",
+                        definition_version=1,
+                        granted_by=uuid.UUID(owner.user_id),
+                        lapsed_at=lapsed,
+                    )
+                )
+        exported = yaml.safe_load(_export(owner, email, tmp_path, service_env)["granted.yaml"])
+        (grant,) = exported["standing_grants"]
+        assert {key: grant[key] for key in ("capability", "step_id", "target", "granted_by")} == {
+            "capability": "http_request",
+            "step_id": "shape",
+            "target": "example.com",
+            "granted_by": email,
+        }
+        _edit(tmp_path / "granted.yaml", lambda d: d.update(standing_grants=[]))
+        again = _apply(owner, email, tmp_path, service_env)
+        assert again.returncode == 0, again.stderr
+        assert "granted.yaml: unchanged" in again.stdout
+        listed = await owner.request("GET", owner.space_path(f"/automations/{made['id']}/approval-grants"))
+        assert listed.status_code == 200, listed.text
+        assert len(listed.json()["items"]) == 2
+
+
+async def test_a_file_without_base_version_does_not_overwrite_an_existing_automation(
+    factory: Factory, service_env: dict[str, str], tmp_path: Path
+) -> None:
+    owner, email = await _owner(factory, "Nobase")
+    await owner.create_automation(minimal_definition(name="Existing"))
+    (tmp_path / "existing.yaml").write_text(
+        "key: existing\nstatus: paused\ndefinition:\n  name: Existing\n  description: Hand-written.\n"
+        "  plan: [{step_id: shape, action: transform_data, config: {output: {}}}]\n"
+    )
+    refused = _apply(owner, email, tmp_path, service_env)
+    assert refused.returncode == 1
+    assert "existing.yaml /base_version: missing, and the automation exists at version 1" in refused.stderr
+    assert (await _automations(owner))["Existing"]["version"] == 1
