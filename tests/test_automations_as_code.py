@@ -307,7 +307,7 @@ class TestBadFiles:
         _edit(tmp_path / "nightly-cleanup.yaml", lambda d: d["definition"].update(description="Member edit."))
         refused = _apply(owner, member_email, tmp_path, service_env)
         assert refused.returncode == 1
-        assert "weekly-report.yaml /: Your role in this space (member)" in refused.stderr
+        assert "weekly-report.yaml /action_modes: Your role in this space (member)" in refused.stderr
         automations = await _automations(owner)
         assert automations["Nightly cleanup"]["version"] == 1
 
@@ -391,3 +391,36 @@ async def test_a_file_without_base_version_does_not_overwrite_an_existing_automa
     assert refused.returncode == 1
     assert "existing.yaml /base_version: missing, and the automation exists at version 1" in refused.stderr
     assert (await _automations(owner))["Existing"]["version"] == 1
+
+
+async def test_activating_over_an_overlap_needs_a_coexistence_note_in_the_file(
+    factory: Factory, service_env: dict[str, str], tmp_path: Path
+) -> None:
+    owner, email = await _owner(factory, "Overlap")
+    writer = {
+        "step_id": "call",
+        "action": "http_request",
+        "config": {"method": "POST", "url": "https://api.example.com/b"},
+    }
+    first = await owner.create_automation(minimal_definition(name="Write b", plan=[writer]))
+    assert (
+        await owner.request("POST", owner.space_path(f"/automations/{first['id']}/activate"))
+    ).status_code == 200
+    document = {
+        "key": "write-b-again",
+        "status": "active",
+        "definition": minimal_definition(name="Write b again", plan=[writer]),
+    }
+    (tmp_path / "write-b-again.yaml").write_text(yaml.safe_dump(document))
+
+    refused = _apply(owner, email, tmp_path, service_env)
+    assert refused.returncode == 1
+    assert "write-b-again.yaml /status: This automation overlaps 1 active automation(s)" in refused.stderr
+    assert "Write b again" not in await _automations(owner)
+
+    note = "Both post to b: one for each region."
+    (tmp_path / "write-b-again.yaml").write_text(yaml.safe_dump({**document, "coexistence_note": note}))
+    applied = _apply(owner, email, tmp_path, service_env)
+    assert applied.returncode == 0, applied.stderr
+    made = (await _automations(owner))["Write b again"]
+    assert (made["status"], made["coexistence_note"]) == ("active", note)

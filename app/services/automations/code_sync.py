@@ -11,10 +11,11 @@ file says. Nothing here commits: the caller decides whether a run's changes are 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -257,55 +258,61 @@ async def apply_changes(
 ) -> int:
     """Make the planned changes; the number of new webhook trigger tokens (never shown: rotate one to
     see it). A refusal from a service (a role too low, an overlap, a concurrent edit) becomes
-    `ApplyRefused` naming the file; the caller rolls everything back."""
+    `ApplyRefused` naming the file and the field it came from; the caller rolls everything back."""
     new_tokens = 0
     for change in changes:
-        if change.action == "unchanged":
-            continue
-        try:
+        if change.action != "unchanged":
             new_tokens += await _apply_one(session, access, change, vocabulary, force=force)
-        except AppError as exc:
-            details = exc.details or ()
-            raise ApplyRefused(
-                [
-                    Problem(change.file_name, detail.path or "", f"{exc.message} {detail.message}")
-                    for detail in details
-                ]
-                or [Problem(change.file_name, "", exc.message)]
-            ) from None
     return new_tokens
+
+
+@contextlib.asynccontextmanager
+async def _refusals_of(file_name: str, pointer: str) -> AsyncIterator[None]:
+    """A service's refusal as problems of the file, at `pointer` (or inside the definition, when the
+    service located it there)."""
+    try:
+        yield
+    except AppError as exc:
+        located = [
+            Problem(file_name, detail.path if detail.path.startswith(pointer) else pointer, detail.message)
+            for detail in exc.details
+        ]
+        raise ApplyRefused([Problem(file_name, pointer, exc.message), *located]) from None
 
 
 async def _apply_one(
     session: AsyncSession, access: SpaceAccess, change: Change, vocabulary: Vocabulary, *, force: bool
 ) -> int:
-    wanted, automation = change.wanted, change.automation
+    wanted, automation, name = change.wanted, change.automation, change.file_name
     tokens = 0
-    if automation is None:
-        saved = await automation_service.create(session, access, wanted.definition, vocabulary)
-        automation, tokens = saved.automation, len(saved.tokens)
-    elif automation.definition != wanted.definition:
-        saved = await automation_service.update(
-            session,
-            access,
-            automation.id,
-            wanted.definition,
-            expected_version=None if force else wanted.base_version,
-            vocabulary=vocabulary,
-        )
-        tokens = len(saved.tokens)
+    async with _refusals_of(name, "/definition"):
+        if automation is None:
+            saved = await automation_service.create(session, access, wanted.definition, vocabulary)
+            automation, tokens = saved.automation, len(saved.tokens)
+        elif automation.definition != wanted.definition:
+            saved = await automation_service.update(
+                session,
+                access,
+                automation.id,
+                wanted.definition,
+                expected_version=None if force else wanted.base_version,
+                vocabulary=vocabulary,
+            )
+            tokens = len(saved.tokens)
     if dict(automation.action_modes or {}) != wanted.action_modes:
         plain = {key: value for key, value in wanted.action_modes.items() if key != RULES_KEY}
-        await governance_service.set_automation_modes(
-            session, access, automation.id, plain, rules_of(wanted.action_modes)
-        )
-    if automation.status.value != wanted.status:
-        if wanted.status == AutomationStatus.active.value:
-            note = wanted.coexistence_note
-            await overlap_service.check_activation(
-                session, automation, acknowledged=note is not None, note=note
+        async with _refusals_of(name, "/action_modes"):
+            await governance_service.set_automation_modes(
+                session, access, automation.id, plain, rules_of(wanted.action_modes)
             )
-            await automation_service.change_status(session, access, automation.id, StatusAction.activate)
-        else:
-            await automation_service.change_status(session, access, automation.id, StatusAction.pause)
+    if automation.status.value != wanted.status:
+        async with _refusals_of(name, "/status"):
+            if wanted.status == AutomationStatus.active.value:
+                note = wanted.coexistence_note
+                await overlap_service.check_activation(
+                    session, automation, acknowledged=note is not None, note=note
+                )
+                await automation_service.change_status(session, access, automation.id, StatusAction.activate)
+            else:
+                await automation_service.change_status(session, access, automation.id, StatusAction.pause)
     return tokens
