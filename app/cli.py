@@ -1,5 +1,5 @@
 """The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin,
-set-password, check, rotate-key, plugins check."""
+set-password, check, rotate-key, plugins check, export and apply (automations as files)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from app.cli_as_code import apply_automations, export_automations
 from app.config import ConfigurationError, Settings, get_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,10 @@ def main() -> None:
         level=os.environ.get("AUTOMATIONS_LOG_LEVEL", "INFO"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+
+
+main.add_command(export_automations)
+main.add_command(apply_automations)
 
 
 @main.command()

@@ -11,7 +11,6 @@ outside a route (middleware, the body check).
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
@@ -35,12 +34,11 @@ from app.nl.service import DraftService
 from app.persistence.transaction import transaction
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.security.crypto import Keyring
-from app.services.automations.input_defaults import input_default_service
+from app.services.automations.vocabulary import space_vocabulary
 from app.services.health import ReadinessProbe
 from app.services.identity.access import Caller, SpaceAccess
 from app.services.identity.auth import auth_service
 from app.services.resources.databases import ConnectionProbe
-from app.services.resources.secrets import secret_service
 from app.services.resources.vault import keyring_for
 from app.services.runs.limits import DispatchLimits
 
@@ -258,10 +256,7 @@ RuntimeDep = Annotated[Runtime, Depends(on_loop(get_runtime))]
 async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
     """What the space's definitions are validated against: the registries, the allowed LLM models,
     the capabilities this space can call (from the capability resolver) and its secrets' names and hosts."""
-    hosts = await secret_service.bindings(session, access)
-    vocabulary = await runtime.vocabulary_for(str(access.space_id), frozenset(hosts), hosts)
-    # The space's input default names, so a `$space_default` with no value is flagged at save.
-    return dataclasses.replace(vocabulary, space_defaults=await input_default_service.names(session, access))
+    return await space_vocabulary(session, access, runtime.vocabulary_for)
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
