@@ -11,38 +11,20 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import click
 
+from app.cli_accounts import create_admin, rotate_key, set_password
 from app.cli_as_code import apply_automations, export_automations
-from app.config import ConfigurationError, Settings, get_settings
+from app.cli_common import fail_on_configuration, load_settings, refuse_jobs
+from app.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 # prometheus-client's own variable: set, its metrics live in files there, shared by every process.
 METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CHILD_STOP_TIMEOUT_SECONDS = 20.0
-
-
-def _settings() -> Settings:
-    try:
-        return get_settings()
-    except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _fail_on_configuration(func: Any) -> Any:
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except ConfigurationError as exc:
-            raise click.ClickException(str(exc)) from None
-
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
-    return wrapper
 
 
 @click.group()
@@ -54,6 +36,9 @@ def main() -> None:
     )
 
 
+main.add_command(create_admin)
+main.add_command(set_password)
+main.add_command(rotate_key)
 main.add_command(export_automations)
 main.add_command(apply_automations)
 
@@ -67,12 +52,12 @@ main.add_command(apply_automations)
     default=None,
     help="API processes sharing the port (default AUTOMATIONS_API_WORKERS, else the CPU count).",
 )
-@_fail_on_configuration
+@fail_on_configuration
 def api(host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the REST API with uvicorn: one process per core unless told otherwise."""
     import uvicorn
 
-    settings = _settings()
+    settings = load_settings()
     settings.resolved_database_url()
     count = api_workers(workers, settings)
     prepare_metrics_folder(settings)
@@ -127,10 +112,10 @@ def _alive(pid: int) -> bool:
 @click.option("-c", "--concurrency", type=int, default=None, help="Worker processes (default: CPU count).")
 @click.option("-n", "--hostname", default=None, help="Node name, e.g. fast1@%h.")
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
-@_fail_on_configuration
+@fail_on_configuration
 def worker(queues: str, concurrency: int | None, hostname: str | None, celery_args: tuple[str, ...]) -> None:
     """Run a Celery worker consuming the given queues."""
-    prepare_metrics_folder(_settings())
+    prepare_metrics_folder(load_settings())
     from app.worker.celery_app import create_celery
 
     argv = ["worker", "-Q", queues, "--loglevel=INFO"]
@@ -138,16 +123,16 @@ def worker(queues: str, concurrency: int | None, hostname: str | None, celery_ar
         argv += ["-c", str(concurrency)]
     if hostname:
         argv += ["-n", hostname]
-    create_celery(_settings()).worker_main([*argv, *celery_args])
+    create_celery(load_settings()).worker_main([*argv, *celery_args])
 
 
 @main.command()
-@_fail_on_configuration
+@fail_on_configuration
 def beat() -> None:
     """Run Celery beat (the periodic ticks). One is enough; a second is harmless (docs/scaling.md)."""
     from app.worker.celery_app import create_celery
 
-    settings = _settings()
+    settings = load_settings()
     settings.home.mkdir(parents=True, exist_ok=True)
     prepare_metrics_folder(settings)
     schedule = settings.home / "celerybeat-schedule"
@@ -178,7 +163,7 @@ async def _sync_operator_webhook(settings: Settings, database_url: str) -> bool:
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     engine = create_engine(database_url, pool_size=1, application_name="automations-cli")
     try:
-        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
+        async with transaction(create_sessionmaker(engine), refuse_jobs) as session:
             endpoint = await sync_operator_endpoint(
                 session, keyring_for(settings), settings.webhook_url, secret
             )
@@ -188,10 +173,10 @@ async def _sync_operator_webhook(settings: Settings, database_url: str) -> bool:
 
 
 @main.command()
-@_fail_on_configuration
+@fail_on_configuration
 def migrate() -> None:
     """Apply database migrations (alembic upgrade head), then the operator-wide webhook endpoint."""
-    settings = _settings()
+    settings = load_settings()
     # Past any pooler: a migration may need the session to itself (DDL, locks held across statements).
     run_migrations(settings.resolved_direct_database_url())
     click.echo("database is at the latest revision")
@@ -200,167 +185,6 @@ def migrate() -> None:
             click.echo("operator-wide webhook endpoint set from AUTOMATIONS_WEBHOOK_URL")
     except ValueError as exc:
         raise click.ClickException(f"AUTOMATIONS_WEBHOOK_SECRET: {exc}") from None
-
-
-async def _create_admin(settings: Settings, space: str, email: str) -> dict[str, str]:
-    from app.persistence.db import create_engine, create_sessionmaker
-    from app.persistence.transaction import transaction
-    from app.services.identity.spaces import space_service
-
-    engine = create_engine(
-        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
-    )
-    try:
-        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
-            made = await space_service.bootstrap(
-                session,
-                space_name=space,
-                email=email,
-                token_lifetime=timedelta(days=settings.token_ttl_days),
-            )
-    finally:
-        await engine.dispose()
-    return {"space_id": str(made.space.id), "user_id": str(made.user.id), "token": made.token}
-
-
-def _refuse_jobs(job: Any) -> None:
-    raise RuntimeError(f"the CLI does not send jobs ({job.name})")
-
-
-@main.command("create-admin")
-@click.option("--space", "space", required=True, help="Name of the space to create.")
-@click.option("--email", required=True, help="Email of the owner (created if new).")
-@_fail_on_configuration
-def create_admin(space: str, email: str) -> None:
-    """Create a space and its owner; print {space_id, user_id, token} (the token is shown once and
-    expires after AUTOMATIONS_TOKEN_TTL_DAYS)."""
-    if "@" not in email or len(email.lower()) > 320:
-        raise click.BadParameter("not an email address", param_hint="--email")
-    if not space.strip() or len(space) > 200:
-        raise click.BadParameter("1 to 200 characters", param_hint="--space")
-    settings = _settings()
-    click.echo(json.dumps(asyncio.run(_create_admin(settings, space, email))))
-    # On stderr: stdout stays one JSON document for scripts.
-    click.echo(
-        f"First sign-in: open http://{settings.api_host}:{settings.api_port}/ and paste the token above,"
-        f" or give {email} a password with `automations set-password --email {email}`.",
-        err=True,
-    )
-
-
-async def _set_password(settings: Settings, email: str, password: str) -> None:
-    from app.persistence.db import create_engine, create_sessionmaker
-    from app.persistence.transaction import transaction
-    from app.services.identity.signin import sign_in_service
-
-    engine = create_engine(
-        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
-    )
-    try:
-        async with transaction(create_sessionmaker(engine), _refuse_jobs) as session:
-            await sign_in_service.set_password_by_email(session, email, password)
-    finally:
-        await engine.dispose()
-
-
-@main.command("set-password")
-@click.option("--email", required=True, help="Email of an existing user.")
-@click.option(
-    "--password-stdin",
-    is_flag=True,
-    help="Read the password from the first line of standard input instead of prompting.",
-)
-@_fail_on_configuration
-def set_password(email: str, password_stdin: bool) -> None:
-    """Set a user's password for signing in to the web UI (prompted twice, never an argument).
-
-    This is the operator's reset: every API token and sign-in of the user is revoked."""
-    from app.errors import AppError
-
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    try:
-        asyncio.run(_set_password(_settings(), email, password))
-    except AppError as exc:
-        raise click.ClickException(exc.message) from None
-    click.echo(f"password set for {email.lower()}; their tokens and sign-ins are revoked")
-
-
-async def _rotate_key(settings: Settings, old_secret: str) -> dict[str, Any]:
-    from app.persistence.db import create_engine, create_sessionmaker
-    from app.persistence.transaction import transaction
-    from app.services.mcp.endpoints import reseal_oauth
-    from app.services.resources.vault import keyring_for, reseal_batch, secrets_by_key
-
-    keyring = keyring_for(settings, old_secret)
-    engine = create_engine(
-        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
-    )
-    sessionmaker = create_sessionmaker(engine)
-    resealed = 0
-    try:
-        # One transaction per batch: rows are locked briefly and progress survives an interruption.
-        while True:
-            async with transaction(sessionmaker, _refuse_jobs) as session:
-                batch = await reseal_batch(session, keyring)
-            resealed += batch.resealed
-            if batch.resealed == 0:
-                break
-        async with transaction(sessionmaker, _refuse_jobs) as session:
-            oauth = await reseal_oauth(session, keyring)
-        async with transaction(sessionmaker, _refuse_jobs) as session:
-            census = await secrets_by_key(session)
-    finally:
-        await engine.dispose()
-    return {
-        "current_key_id": keyring.current_key_id,
-        "resealed": resealed,
-        "mcp_oauth_resealed": oauth,
-        "secrets_by_key": census,
-    }
-
-
-@main.command("rotate-key")
-@click.option(
-    "--old-key-env",
-    required=True,
-    metavar="VAR",
-    help="Name of the environment variable that holds the previous secret key.",
-)
-@_fail_on_configuration
-def rotate_key(old_key_env: str) -> None:
-    """Re-encrypt every stored secret under AUTOMATIONS_SECRET_KEY, opening old ones with $VAR.
-
-    Safe while the service runs: processes that know both keys read either, and each batch is
-    its own transaction; MCP connections' OAuth tokens are resealed too. Prints {current_key_id,
-    resealed, mcp_oauth_resealed, secrets_by_key}; exits 1 when secrets sealed under some other key
-    remain.
-    """
-    from app.errors import AppError
-    from app.security.crypto import derive_key_id
-
-    old_secret = os.environ.get(old_key_env, "")
-    if not old_secret:
-        raise click.BadParameter(
-            f"the variable {old_key_env} is not set or empty", param_hint="--old-key-env"
-        )
-    settings = _settings()
-    if derive_key_id(old_secret) == derive_key_id(settings.resolved_secret_key()):
-        raise click.ClickException(
-            f"{old_key_env} holds the current AUTOMATIONS_SECRET_KEY; set the new key there first"
-        )
-    try:
-        report = asyncio.run(_rotate_key(settings, old_secret))
-    except AppError as exc:
-        raise click.ClickException(exc.message) from None
-    click.echo(json.dumps(report, indent=2))
-    left = {key: count for key, count in report["secrets_by_key"].items() if key != report["current_key_id"]}
-    if left:
-        raise click.ClickException(
-            f"secrets sealed under keys neither given key opens remain: {left}; rotate them with that key"
-        )
 
 
 async def _check(settings: Settings) -> dict[str, Any]:
@@ -386,14 +210,14 @@ async def _check(settings: Settings) -> dict[str, Any]:
 
 @main.command()
 @click.option("--timeout", type=float, default=5.0, show_default=True, help="Seconds to wait for each queue.")
-@_fail_on_configuration
+@fail_on_configuration
 def check(timeout: float) -> None:
     """Check the database, the broker, and that a worker answers on every queue."""
     from celery.exceptions import TimeoutError as CeleryTimeout
 
     from app.worker.celery_app import ALL_QUEUES, create_celery
 
-    settings = _settings()
+    settings = load_settings()
     report = asyncio.run(_check(settings))
     celery = create_celery(settings)
     queues: dict[str, str] = {}
@@ -417,13 +241,13 @@ def plugins() -> None:
 
 
 @plugins.command("check")
-@_fail_on_configuration
+@fail_on_configuration
 def plugins_check() -> None:
     """Load the allowed plugins as the service does and print what became of each; exit 1 if one failed."""
     from app.registry.plugins import load_plugins
     from app.registry.registries import native_namespaces
 
-    settings = _settings()
+    settings = load_settings()
     found = load_plugins(
         settings.plugin_ids, reserved=native_namespaces(), min_poll_seconds=settings.plugin_poll_min_seconds
     )
@@ -451,13 +275,13 @@ def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 @main.command()
 @click.option("--port", type=int, default=None, help="API port (default PORT or 8000).")
-@_fail_on_configuration
+@fail_on_configuration
 def dev(port: int | None) -> None:
     """Run everything locally: embedded PostgreSQL and Redis (unless DATABASE_URL / REDIS_URL are set),
     migrations, then api + worker + beat. Ctrl-C stops it all; the data stays in AUTOMATIONS_HOME."""
     from app.devstack import EmbeddedStack, start_postgres, start_redis
 
-    settings = _settings()
+    settings = load_settings()
     home = settings.home.resolve()
     home.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)

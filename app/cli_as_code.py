@@ -16,21 +16,11 @@ from typing import Any, TypeVar
 
 import click
 
-from app.config import ConfigurationError, Settings, get_settings
+from app.cli_common import load_settings, refuse_jobs
+from app.config import Settings
 
 T = TypeVar("T")
 AS_HELP = "Email of the space member the changes are made as (or AUTOMATIONS_AS)."
-
-
-def _settings() -> Settings:
-    try:
-        return get_settings()
-    except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _refuse_jobs(job: Any) -> None:
-    raise RuntimeError(f"the CLI does not send jobs ({job.name})")
 
 
 async def _with_session(settings: Settings, work: Callable[[Any, Any], Awaitable[T]], *, commit: bool) -> T:
@@ -44,9 +34,9 @@ async def _with_session(settings: Settings, work: Callable[[Any, Any], Awaitable
     )
     sessionmaker = create_sessionmaker(engine)
     try:
-        runtime = build_runtime(settings, _refuse_jobs, sessionmaker)
+        runtime = build_runtime(settings, refuse_jobs, sessionmaker)
         if commit:
-            async with transaction(sessionmaker, _refuse_jobs) as session:
+            async with transaction(sessionmaker, refuse_jobs) as session:
                 return await work(session, runtime)
         async with sessionmaker() as session:
             try:
@@ -81,7 +71,7 @@ def export_automations(space: str, directory: Path, email: str) -> None:
     async def work(session: Any, _runtime: Any) -> list[Any]:
         return await export_files(session, await acting_access(session, space, email))
 
-    files = _run(_settings(), work, commit=False)
+    files = _run(load_settings(), work, commit=False)
     directory.mkdir(parents=True, exist_ok=True)
     for exported in files:
         (directory / exported.file_name).write_text(render(exported), encoding="utf-8")
@@ -143,7 +133,7 @@ def apply_automations(directory: Path, space: str, email: str, dry_run: bool, fo
         return changes, await apply_changes(session, access, changes, vocabulary, force=force)
 
     try:
-        changes, new_tokens = _run(_settings(), work, commit=not dry_run)
+        changes, new_tokens = _run(load_settings(), work, commit=not dry_run)
     except ApplyRefused as exc:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)

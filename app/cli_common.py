@@ -1,0 +1,37 @@
+"""What every `automations` command module shares: the settings, and configuration problems as clean
+command-line errors instead of tracebacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from app.config import ConfigurationError, Settings, get_settings
+
+
+def load_settings() -> Settings:
+    """The process's settings; a setting that cannot work ends the command with its message."""
+    try:
+        return get_settings()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def fail_on_configuration(func: Any) -> Any:
+    """A command whose configuration problems end it with their message, not a traceback."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ConfigurationError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+def refuse_jobs(job: Any) -> None:
+    """The job sender of a command's transaction: a command never queues work for the workers."""
+    raise RuntimeError(f"the CLI does not send jobs ({job.name})")
