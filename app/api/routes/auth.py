@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, LockoutDep, SessionDep, SettingsDep
-from app.api.schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
+from app.api.identity_schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
 from app.persistence.models import User
 from app.services.identity.invitations import invitation_service
 from app.services.identity.signin import SignedIn, sign_in_service

@@ -9,17 +9,17 @@ from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep, SpaceDep
-from app.api.schemas import (
+from app.api.identity_schemas import (
     InvitationOut,
     MemberCreate,
     MemberOut,
     MemberUpdate,
     NewMemberOut,
-    PageOut,
     SpaceCreate,
     SpaceOut,
     SpaceWithRoleOut,
 )
+from app.api.schemas import PageOut
 from app.persistence.models import Membership
 from app.services.identity.invitations import IssuedInvitation, invitation_service
 from app.services.identity.spaces import space_service

@@ -8,7 +8,8 @@ from fastapi import APIRouter, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep
-from app.api.schemas import NewTokenOut, PageOut, TokenCreate, TokenOut
+from app.api.identity_schemas import NewTokenOut, TokenCreate, TokenOut
+from app.api.schemas import PageOut
 from app.services.identity.tokens import TokenPolicy, token_service
 
 router = APIRouter(prefix="/tokens", tags=["tokens"], route_class=JsonBodyRoute)
