@@ -17,7 +17,8 @@ from app.engine.capabilities import CapabilityCall, CapabilityPipeline
 from app.engine.capabilities.governance import Governance
 from app.registry import Capability
 from app.registry.builtin_llm import MODEL_TURN, reply_from_result
-from app.registry.ports import ArtifactData, ArtifactRef, LlmReply, Ports
+from app.registry.llm_ports import LlmReply
+from app.registry.ports import ArtifactData, ArtifactRef, Ports
 
 
 @dataclass(frozen=True)

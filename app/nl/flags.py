@@ -17,7 +17,7 @@ from app.nl.drafts import CostEstimate, Flag
 from app.nl.heuristics import heuristic_flags
 from app.nl.permissions import ModeResolver, inferred_mode
 from app.nl.usage import AGENT_ACTIONS, capability_uses, matching, steps, tool_patterns
-from app.registry.ports import LlmPort
+from app.registry.llm_ports import LlmPort
 
 LLM_ACTIONS = frozenset({"agent_task", "llm_complete"})
 # Defaults of the LLM actions when a step leaves them out (see app/registry/builtin_agent.py).

@@ -16,7 +16,7 @@ from app.engine.validation import Vocabulary
 from app.engine.validation.templates import is_template
 from app.nl.context import SpaceNames
 from app.nl.usage import steps
-from app.registry.ports import LlmReply
+from app.registry.llm_ports import LlmReply
 
 TOOL_NAME = "space_inventory"
 KINDS = ("connections", "databases", "mcp_tools", "slack_channels", "secrets")

@@ -17,7 +17,7 @@ from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.transaction import transaction
 from app.persistence.types import AsyncSession, async_sessionmaker
-from app.registry.ports import LlmPort, LlmReply
+from app.registry.llm_ports import LlmPort, LlmReply
 from app.services.governance.ledger import ledger_service
 
 

@@ -13,7 +13,7 @@ from app.nl.service import DraftService
 from app.nl.service_types import AuthoringConfig, VocabularyOf
 from app.nl.store import DraftStore
 from app.persistence.types import AsyncSession, async_sessionmaker
-from app.registry.ports import LlmPort
+from app.registry.llm_ports import LlmPort
 from app.security.egress import EgressAllowList
 
 # Short socket timeouts: a dead Redis answers 503 quickly instead of holding the request.

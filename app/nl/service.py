@@ -50,7 +50,7 @@ from app.nl.write_policy import WritePolicy, choose_write_policy, keep_hand_choi
 from app.persistence.base import utcnow
 from app.persistence.models import Automation
 from app.persistence.types import AsyncSession
-from app.registry.ports import LlmPort
+from app.registry.llm_ports import LlmPort
 from app.security.credentials import scrub
 from app.services.automations.definitions import problems_of
 from app.services.automations.store import Saved, automation_service

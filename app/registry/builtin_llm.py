@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.registry.factories import capability_action
+from app.registry.llm_ports import LlmReply, LlmToolCall
 from app.registry.models import Capability
-from app.registry.ports import HandlerContext, LlmReply, LlmToolCall
+from app.registry.ports import HandlerContext
 
 DEFAULT_MAX_TOKENS = 1024
 

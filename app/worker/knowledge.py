@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.persistence.models import Run
-from app.registry.ports import LlmReply
+from app.registry.llm_ports import LlmReply
 from app.services.governance.ledger import ledger_service
 from app.services.knowledge.documents import NewDocument, document_service
 from app.services.knowledge.search import filters_from, search_service

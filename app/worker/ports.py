@@ -20,7 +20,8 @@ from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv, Run
-from app.registry.ports import InvocationRecord, KvEntry, LlmReply, Ports
+from app.registry.llm_ports import LlmReply
+from app.registry.ports import InvocationRecord, KvEntry, Ports
 from app.security.egress import EgressAllowList
 from app.services.governance.invocations import invocation_service
 from app.services.governance.ledger import ledger_service

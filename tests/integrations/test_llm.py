@@ -14,7 +14,7 @@ import pytest
 from app.definitions.signals import StepError
 from app.integrations.llm import LiteLlm, ModelSettings
 from app.integrations.llm.clients import HTTP_HANDLER_PROVIDERS
-from app.registry.ports import LlmPort
+from app.registry.llm_ports import LlmPort
 from app.security.egress import EgressAllowList
 from tests.support.fake_llm import FakeLlm, error, json_reply, reply, tool_call, tool_calls
 

@@ -20,7 +20,8 @@ from app.integrations.http import GuardedHttp
 from app.persistence.autocommit import AutocommitWrites, claim_writes
 from app.persistence.models import Run, RunStep
 from app.persistence.transaction import transaction
-from app.registry.ports import LlmReply, Ports
+from app.registry.llm_ports import LlmReply
+from app.registry.ports import Ports
 from app.security.egress import EgressAllowList
 from app.services.runs.execution import ExecutionDeps, ExecutionSettings, execution_service
 from tests.support.factories import Factory

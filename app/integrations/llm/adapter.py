@@ -12,7 +12,7 @@ from app.integrations.llm import _litellm
 from app.integrations.llm.clients import check_provider, guarded_call_kwargs
 from app.integrations.llm.errors import to_step_error
 from app.integrations.llm.models import ModelSettings, Prices, known_info, output_cap, prices_for
-from app.registry.ports import LlmReply, LlmToolCall
+from app.registry.llm_ports import LlmReply, LlmToolCall
 from app.security.egress import EgressAllowList
 
 SCHEMA_NAME = "output"

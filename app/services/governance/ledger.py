@@ -12,7 +12,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import LlmUsage, Run
 from app.persistence.repositories.ledger import LedgerRepository
 from app.persistence.types import AsyncSession
-from app.registry.ports import LlmReply
+from app.registry.llm_ports import LlmReply
 
 
 @dataclass(frozen=True)

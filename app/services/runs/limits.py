@@ -9,7 +9,7 @@ from app.definitions.signals import StepError
 from app.engine.caps import OperatorCaps
 from app.engine.estimate import Pricer
 from app.registry import actions
-from app.registry.ports import LlmPort
+from app.registry.llm_ports import LlmPort
 
 __all__ = ["EXECUTE_TASK", "DispatchLimits", "pricer", "queue_for"]
 

@@ -17,7 +17,8 @@ from app.engine.capabilities import CapabilityPipeline, NamedRule, NoSecrets, Se
 from app.engine.context import ActionContext, RunLimits
 from app.engine.executor import StopRequested
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
-from app.registry.ports import HttpAnswer, KvEntry, LlmReply, LlmToolCall, Ports
+from app.registry.llm_ports import LlmReply, LlmToolCall
+from app.registry.ports import HttpAnswer, KvEntry, Ports
 from app.security.egress import CarriedSecret
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
