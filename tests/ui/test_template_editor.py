@@ -1,6 +1,7 @@
 """Template fields in Chromium: the code editor used with the keyboard alone (completion of the run
 context accepted with Enter and Tab, a filter from the palette, Escape to leave), the typed template
-saved; the server's template check shown under the field and gone once the template is fixed."""
+saved; the server's template check shown under the field and gone once the template is fixed; a
+plain field that gets a template becomes an editor."""
 
 from __future__ import annotations
 
@@ -123,6 +124,7 @@ def test_the_template_check_is_shown_under_the_field_until_the_template_is_fixed
     page.click(EDITOR)
     _caret_before_the_closing_braces(page)
     page.keyboard.type("|shout")
+    page.wait_for_function("() => document.getElementById('json-view').value.includes('|shout')")
     page.click("#save-definition")
     problem = page.locator(f"{TELL} .mark.problem", has_text="unknown filter 'shout'")
     problem.wait_for()
@@ -138,6 +140,19 @@ def test_the_template_check_is_shown_under_the_field_until_the_template_is_fixed
         page.keyboard.press("Backspace")
     page.keyboard.type("trim")
     problem.wait_for(state="detached")
+
+    # A plain field becomes an editor once a template is typed into it, and typing goes on there.
+    url = page.locator("[data-section='/plan/0'] input[name='root[config][url]']")
+    url.click()
+    page.keyboard.press("End")
+    page.keyboard.type("?who={{")
+    url.wait_for(state="hidden")
+    page.keyboard.type(" inputs.customer }}")
+    assert _focused(page, "el.classList.contains('cm-content')")
     page.click("#save-definition")
     page.locator("p.ok", has_text="Saved as version 2").wait_for()
     assert _saved_title(ui_base, owner, automation) == (2, "Hello {{ inputs.customer|trim }}")
+    saved = space_api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()
+    assert saved["definition"]["plan"][0]["config"]["url"] == (
+        "https://hooks.example.com/customer?who={{ inputs.customer }}"
+    )

@@ -16,7 +16,7 @@ export function isTemplate(text) {
 }
 
 function textInputs(holder) {
-  return [...holder.querySelectorAll("input[type=text], input:not([type]), textarea")].filter((input) => !input.closest(".secret-offer, .je-modal"));
+  return [...holder.querySelectorAll("input[type=text], input[type=url], input:not([type]), textarea")].filter((input) => !input.closest(".secret-offer, .je-modal"));
 }
 
 function fields(schema) {
