@@ -5,6 +5,7 @@ plain field that gets a template becomes an editor."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -156,3 +157,11 @@ def test_the_template_check_is_shown_under_the_field_until_the_template_is_fixed
     assert saved["definition"]["plan"][0]["config"]["url"] == (
         "https://hooks.example.com/customer?who={{ inputs.customer }}"
     )
+
+    # An edit in the JSON view shows in the editor.
+    page.click("#tab-json")
+    edited = json.loads(page.input_value("#json-view"))
+    edited["plan"][1]["config"]["title"] = "Bye {{ inputs.customer }}"
+    page.fill("#json-view", json.dumps(edited, indent=2))
+    page.click("#tab-form")
+    page.locator(EDITOR, has_text="Bye {{ inputs.customer }}").wait_for()

@@ -46,8 +46,14 @@ export function upgradeTemplateFields(holder, context) {
   const upgrade = async (input, focus = false) => {
     if (input.dataset.template) return;
     input.dataset.template = "pending";
-    const { attach } = await loadChunk();
-    attach(input, context, focus);
+    try {
+      const { attach } = await loadChunk();
+      attach(input, context, focus);
+    } catch {
+      // The chunk did not load: the plain input stays, and the next template typed tries again.
+      chunk = null;
+      delete input.dataset.template;
+    }
   };
   for (const input of textInputs(holder)) if (isTemplate(input.value)) upgrade(input);
   if (holder.dataset.templateWatch) return;
