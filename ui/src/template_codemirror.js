@@ -142,7 +142,8 @@ export function attach(input, context, focus = false) {
       extensions: [
         templateLanguage,
         syntaxHighlighting(defaultHighlightStyle),
-        // Escape closes open suggestions first, else leaves; before the completion's own keys (a query still pending does not hold it).
+        // Escape closes open suggestions, else leaves the editor. Placed before the completion's own
+        // keys, so a query still pending (typed a moment ago, nothing shown) does not hold the caret.
         Prec.highest(keymap.of([{ key: "Escape", run: (v) => completionStatus(v.state) !== "active" && leave(v) }])),
         autocompletion({ override: [completionSource(context)], icons: false }),
         keymap.of([
