@@ -7,6 +7,7 @@ import { JSONEditor } from "@json-editor/json-editor";
 import { clear, errorBox, h } from "./dom.js";
 import { generalSchema, stepSchema, triggerSchema } from "./schema.js";
 import { SECRET_NAME, suggestedName } from "./secrets.js";
+import { refreshTemplateFields, templateContext, upgradeTemplateFields } from "./template_editor.js";
 
 const OPTIONS = {
   theme: "html",
@@ -183,6 +184,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     editor.on("ready", () => {
       form.ready = true;
       editor.setValue(startval);
+      // A step's template fields get the template editor, completing what the step can read.
+      if (pointer.startsWith("/plan/")) upgradeTemplateFields(holder, () => templateContext(value, Number(pointer.split("/")[2]), schemas.catalog));
       applyMarks();
     });
     editor.on("change", () => {
@@ -305,6 +308,7 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
         }
       }
       silent = false;
+      refreshTemplateFields(formsBox);
       applyMarks();
     }
   }
@@ -343,7 +347,9 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       const target = found ? found.editor.container : formsBox;
       target.setAttribute("data-marked", mark.kind);
       target.append(note);
-      const input = target.querySelector("input, select, textarea");
+      // A template field's editor (right after its hidden input) stands for the input.
+      const first = target.querySelector("input, select, textarea");
+      const input = first && first.dataset.template === "ready" ? first.nextElementSibling.querySelector(".cm-content") : first;
       if (input) input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), note.id].filter(Boolean).join(" "));
     });
   }
