@@ -132,3 +132,37 @@ def test_an_unknown_approval_link_says_so_and_an_inbox_link_opens_the_approval(
     phone.wait_for_url(f"**/approvals/{approval['id']}")
     phone.locator("main h1", has_text="Older link").wait_for()
     space_api(ui_base, owner, "POST", f"/runs/{run['id']}/cancel")
+
+
+def test_a_call_that_needs_two_approvers_shows_how_many_approved_and_the_rule_that_asked(
+    phone: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = automation_needing_approval(
+        ui_base, owner, "Two approvers", f"{loopback.url}/count/two-{uuid.uuid4().hex[:6]}"
+    )
+    rules = [{"capability": "http.request", "mode": "require_approval", "approvals": 2}]
+    modes = space_api(
+        ui_base,
+        owner,
+        "PUT",
+        f"/automations/{automation['id']}/action-modes",
+        json={"modes": {}, "rules": rules},
+    )
+    assert modes.status_code == 200, modes.text
+    run = space_api(
+        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
+    ).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
+    first = space_api(ui_base, owner, "POST", f"/approvals/{approval['id']}/approve", json={"scope": "once"})
+    assert (first.status_code, first.json()["status"]) == (200, "pending"), first.text
+
+    sign_in(phone, owner)
+    phone.goto(f"/approvals/{approval['id']}")
+    so_far = phone.locator(".approvals-so-far")
+    so_far.wait_for()
+    assert so_far.inner_text().startswith("1 of 2"), so_far.inner_text()
+    assert "(api)" in so_far.inner_text()
+    phone.locator("dd", has_text="rule 1 of the automation's modes").wait_for()
+    _fits_the_screen(phone)
+    space_api(ui_base, owner, "POST", f"/runs/{run['id']}/cancel")

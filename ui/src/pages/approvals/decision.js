@@ -24,6 +24,14 @@ function askedOf(approval) {
   return roles.length ? `${roles.join(" or ")} of this space` : "—";
 }
 
+/** How many distinct members approved so far, of how many the rule asks, and through which channel.
+ * @param {Approval} approval */
+function approvalsSoFar(approval) {
+  const approved = approval.decisions.filter((decision) => decision.decision === "approve");
+  const via = approved.map((decision) => `${when(decision.created_at)} (${decision.via})`).join(", ");
+  return `${approved.length} of ${approval.required_approvals}${via ? `: ${via}` : ""}`;
+}
+
 /** The facts of a call waiting (or no longer waiting) for a decision. @param {Approval} approval */
 export function approvalFacts(approval) {
   return [
@@ -39,6 +47,8 @@ export function approvalFacts(approval) {
       approval.target ? [h("dt", {}, "Acts on"), h("dd", { class: "target" }, h("code", {}, approval.target))] : null,
       h("dt", {}, "Asked of"),
       h("dd", {}, askedOf(approval)),
+      approval.required_approvals > 1 ? [h("dt", {}, "Approvals"), h("dd", { class: "approvals-so-far" }, approvalsSoFar(approval))] : null,
+      approval.mode_rule ? [h("dt", {}, "Decided by"), h("dd", {}, `rule ${Number(approval.mode_rule.index) + 1} of the ${String(approval.mode_rule.level)}'s modes`)] : null,
       h("dt", {}, "Requested"),
       h("dd", {}, when(approval.created_at)),
       h("dt", {}, "Expires"),
