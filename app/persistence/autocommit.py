@@ -102,34 +102,22 @@ class AutocommitWrites:
         if self._commit_each:
             await self.session.commit()
 
-    @asynccontextmanager
-    async def atomic(self) -> AsyncIterator[AsyncSession]:
+    def atomic(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction in the middle of the claim, on the same connection, which then goes back to
         one-statement writes: for the few writes of a claim that must commit together (asking for an
         approval). Its wake-ups join the caller's job scope once it committed; a rollback drops them."""
-        async with self._turn:
-            await self.session.commit()
-            await self.connection.execution_options(isolation_level=self.connection.default_isolation_level)
-            try:
-                with jobs.job_scope() as queued:
-                    yield self.session
-                    await self.session.commit()
-                _rejoin(queued)
-            except BaseException:
-                await self.session.rollback()
-                raise
-            finally:
-                self.session.expunge_all()
-                if not self._commit_each:  # behind a transaction pooler the connection never autocommits
-                    await self.connection.execution_options(**AUTOCOMMIT)
+        return self._transaction(resume_autocommit=True)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncSession]:
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction on the same connection, committed when the block succeeds, else rolled back.
 
         The jobs it queues join the caller's job scope once it committed; the connection writes nothing
         in autocommit mode afterwards.
         """
+        return self._transaction(resume_autocommit=False)
+
+    @asynccontextmanager
+    async def _transaction(self, *, resume_autocommit: bool) -> AsyncIterator[AsyncSession]:
         async with self._turn:
             # Ends the session's bookkeeping of the autocommit statements (nothing is sent), so the
             # connection may leave autocommit mode: the next statement opens a real transaction.
@@ -143,6 +131,12 @@ class AutocommitWrites:
             except BaseException:
                 await self.session.rollback()
                 raise
+            finally:
+                if resume_autocommit:
+                    self.session.expunge_all()
+                    # Behind a transaction pooler the connection never autocommits.
+                    if not self._commit_each:
+                        await self.connection.execution_options(**AUTOCOMMIT)
 
 
 OpenClaimWrites = Callable[[], AbstractAsyncContextManager[AutocommitWrites]]
