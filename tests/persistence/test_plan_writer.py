@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from app import jobs
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import DomainEvent, Run, RunStep

@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.db import create_engine
 from app.persistence.run_events import RunChange, RunEventHub, Subscription, parse_access_change
 from tests.support.factories import Caller, Factory, minimal_definition

@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from app import jobs
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, TransitionRefused
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.jobs import Job
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow

@@ -9,7 +9,7 @@ import pytest
 
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.models import Run
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, claim_end
 from app.services.runs.limits import DispatchLimits

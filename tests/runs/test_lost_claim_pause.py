@@ -14,7 +14,7 @@ from sqlalchemy import select, text, update
 
 from app.definitions.automation import Step
 from app.definitions.signals import CallId
-from app.engine.executor import ClaimLost
+from app.engine.claim_ports import ClaimLost
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, Run, RunStep
 from app.registry.ports import InvocationRecord

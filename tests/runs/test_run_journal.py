@@ -18,7 +18,7 @@ from sqlalchemy import event, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.definitions.automation import Step
-from app.engine.executor import ClaimLost, StopRequested
+from app.engine.claim_ports import ClaimLost, StopRequested
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, DomainEvent, Notification, Run, RunStep
 from app.services.runs.journal import RunJournal

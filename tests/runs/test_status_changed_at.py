@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app.definitions.run_states import RunStatus
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.base import utcnow
 from app.persistence.models import Run
 from app.persistence.repositories.runs import RunRepository

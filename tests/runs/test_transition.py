@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from app import jobs
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus, Transition, TransitionRefused
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.jobs import Job
 from app.persistence.base import utcnow
 from app.persistence.models import DomainEvent, Run

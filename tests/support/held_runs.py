@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from app import jobs
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run

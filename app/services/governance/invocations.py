@@ -18,7 +18,7 @@ from app import metrics
 from app.definitions import invocation_states
 from app.definitions.invocation_states import InvocationStatus
 from app.definitions.signals import StepError
-from app.engine.executor import ClaimLost
+from app.engine.claim_ports import ClaimLost
 from app.errors import NotFound
 from app.persistence.base import utcnow
 from app.persistence.models import ActionInvocation, Run, Space

@@ -23,8 +23,9 @@ from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.capabilities.governance import Governance
 from app.engine.caps import effective_caps
+from app.engine.claim_ports import Outcome, Resume, SystemClock
 from app.engine.context import ActionContext, RunLimits
-from app.engine.executor import Executor, Outcome, Resume, SystemClock
+from app.engine.executor import Executor
 from app.engine.steps import on_failure_reserve
 from app.integrations.llm import load_off_loop
 from app.persistence.autocommit import AutocommitWrites, OpenClaimWrites

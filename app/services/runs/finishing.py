@@ -13,7 +13,7 @@ from datetime import datetime
 
 from app.definitions import run_states
 from app.definitions.run_states import Transition
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import Run
 from app.persistence.repositories.run_journal import StepEnd

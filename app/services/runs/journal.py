@@ -18,7 +18,7 @@ from app import metrics
 from app.definitions.automation import Step
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import CallId
-from app.engine.executor import ClaimLost, Phase, StopRequested
+from app.engine.claim_ports import ClaimLost, Phase, StopRequested
 from app.persistence.base import utcnow
 from app.persistence.repositories.run_journal import RunJournalRepository, StepEnd
 from app.persistence.types import AsyncSession

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from app.definitions.run_states import RunStatus, Transition
-from app.engine.executor import Outcome
+from app.engine.claim_ports import Outcome
 from app.persistence.models import Run
 from app.persistence.repositories.run_journal import StepEnd
 from app.persistence.types import AsyncSession

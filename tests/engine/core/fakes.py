@@ -14,8 +14,8 @@ from typing import Any
 from app.definitions.automation import Step
 from app.definitions.run_modes import LlmMode, RunMode
 from app.engine.capabilities import CapabilityPipeline, NamedRule, NoSecrets, SecretResolver, default_rules
+from app.engine.claim_ports import StopRequested
 from app.engine.context import ActionContext, RunLimits
-from app.engine.executor import StopRequested
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
 from app.registry.llm_ports import LlmReply, LlmToolCall
 from app.registry.ports import HttpAnswer, KvEntry, Ports

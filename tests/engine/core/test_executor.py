@@ -11,8 +11,9 @@ import pytest
 
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.signals import StepError, Suspend
+from app.engine.claim_ports import Outcome, Resume
 from app.engine.context import ActionContext
-from app.engine.executor import Executor, Outcome, Resume
+from app.engine.executor import Executor
 from app.engine.secret_refs import SecretRef
 from app.engine.steps import RetryPolicy, on_failure_reserve
 from app.registry import ActionDefinition, Registry

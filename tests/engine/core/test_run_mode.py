@@ -9,7 +9,8 @@ import pytest
 from app.definitions.automation import AutomationDefinition
 from app.definitions.run_modes import suppresses
 from app.definitions.signals import Suppressed
-from app.engine.executor import Executor, Resume
+from app.engine.claim_ports import Resume
+from app.engine.executor import Executor
 from app.registry import actions
 from app.registry.builtin_capabilities import HTTP_REQUEST, NOTIFY_SEND
 from app.registry.builtin_kv import KV_GET, KV_SET
