@@ -19,15 +19,10 @@ from app.definitions.json_schema import SchemaRefused, Violation, check_schema_d
 from app.definitions.pointers import join, locate
 from app.engine.caps import OperatorCaps
 from app.engine.filters import check_filter
-from app.engine.inputs import (
-    RUNTIME_DEFAULTS,
-    SPACE_DEFAULT_MISSING,
-    is_runtime_token,
-    space_default_names,
-)
 from app.engine.mapping import check_mapping
 from app.engine.secret_refs import is_literal_reference, stands_for_string
 from app.engine.validation.credentials import literal_credentials
+from app.engine.validation.inputs import input_problems
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
@@ -78,7 +73,7 @@ def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> 
     problems = _shape(document)
     if not isinstance(document, dict):
         return problems
-    problems += _inputs(document.get("inputs"), vocabulary.space_defaults)
+    problems += input_problems(document.get("inputs"), vocabulary.space_defaults)
     problems += _triggers(document.get("triggers"), vocabulary)
     problems += _steps(document, vocabulary)
     problems += _grants(document.get("execution"), vocabulary)
@@ -108,55 +103,6 @@ def _inner_pointer(error: Any) -> str:
     """Where inside an embedded JSON Schema a refusal points, to extend the document's pointer."""
     cause = error.get("ctx", {}).get("error")
     return cause.pointer if isinstance(cause, SchemaRefused) else ""
-
-
-def _inputs(inputs: Any, space_defaults: frozenset[str] | None) -> list[Problem]:
-    if not isinstance(inputs, dict) or not isinstance(inputs.get("schema"), dict):
-        return []
-    schema = inputs["schema"]
-    try:
-        check_schema_document(schema)
-    except ValueError:
-        return []  # already reported by the shape pass
-    problems = []
-    properties = schema.get("properties")
-    for name, spec in properties.items() if isinstance(properties, dict) else ():
-        default = spec.get("default") if isinstance(spec, dict) else None
-        if is_runtime_token(default) and default not in RUNTIME_DEFAULTS:
-            problems.append(
-                Problem(
-                    join("inputs", "schema", "properties", name, "default"),
-                    "unknown_runtime_default",
-                    f"{default!r} is not a runtime default; use one of {', '.join(sorted(RUNTIME_DEFAULTS))}",
-                )
-            )
-    if space_defaults is not None:
-        problems += _space_defaults(schema, space_defaults)
-    return problems
-
-
-def _space_defaults(schema: dict[str, Any], space_defaults: frozenset[str]) -> list[Problem]:
-    """A warning for each `$space_default` the space has no value for: a fire that leaves the input out
-    gets none (and is refused when the input is required) until an admin sets one."""
-    required = schema.get("required")
-    problems = []
-    for name in space_default_names(schema):
-        if name in space_defaults:
-            continue
-        consequence = (
-            "fires that leave it out are refused"
-            if isinstance(required, list) and name in required
-            else "runs that leave it out go without"
-        )
-        problems.append(
-            Problem(
-                join("inputs", "schema", "properties", name, "default"),
-                SPACE_DEFAULT_MISSING,
-                f"this space has no input default {name!r}: {consequence} until an admin sets one",
-                "warning",
-            )
-        )
-    return problems
 
 
 def _triggers(triggers: Any, vocabulary: Vocabulary) -> list[Problem]:
