@@ -34,6 +34,16 @@ class RunDetail:
     steps: Sequence[RunStep]
 
 
+async def _run_in_space(
+    session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID, *, for_update: bool = False
+) -> Run:
+    """The space's run (locked when `for_update`), or 404: another space's run is not found either."""
+    run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=for_update)
+    if run is None:
+        raise NotFound("Run not found.", code="run_not_found")
+    return run
+
+
 class RunService:
     async def identities(
         self, session: AsyncSession, access: SpaceAccess, runs: Sequence[Run]
@@ -108,9 +118,7 @@ class RunService:
         paused automation, not on an archived one, and the inputs must still match the schema.
         """
         access.require(Permissions.write_automations)
-        original = await RunRepository(session).get_in_space(access.space_id, run_id)
-        if original is None:
-            raise NotFound("Run not found.", code="run_not_found")
+        original = await _run_in_space(session, access, run_id)
         automation = await automation_service.get(session, access, original.automation_id)
         request = FireRequest(
             trigger_type="manual",
@@ -165,9 +173,7 @@ class RunService:
     ) -> Run:
         """Move a queued run in the line (admins and owners): 409 once it has left the queue."""
         access.require(Permissions.manage_space)
-        run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=True)
-        if run is None:
-            raise NotFound("Run not found.", code="run_not_found")
+        run = await _run_in_space(session, access, run_id, for_update=True)
         # The row lock orders this after a promotion holding the row: a promoted run is not queued.
         if run.status is not RunStatus.queued:
             raise Conflict(
@@ -178,9 +184,7 @@ class RunService:
         return run
 
     async def get(self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID) -> RunDetail:
-        run = await RunRepository(session).get_in_space(access.space_id, run_id)
-        if run is None:
-            raise NotFound("Run not found.", code="run_not_found")
+        run = await _run_in_space(session, access, run_id)
         return RunDetail(run, await RunStepRepository(session).for_run(run.id))
 
     async def cancel(
@@ -188,9 +192,7 @@ class RunService:
     ) -> Run:
         """Queued or pending: cancelled now. Running: stops at the next step boundary or wait."""
         access.require(Permissions.write_automations)
-        run = await RunRepository(session).get_in_space(access.space_id, run_id, for_update=True)
-        if run is None:
-            raise NotFound("Run not found.", code="run_not_found")
+        run = await _run_in_space(session, access, run_id, for_update=True)
         # The row lock makes the check and the change one step, like a conditional update.
         if run.status in run_states.CANCEL.sources:
             cancelled = await transition(session, Move(run, run_states.CANCEL, utcnow(), limits))
