@@ -295,7 +295,7 @@ def test_dashboard_approvals_failures_spend_against_caps_and_queue(
 
     page.goto("/")
     page.wait_for_selector("#dash-approvals-count:text-is('2 pending')")
-    assert page.locator("#dash-approvals a[href^='/approvals?approval=']").count() == 2
+    assert page.locator("#dash-approvals a[href^='/approvals/']").count() == 2
     failed_row = page.locator(f"#dash-failing li[data-automation='{broken['id']}']")
     assert "1 of 1 run failed" in failed_row.inner_text()
     assert "Breaks" in failed_row.inner_text()
