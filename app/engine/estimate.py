@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.plan_tree import action_steps
 from app.registry import Capability
 from app.registry.builtin_agent import DEFAULT_MAX_ITERATIONS, SYSTEM_PROMPT
 from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
@@ -37,7 +38,7 @@ CHARS_PER_TOKEN = 4
 
 def calls_a_model(definition: AutomationDefinition) -> bool:
     """Whether a step of the plan (or of on_failure) is an LLM step: only those can spend."""
-    return any(step.action in LLM_ACTIONS for step in [*definition.plan, *definition.execution.on_failure])
+    return any(step.action in LLM_ACTIONS for step in action_steps(definition))
 
 
 def approximate_tokens(text: str) -> int:
