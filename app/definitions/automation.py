@@ -155,7 +155,7 @@ class ForEachBlock(_Strict):
     )
     continue_on_error: bool = Field(
         default=False,
-        description="A failed iteration yields {\"error\": …} in the output instead of failing the step.",
+        description='A failed iteration yields {"error": …} in the output instead of failing the step.',
     )
 
 
@@ -169,23 +169,29 @@ class ForEachStep(_Strict):
     output_as: Identifier | None = None
 
 
+# The union's tags appear in validation errors' locations; bracketed, no document key can look like them.
+ACTION_TAG, IF_TAG, FOR_EACH_TAG = "[action]", "[if]", "[for_each]"
+
+
 def _step_kind(value: Any) -> str:
     """Which kind of plan step a document (or model) is: an action, or an `if` / `for_each` block."""
     if isinstance(value, dict):
         if "if" in value:
-            return "if"
+            return IF_TAG
         if "for_each" in value:
-            return "for_each"
-        return "action"
+            return FOR_EACH_TAG
+        return ACTION_TAG
     if isinstance(value, IfStep):
-        return "if"
+        return IF_TAG
     if isinstance(value, ForEachStep):
-        return "for_each"
-    return "action"
+        return FOR_EACH_TAG
+    return ACTION_TAG
 
 
 PlanStep = Annotated[
-    Annotated[Step, Tag("action")] | Annotated[IfStep, Tag("if")] | Annotated[ForEachStep, Tag("for_each")],
+    Annotated[Step, Tag(ACTION_TAG)]
+    | Annotated[IfStep, Tag(IF_TAG)]
+    | Annotated[ForEachStep, Tag(FOR_EACH_TAG)],
     Discriminator(_step_kind),
 ]
 """One entry of a step list: an action step, or a block (`if`, `for_each`) holding step lists."""
