@@ -177,20 +177,20 @@ def _section_title(section: type[BaseModel]) -> str:
     return doc.split("\n\n")[0].split(". ")[0].rstrip(".").replace("\n", " ")
 
 
-def sections() -> list[tuple[str, dict[str, FieldInfo]]]:
-    """The settings grouped as the model groups them: the core fields, then one mixin a section."""
+def sections(model: type[Settings] = Settings) -> list[tuple[str, dict[str, FieldInfo]]]:
+    """The settings grouped as the model groups them: the core fields, then one section mixin each."""
     mixins = [base for base in Settings.__bases__ if base is not BaseSettings and issubclass(base, BaseModel)]
     in_mixins = {name for mixin in mixins for name in mixin.model_fields}
-    core = {name: field for name, field in Settings.model_fields.items() if name not in in_mixins}
+    core = {name: field for name, field in model.model_fields.items() if name not in in_mixins}
     groups = [(CORE_TITLE, core)]
     groups += [(_section_title(mixin), dict(mixin.model_fields)) for mixin in mixins]
     return groups
 
 
-def render() -> str:
+def render(model: type[Settings] = Settings) -> str:
     """docs/settings.md as the settings model describes it."""
     lines = [_INTRO]
-    for title, fields in sections():
+    for title, fields in sections(model):
         lines += [f"## {title}", "", "| variable | type | default | meaning |", "|---|---|---|---|"]
         for name, field in fields.items():
             if not field.description:
