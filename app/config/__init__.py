@@ -120,7 +120,8 @@ class Settings(
         default="none",
         description=(
             "`transaction` when DATABASE_URL points at a pooler in transaction mode (PgBouncer"
-            " pool_mode=transaction): no prepared statement outlives its statement, and the live run"
+            " pool_mode=transaction): no prepared statement outlives its statement, nothing runs in"
+            " autocommit, and the live run"
             " stream, migrations and CLI commands use AUTOMATIONS_DATABASE_DIRECT_URL (docs/scaling.md)."
         ),
     )

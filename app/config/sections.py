@@ -413,7 +413,7 @@ class McpSettings(BaseModel):
         default=None,
         description=(
             "Where users reach this API (https://automations.example.com): OAuth redirect URIs and emailed"
-            " approval links are built from it."
+            " approval links are built from it. Unset = http://<api host>:<port>."
         ),
     )
 
