@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -168,8 +169,16 @@ def default_text(name: str, field: FieldInfo) -> str:
     return f"`{value}`"
 
 
+# An environment variable named in a description (AUTOMATIONS_SECRET_KEY), not already in code.
+_VARIABLE = re.compile(r"(?<![`\w$])([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])(?![`\w])")
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def _meaning(description: str) -> str:
+    return _VARIABLE.sub(r"`\1`", description)
 
 
 def _section_title(section: type[BaseModel]) -> str:
@@ -196,7 +205,7 @@ def render(model: type[Settings] = Settings) -> str:
             if not field.description:
                 raise MissingDescriptionError(f"setting {name!r} has no description (Field(description=...))")
             variable = " or ".join(f"`{env}`" for env in env_names(name, field))
-            cells = [variable, type_text(field), default_text(name, field), field.description]
+            cells = [variable, type_text(field), default_text(name, field), _meaning(field.description)]
             lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
         lines.append("")
     lines += ["## Other variables", "", "Read from the environment outside the settings model:", ""]
