@@ -67,6 +67,8 @@ _DEFAULT_ENDPOINTS = {
     "ollama": "http://localhost:11434",
     "ollama_chat": "http://localhost:11434",
 }
+# Providers with no public default endpoint: each deployment has its own, named in settings or here.
+_ENDPOINT_REQUIRED = {"azure": "AZURE_API_BASE"}
 # Providers that authenticate with one API key whose variable litellm names (`validate_environment`):
 # a missing key is reported before anything is sent. Cloud providers with other credential chains
 # (Bedrock's instance roles, Vertex AI's service accounts, Azure's Entra ID) are left to the provider.
@@ -157,6 +159,12 @@ async def call_kwargs(
     api_key = settings.api_key(model)
     check_credentials(model, provider, api_key)
     endpoint = endpoint_of(provider, settings)
+    if endpoint is None and provider in _ENDPOINT_REQUIRED:
+        message = (
+            f"model {model}: no endpoint; set its api_base in AUTOMATIONS_LLM_MODELS"
+            f" or {_ENDPOINT_REQUIRED[provider]}"
+        )
+        raise StepError("llm_misconfigured", message, retryable=False)
     kwargs: dict[str, Any] = {}
     if settings.api_base is not None:
         kwargs["api_base"] = settings.api_base
