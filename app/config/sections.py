@@ -107,7 +107,8 @@ class WorkerSettings(BaseModel):
 
 
 class LlmSettings(BaseModel):
-    """LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY)."""
+    """LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY);
+    see docs/model-providers.md."""
 
     llm_allowed_models: list[str] = Field(
         default_factory=list,
@@ -116,8 +117,9 @@ class LlmSettings(BaseModel):
     llm_models: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description=(
-            "Extra models: name -> {api_base, api_key_env, input_cost_per_token, output_cost_per_token,"
-            " max_tokens}. JSON in AUTOMATIONS_LLM_MODELS."
+            "Extra models: name -> {api_base, api_key_env, api_version, input_cost_per_token,"
+            " output_cost_per_token, max_tokens, supports_response_schema}; api_base is a trusted"
+            " endpoint (no egress opening needed). JSON in AUTOMATIONS_LLM_MODELS."
         ),
     )
     llm_default_max_tokens: int = Field(default=1024, ge=1, le=200_000)

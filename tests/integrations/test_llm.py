@@ -16,8 +16,8 @@ import pytest
 from app.definitions.signals import StepError
 from app.integrations.llm import LiteLlm, ModelSettings
 from app.integrations.llm.clients import HTTP_HANDLER_PROVIDERS
-from app.security.egress.client import DEFAULT_MAX_RESPONSE_BYTES
 from app.registry.llm_ports import LlmPort
+from app.security.egress.client import DEFAULT_MAX_RESPONSE_BYTES
 from tests.support.fake_llm import FakeLlm, error, json_reply, reply, tool_call, tool_calls
 
 MODEL = "openai/test-model"

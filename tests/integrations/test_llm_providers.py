@@ -117,7 +117,9 @@ class TestAzureOpenAI:
         fake.script(tool_call("lookup", {"q": "x"}), json_reply({"ok": True}))
         tools = [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}]
         first = await complete(self.llm(fake), AZURE, tools=tools)
-        assert [(call.name, json.loads(call.arguments)) for call in first.tool_calls] == [("lookup", {"q": "x"})]
+        assert [(call.name, json.loads(call.arguments)) for call in first.tool_calls] == [
+            ("lookup", {"q": "x"})
+        ]
         schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
         second = await complete(self.llm(fake, supports_response_schema=True), AZURE, response_schema=schema)
         assert json.loads(second.content) == {"ok": True}

@@ -51,7 +51,9 @@ async def test_an_edited_draft_cannot_name_a_model_endpoint_either(
     draft = (await draft_from(owner)).json()
     edited = proposal()
     edited["plan"][0]["config"]["base_url"] = decoy.base_url
-    response = await owner.request("PUT", owner.space_path(f"/drafts/{draft['id']}"), json={"definition": edited})
+    response = await owner.request(
+        "PUT", owner.space_path(f"/drafts/{draft['id']}"), json={"definition": edited}
+    )
     assert response.status_code == 200, response.text
     assert response.json()["status"] == "failed"
     [problem] = [p for p in response.json()["problems"] if p["severity"] == "error"]

@@ -64,7 +64,12 @@ def _arguments(call: Any) -> dict[str, Any]:
 def anthropic(answer: Answer, model: str, next_id: Callable[[], int]) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": answer.content}] if answer.content else []
     content += [
-        {"type": "tool_use", "id": call.id or f"toolu_{next_id()}", "name": call.name, "input": _arguments(call)}
+        {
+            "type": "tool_use",
+            "id": call.id or f"toolu_{next_id()}",
+            "name": call.name,
+            "input": _arguments(call),
+        }
         for call in answer.tool_calls
     ]
     return {
@@ -123,7 +128,13 @@ def gemini(answer: Answer, model: str, next_id: Callable[[], int]) -> dict[str, 
 def bedrock(answer: Answer, model: str, next_id: Callable[[], int]) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"text": answer.content}] if answer.content else []
     content += [
-        {"toolUse": {"toolUseId": call.id or f"tooluse_{next_id()}", "name": call.name, "input": _arguments(call)}}
+        {
+            "toolUse": {
+                "toolUseId": call.id or f"tooluse_{next_id()}",
+                "name": call.name,
+                "input": _arguments(call),
+            }
+        }
         for call in answer.tool_calls
     ]
     return {

@@ -11,7 +11,14 @@ from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
 from app.integrations.llm.clients import call_kwargs, check_provider
 from app.integrations.llm.errors import to_step_error
-from app.integrations.llm.models import ModelSettings, Prices, known_info, output_cap, prices_for
+from app.integrations.llm.models import (
+    ModelSettings,
+    Prices,
+    asks_its_server,
+    known_info,
+    output_cap,
+    prices_for,
+)
 from app.registry.llm_ports import LlmReply, LlmToolCall
 
 SCHEMA_NAME = "output"
@@ -126,7 +133,10 @@ class LiteLlm:
         """`response_format` (and, without schema support, the schema in the prompt) for JSON output."""
         supported = settings.supports_response_schema
         if supported is None:
-            supported = bool(_litellm.litellm.supports_response_schema(model=model))
+            # For Ollama, litellm's answer would come from a request to the server: settings decide.
+            supported = not asks_its_server(model) and bool(
+                _litellm.litellm.supports_response_schema(model=model)
+            )
         if supported:
             json_schema = {"name": SCHEMA_NAME, "schema": schema, "strict": False}
             return {"response_format": {"type": "json_schema", "json_schema": json_schema}}

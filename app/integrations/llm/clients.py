@@ -111,7 +111,7 @@ def endpoint_of(provider: str, settings: ModelSettings) -> str | None:
     if settings.api_base is not None:
         return settings.api_base
     upper = provider.upper()
-    names = _ENDPOINT_VARIABLES.get(provider, ()) + (f"{upper}_API_BASE", f"{upper}_BASE_URL")
+    names = (*_ENDPOINT_VARIABLES.get(provider, ()), f"{upper}_API_BASE", f"{upper}_BASE_URL")
     for name in names:
         value = os.environ.get(name)
         if value:

@@ -117,9 +117,14 @@ def _check_endpoint(name: str, api_base: str) -> None:
         raise ValueError(f"LLM model {name!r}: api_base must not carry credentials (use api_key_env)")
 
 
+def asks_its_server(model: str) -> bool:
+    """Whether litellm would ask the model's server about it (so its facts must come from settings)."""
+    return model.split("/", 1)[0] in _ASKS_ITS_SERVER
+
+
 def known_info(model: str) -> Mapping[str, Any]:
     """litellm's packaged facts about a model (prices, output limit), or {} when it does not know it."""
-    if model.split("/", 1)[0] in _ASKS_ITS_SERVER:
+    if asks_its_server(model):
         return {}
     try:
         info: Mapping[str, Any] = _litellm.litellm.get_model_info(model)
