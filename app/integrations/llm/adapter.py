@@ -9,7 +9,7 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
-from app.integrations.llm.clients import call_kwargs, check_provider
+from app.integrations.llm.clients import call_kwargs, check_provider, preflight
 from app.integrations.llm.errors import to_step_error
 from app.integrations.llm.models import (
     ModelSettings,
@@ -36,6 +36,19 @@ class LiteLlm:
     def __init__(self, allowed_models: list[str], models: Mapping[str, Mapping[str, Any]]) -> None:
         self.allowed_models = frozenset(allowed_models)
         self.models = {name: ModelSettings.parse(name, raw) for name, raw in models.items()}
+
+    def configuration_problems(self) -> dict[str, str]:
+        """Each allowed model whose call would be refused before anything is sent (unknown provider,
+        missing key or endpoint, no price), with the reason; nothing is sent to check."""
+        problems: dict[str, str] = {}
+        for model in sorted(self.allowed_models):
+            try:
+                settings = self._settings(model)
+                preflight(model, check_provider(model), settings)
+                prices_for(model, settings)
+            except StepError as exc:
+                problems[model] = f"{exc.code}: {exc.message}"
+        return problems
 
     def allows(self, model: str) -> bool:
         """Whether a definition may use `model` (exact name in the allowed list)."""

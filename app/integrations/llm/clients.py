@@ -148,6 +148,21 @@ def check_credentials(model: str, provider: str, api_key: str | None) -> None:
         raise StepError("llm_misconfigured", message, retryable=False)
 
 
+def preflight(model: str, provider: str, settings: ModelSettings) -> str | None:
+    """What can be known about a model's configuration without sending anything: its key (from
+    `api_key_env`, None when unnamed), and StepError `llm_misconfigured` when a key or an endpoint the
+    provider needs is missing."""
+    api_key = settings.api_key(model)
+    check_credentials(model, provider, api_key)
+    if endpoint_of(provider, settings) is None and provider in _ENDPOINT_REQUIRED:
+        message = (
+            f"model {model}: no endpoint; set its api_base in AUTOMATIONS_LLM_MODELS"
+            f" or {_ENDPOINT_REQUIRED[provider]}"
+        )
+        raise StepError("llm_misconfigured", message, retryable=False)
+    return api_key
+
+
 @asynccontextmanager
 async def call_kwargs(
     model: str, provider: str, settings: ModelSettings, *, timeout_seconds: float
@@ -156,15 +171,8 @@ async def call_kwargs(
     the client is closed afterwards."""
     from app.security.egress import egress_client
 
-    api_key = settings.api_key(model)
-    check_credentials(model, provider, api_key)
+    api_key = preflight(model, provider, settings)
     endpoint = endpoint_of(provider, settings)
-    if endpoint is None and provider in _ENDPOINT_REQUIRED:
-        message = (
-            f"model {model}: no endpoint; set its api_base in AUTOMATIONS_LLM_MODELS"
-            f" or {_ENDPOINT_REQUIRED[provider]}"
-        )
-        raise StepError("llm_misconfigured", message, retryable=False)
     kwargs: dict[str, Any] = {}
     if settings.api_base is not None:
         kwargs["api_base"] = settings.api_base
