@@ -198,3 +198,19 @@ async def test_an_agents_tool_call_cannot_point_a_model_call_elsewhere(
     assert "invalid_arguments" in told[0]
     assert "model_not_allowed" in told[1]
     assert [usage.model for usage in await _ledger(closed, run.id)] == [AGENT] * 3
+
+
+@pytest.mark.parametrize("execution", [{"budget_cap_usd": 0.0001}, {"max_llm_tokens": 20}])
+async def test_budgets_and_token_caps_hold_a_local_model_before_anything_is_sent(
+    closed: Any, factory_closed: Factory, local_model: FakeLlm, execution: dict[str, Any]
+) -> None:
+    owner = await factory_closed.owner()
+    automation = await owner.create_automation(document(llm_step()) | {"execution": execution})
+    run = await stored_run(closed, owner, automation)
+
+    assert await execute(in_process_runtime(closed), run.id) == "failed"
+
+    steps = await _steps(closed, run.id)
+    assert steps["ask"].error["code"] == "budget_exceeded"
+    assert local_model.requests == []
+    assert await _ledger(closed, run.id) == []
