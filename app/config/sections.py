@@ -144,7 +144,8 @@ class WorkerSettings(BaseModel):
 class LlmSettings(BaseModel):
     """LLM providers.
 
-    Keys come from the provider's own environment variables (OPENAI_API_KEY, ...), never from settings.
+    Keys come from the provider's own environment variables (OPENAI_API_KEY, ...), never from settings;
+    docs/model-providers.md lists what each provider needs.
     """
 
     llm_allowed_models: list[str] = Field(
@@ -154,8 +155,9 @@ class LlmSettings(BaseModel):
     llm_models: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description=(
-            "Extra models: name -> {api_base, api_key_env, input_cost_per_token, output_cost_per_token,"
-            " max_tokens}. JSON in AUTOMATIONS_LLM_MODELS."
+            "Extra models: name -> {api_base, api_key_env, api_version, input_cost_per_token,"
+            " output_cost_per_token, max_tokens, supports_response_schema}; api_base is a trusted"
+            " endpoint (no egress opening needed). JSON in AUTOMATIONS_LLM_MODELS."
         ),
     )
     llm_default_max_tokens: int = Field(
