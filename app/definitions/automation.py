@@ -30,6 +30,21 @@ RetryBackoff = Literal["none", "linear", "exponential"]
 Identifier = Annotated[str, Field(pattern=IDENTIFIER_PATTERN, min_length=1, max_length=64)]
 
 
+def hints(
+    *, order: int | None = None, widget: str | None = None, placeholder: str | None = None
+) -> dict[str, Any]:
+    """Editor hints for the generated forms (`x-order`, `x-widget`, `x-placeholder`): JSON Schema
+    annotations the validator ignores and the UI reads."""
+    found: dict[str, Any] = {}
+    if order is not None:
+        found["x-order"] = order
+    if widget is not None:
+        found["x-widget"] = widget
+    if placeholder is not None:
+        found["x-placeholder"] = placeholder
+    return found
+
+
 class _Strict(BaseModel):
     """Base for definition models: unknown fields are errors, never silently dropped."""
 
@@ -47,8 +62,19 @@ class Inputs(_Strict):
 
 
 class ScheduleConfig(_Strict):
-    cron: str = Field(min_length=1, max_length=120, description="Five-field cron expression.")
-    timezone: str = Field(default="UTC", min_length=1, max_length=64, description="IANA time zone name.")
+    cron: str = Field(
+        min_length=1,
+        max_length=120,
+        description="Five-field cron expression.",
+        json_schema_extra=hints(order=1, placeholder="0 9 * * 1-5"),
+    )
+    timezone: str = Field(
+        default="UTC",
+        min_length=1,
+        max_length=64,
+        description="IANA time zone name.",
+        json_schema_extra=hints(order=2, placeholder="Europe/Paris"),
+    )
     catch_up: Literal["none", "latest"] = Field(
         default="latest", description="After downtime: fire once for the latest missed slot, or skip."
     )
@@ -71,9 +97,12 @@ class EventConfig(_Strict):
         max_length=200,
         pattern=r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*(\.\*)?$",
         description="Event type to match, or a prefix ending in `.*` (e.g. `drive.*`).",
+        json_schema_extra=hints(order=1, placeholder="drive.file.created"),
     )
     filters: dict[str, Any] | None = Field(
-        default=None, description="Filter expression over the event payload (see the filter grammar)."
+        default=None,
+        description="Filter expression over the event payload (see the filter grammar).",
+        json_schema_extra=hints(order=2, widget="filter"),
     )
 
 
@@ -103,14 +132,21 @@ Trigger = Annotated[ScheduleTrigger | WebhookTrigger | EventTrigger, Field(discr
 class Step(_Strict):
     """One step of the plan: an action named by type, its config, and how its output is bound."""
 
-    step_id: Identifier
-    action: str = Field(min_length=1, max_length=100, pattern=ACTION_TYPE_PATTERN)
-    name: str | None = Field(default=None, max_length=200)
-    when: str | None = Field(
-        default=None, max_length=8192, description="Template expression; a false result skips the step."
+    step_id: Annotated[Identifier, Field(json_schema_extra=hints(order=1, placeholder="fetch_orders"))]
+    action: str = Field(
+        min_length=1, max_length=100, pattern=ACTION_TYPE_PATTERN, json_schema_extra=hints(order=2)
     )
-    config: dict[str, Any] = Field(default_factory=dict)
-    output_as: Identifier | None = None
+    name: str | None = Field(default=None, max_length=200, json_schema_extra=hints(order=3))
+    when: str | None = Field(
+        default=None,
+        max_length=8192,
+        description="Template expression; a false result skips the step.",
+        json_schema_extra=hints(order=4, widget="template", placeholder="{{ inputs.amount > 100 }}"),
+    )
+    config: dict[str, Any] = Field(default_factory=dict, json_schema_extra=hints(order=5))
+    output_as: Annotated[Identifier, Field(json_schema_extra=hints(order=6, placeholder="orders"))] | None = (
+        None
+    )
     max_retries: int | None = Field(default=None, ge=0, le=MAX_RETRIES)
     timeout_seconds: int | None = Field(default=None, ge=1, le=MAX_TIMEOUT_SECONDS)
     retry_backoff: RetryBackoff | None = Field(
@@ -144,6 +180,7 @@ class ForEachBlock(_Strict):
 
     items: str | list[Any] = Field(
         description="A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.",
+        json_schema_extra=hints(widget="template", placeholder="{{ fetched.items }}"),
     )
     steps: list[PlanStep] = Field(min_length=1, max_length=MAX_BLOCK_STEPS)
     concurrency: int = Field(default=1, ge=1, le=MAX_FOR_EACH_CONCURRENCY)

@@ -211,7 +211,7 @@ AGENT_TASK = ActionDefinition(
         "type": "object",
         "required": ["prompt", "model"],
         "properties": {
-            "prompt": {"type": "string", "minLength": 1, "maxLength": 100_000},
+            "prompt": {"type": "string", "minLength": 1, "maxLength": 100_000, "x-widget": "textarea"},
             "model": {"type": "string", "minLength": 1, "maxLength": 200},
             "tools": {
                 "type": "array",

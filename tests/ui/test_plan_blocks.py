@@ -37,7 +37,7 @@ def _definition(url: str) -> dict[str, Any]:
                 "for_each": {"items": [1, 2, 3], "steps": [_step("classify")]},
                 "output_as": "labels",
             },
-            _step("report"),
+            {**_step("report"), "when": "{{ labels | length > 0 }}"},
         ],
     }
 
@@ -140,3 +140,25 @@ def test_steps_inside_blocks_are_added_edited_and_saved(
     assert loop["steps"][1]["config"]["url"] == "https://tickets.example.com/label"
     assert loop["items"] == [1, 2, 3], "a literal list stays a list"
     assert saved["plan"][1]["output_as"] == "labels"
+
+
+def test_forms_follow_the_schemas_hints_and_check_templates_as_they_are_typed(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = _open(page, owner, ui_base, loopback)
+    form = page.locator("[data-section='/plan/2']")
+    form.wait_for()
+    step_id = form.locator("input[name='root[step_id]']")
+    assert step_id.get_attribute("placeholder") == "fetch_orders"
+    names = form.locator("[name^='root[']").evaluate_all("els => els.map(e => e.name)")
+    assert names.index("root[step_id]") < names.index("root[action]") < names.index("root[when]"), names
+    assert names.index("root[when]") < names.index("root[config][output][step]"), names
+    assert form.locator("textarea[name='root[when]']").count() == 1, "x-widget template: a multi-line field"
+
+    # A template the server refuses is marked beside its field before anything is saved.
+    url = page.locator("[data-section='/plan/0/if/then/0'] input[name='root[config][url]']")
+    url.fill(f"{loopback.url}/ok/{{{{ inputs.order_id | no_such_filter }}}}")
+    mark = page.locator("[data-section='/plan/0/if/then/0'] .mark.problem")
+    mark.wait_for()
+    assert "no_such_filter" in mark.inner_text()
+    assert space_api(ui_base, owner, "GET", f"/automations/{automation['id']}").json()["version"] == 1

@@ -34,14 +34,27 @@ export function simplify(schema) {
       const { anyOf, default: fallback, ...rest } = out;
       Object.assign(rest, others[0]);
       if (fallback !== null && fallback !== undefined) rest.default = fallback;
-      return rest;
+      return withHints(rest);
     }
   }
   if ("const" in out) {
     out.enum = [out.const];
     delete out.const;
   }
-  return out;
+  return withHints(out);
+}
+
+// Editor hints of the published schemas, read into json-editor's own options: `x-order` (position in
+// the form), `x-placeholder`, and `x-widget` (a multi-line field for text, templates, filters and JSON).
+const MULTILINE = new Set(["textarea", "template", "filter", "json"]);
+
+function withHints(schema) {
+  const options = { ...(schema.options || {}) };
+  if (typeof schema["x-order"] === "number") schema.propertyOrder = schema["x-order"];
+  if (typeof schema["x-placeholder"] === "string") options.inputAttributes = { ...(options.inputAttributes || {}), placeholder: schema["x-placeholder"] };
+  if (MULTILINE.has(schema["x-widget"]) && schema.type === "string" && !schema.format && !schema.enum) schema.format = "textarea";
+  if (Object.keys(options).length) schema.options = options;
+  return schema;
 }
 
 function mapValues(object, fn) {
@@ -58,10 +71,12 @@ export function stepSchema(schemas, action) {
   const step = structuredClone(defs.Step);
   const known = schemas.catalog.actions.find((a) => a.type === action);
   step.title = known ? known.name : action;
-  step.properties.action = { type: "string", enum: [action], title: "Action", readOnly: true };
+  // Both are replaced for this action; they keep their place in the form (`x-order`).
+  const order = (name) => ({ propertyOrder: step.properties[name].propertyOrder });
+  step.properties.action = { type: "string", enum: [action], title: "Action", readOnly: true, ...order("action") };
   step.properties.config = known
-    ? { ...simplify(known.config_schema), title: "Config" }
-    : { type: "object", title: "Config", additionalProperties: true };
+    ? { ...simplify(known.config_schema), title: "Config", ...order("config") }
+    : { type: "object", title: "Config", additionalProperties: true, ...order("config") };
   return withDefs(step, defs);
 }
 

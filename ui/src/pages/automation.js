@@ -34,6 +34,8 @@ export function automationPage(main, id) {
   let stats = null;
   let lastPreview = null;
   let redrawTimer = null;
+  let checkTimer = null;
+  let checks = 0;
   const flash = h("div", { "aria-live": "polite", id: "flash" });
 
   async function load() {
@@ -275,12 +277,28 @@ export function automationPage(main, id) {
         // The diagram follows the edit (modes of steps the last preview knew).
         clearTimeout(redrawTimer);
         redrawTimer = setTimeout(() => plan.update(definition, lastPreview), 300);
+        // The server's checks (templates, references, schemas) beside the fields, as the edit goes.
+        clearTimeout(checkTimer);
+        checkTimer = setTimeout(() => checkBeside(editor, definition), 600);
       },
       readOnly: automation.status === "archived",
       arrange: arrangeControls(schemas),
     });
     warnBeside(editor, automation.definition);
     return section;
+  }
+
+  // An edit's problems and warnings beside their fields, before anything is saved. A later edit, or a
+  // page painted again meanwhile, makes this answer stale: it is left.
+  async function checkBeside(shown, definition) {
+    const mine = ++checks;
+    try {
+      const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
+      if (shown !== editor || mine !== checks) return;
+      shown.setMarks([], [...result.errors, ...result.warnings]);
+    } catch {
+      // The check is a help: saving checks again.
+    }
   }
 
   // The validator's warnings beside their fields (a credential written as a literal, with the offer to
