@@ -40,6 +40,7 @@ class TestOutcomeTransitions:
             ("timed_out", RunStatus.timed_out),
             ("cancelled", RunStatus.cancelled),
             ("retry_later", RunStatus.pending),
+            ("waiting", RunStatus.waiting),
         ],
     )
     def test_each_outcome_is_an_edge_from_running(self, outcome: str, target: RunStatus) -> None:
