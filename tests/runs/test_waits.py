@@ -27,9 +27,7 @@ def wait_step(step_id: str, **config: Any) -> dict[str, Any]:
 
 async def waits_of(app: Any, run_id: str) -> list[RunWait]:
     async with app.state.sessionmaker() as session:
-        return list(
-            (await session.scalars(select(RunWait).where(RunWait.run_id == uuid.UUID(run_id)))).all()
-        )
+        return list((await session.scalars(select(RunWait).where(RunWait.run_id == uuid.UUID(run_id)))).all())
 
 
 async def _kill_worker_children(worker: Any) -> None:
@@ -78,7 +76,9 @@ class TestWait:
         after = _name("after-cancel")
         _, run = await start(
             owner,
-            definition(wait_step("pause", **{"for": "P1D"}), http_step("after", f"{loopback.url}/count/{after}")),
+            definition(
+                wait_step("pause", **{"for": "P1D"}), http_step("after", f"{loopback.url}/count/{after}")
+            ),
         )
         await _waiting(owner, run["id"])
         response = await owner.request("POST", owner.space_path(f"/runs/{run['id']}/cancel"))

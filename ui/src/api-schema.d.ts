@@ -2372,7 +2372,7 @@ export interface components {
             /** Name */
             name: string;
             /** Plan */
-            plan: components["schemas"]["DefinitionStep"][];
+            plan: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
             /**
              * Schema Version
              * @default 1.0
@@ -2935,6 +2935,87 @@ export interface components {
              * @default null
              */
             mcp?: components["schemas"]["DefinitionMcpExposure"] | null;
+        };
+        /**
+         * ForEachBlock
+         * @description Run a step list once per item of a list, at most `concurrency` iterations at a time.
+         */
+        DefinitionForEachBlock: {
+            /**
+             * Concurrency
+             * @default 1
+             */
+            concurrency?: number;
+            /**
+             * Continue On Error
+             * @description A failed iteration yields {"error": …} in the output instead of failing the step.
+             * @default false
+             */
+            continue_on_error?: boolean;
+            /**
+             * Items
+             * @description A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.
+             */
+            items: string | unknown[];
+            /**
+             * Max Items
+             * @description A list longer than this fails the step (too_many_items) before any iteration runs.
+             * @default 100
+             */
+            max_items?: number;
+            /** Steps */
+            steps: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * ForEachStep
+         * @description A loop: each iteration sees `item` and `index`; the output lists the iterations' outputs in order
+         *     (an iteration's output is the output of its last step that ran).
+         */
+        DefinitionForEachStep: {
+            for_each: components["schemas"]["DefinitionForEachBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Output As
+             * @default null
+             */
+            output_as?: string | null;
+            /** Step Id */
+            step_id: string;
+        };
+        /**
+         * IfBlock
+         * @description Run one of two step lists, chosen by a filter over the run context.
+         */
+        DefinitionIfBlock: {
+            /**
+             * Condition
+             * @description Filter expression (the event filter grammar) over the run context: `inputs.*`, `trigger.*`, `run.*`, the outputs bound by `output_as`, and `item` / `index` inside a loop. Values may be templates of the same context.
+             */
+            condition: {
+                [key: string]: unknown;
+            };
+            /** Else */
+            else?: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+            /** Then */
+            then: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * IfStep
+         * @description A branch: its condition picks `then` or `else`; the step's record says which ran.
+         */
+        DefinitionIfStep: {
+            if: components["schemas"]["DefinitionIfBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /** Step Id */
+            step_id: string;
         };
         /**
          * Inputs
@@ -4659,6 +4740,12 @@ export interface components {
             definition: {
                 [key: string]: unknown;
             };
+            /**
+             * Depth
+             * @description 0 for a top run; a child is its parent's depth + 1.
+             * @default 0
+             */
+            depth?: number;
             /** Error */
             error: {
                 [key: string]: unknown;
@@ -4698,6 +4785,16 @@ export interface components {
             mode?: string;
             /** Output */
             output: unknown | null;
+            /**
+             * Parent Path
+             * @description The parent's step path that started it.
+             */
+            parent_path?: string | null;
+            /**
+             * Parent Run Id
+             * @description The run whose call_automation step started this one (its children: GET /runs?parent_run_id=).
+             */
+            parent_run_id?: string | null;
             /**
              * Priority
              * @default 0
@@ -4779,6 +4876,12 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Depth
+             * @description 0 for a top run; a child is its parent's depth + 1.
+             * @default 0
+             */
+            depth?: number;
             /** Error */
             error: {
                 [key: string]: unknown;
@@ -4808,6 +4911,16 @@ export interface components {
             mode?: string;
             /** Output */
             output: unknown | null;
+            /**
+             * Parent Path
+             * @description The parent's step path that started it.
+             */
+            parent_path?: string | null;
+            /**
+             * Parent Run Id
+             * @description The run whose call_automation step started this one (its children: GET /runs?parent_run_id=).
+             */
+            parent_run_id?: string | null;
             /**
              * Priority
              * @default 0
@@ -4905,7 +5018,7 @@ export interface components {
          * RunStatus
          * @enum {string}
          */
-        RunStatus: "queued" | "pending" | "running" | "awaiting_approval" | "succeeded" | "failed" | "cancelled" | "timed_out" | "dropped";
+        RunStatus: "queued" | "pending" | "running" | "awaiting_approval" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out" | "dropped";
         /** RunStepOut */
         RunStepOut: {
             /** Action */
@@ -20053,6 +20166,8 @@ export interface operations {
                 automation_id?: string | null;
                 /** @description Repeat to combine. */
                 status?: components["schemas"]["RunStatus"][] | null;
+                /** @description Only the child runs this run started (call_automation). */
+                parent_run_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
                 /** @description next_cursor of the previous page. */
