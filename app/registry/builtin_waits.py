@@ -89,7 +89,7 @@ def wait_config_problems(
 
 
 def _too_long(seconds: float, max_seconds: float) -> str:
-    return f"a wait of {seconds:g} s is longer than the {max_seconds:g} s a step may wait"
+    return f"a wait of {seconds:.0f} s is longer than the {max_seconds:.0f} s a step may wait"
 
 
 def _port(ctx: HandlerContext) -> WaitPort:
