@@ -42,9 +42,7 @@ def calls(document: Any) -> Iterator[tuple[str, str]]:
             yield join(*located.where, "config", "automation"), target
 
 
-def call_graph_problems(
-    automation_id: str, document: Any, others: Mapping[str, Any]
-) -> list[Problem]:
+def call_graph_problems(automation_id: str, document: Any, others: Mapping[str, Any]) -> list[Problem]:
     """An `automation_cycle` problem for each `call_automation` step of `document` (the definition
     `automation_id` is about to have) through which the automation would end up calling itself, given the
     current definitions of the space's other automations (`others`: id → document)."""

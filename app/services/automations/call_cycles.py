@@ -27,6 +27,7 @@ async def refuse_call_cycles(
             "The definition's calls make a cycle of automations.",
             code="automation_cycle",
             details=[
-                ErrorDetail(path=DEFINITION_POINTER + p.path, message=p.message, code=p.code) for p in problems
+                ErrorDetail(path=DEFINITION_POINTER + p.path, message=p.message, code=p.code)
+                for p in problems
             ],
         )
