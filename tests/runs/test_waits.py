@@ -151,3 +151,27 @@ class TestWait:
         assert finished.deadline_at is not None
         # Moved later by the time waited (at least the 3 s of the wait).
         assert (finished.deadline_at - deadline_while_waiting).total_seconds() >= 2.5
+
+    async def test_a_time_already_past_goes_on_at_once(self, app: Any, factory: Factory, stack: Any) -> None:
+        owner = await factory.owner()
+        _, run = await start(
+            owner,
+            definition(wait_step("pause", until="{{ inputs.at }}"), execution={"timeout_seconds": 60}),
+            {"at": "2020-01-01T00:00:00Z"},
+        )
+        done = await wait_for(owner, run["id"], timeout=60)
+        assert done["status"] == "succeeded", done
+        [pause] = attempts(done, "pause")
+        assert pause["output"] == {"waited_until": "2020-01-01T00:00:00+00:00"}
+        [row] = await waits_of(app, run["id"])
+        assert row.outcome == {"due": True}
+
+    async def test_a_bad_duration_fails_the_step_for_good(self, factory: Factory, stack: Any) -> None:
+        owner = await factory.owner()
+        _, run = await start(
+            owner, definition(wait_step("pause", **{"for": "{{ inputs.length }}"})), {"length": "soon"}
+        )
+        done = await wait_for(owner, run["id"], timeout=60)
+        assert done["status"] == "failed"
+        assert done["error"]["code"] == "invalid_duration", done["error"]
+        assert len(attempts(done, "pause")) == 1, "not retried"

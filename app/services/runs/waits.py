@@ -17,6 +17,7 @@ from app.definitions.run_states import RunStatus
 from app.definitions.signals import StepError
 from app.engine.filters import FilterError, compile_filter
 from app.errors import AppError
+from app.persistence.base import utcnow
 from app.persistence.models import Run, RunWait
 from app.persistence.repositories.automations import AutomationRepository
 from app.persistence.repositories.run_waits import RunWaitRepository
@@ -55,9 +56,19 @@ def child_key(parent_run_id: uuid.UUID, path: str) -> str:
 
 class WaitService:
     async def time(self, session: AsyncSession, run: WaitingRun, path: str, due_at: datetime) -> RunWait:
-        return await RunWaitRepository(session).register(
-            {"space_id": run.space_id, "run_id": run.id, "path": path, "kind": "time", "due_at": due_at}
-        )
+        values: dict[str, Any] = {
+            "space_id": run.space_id,
+            "run_id": run.id,
+            "path": path,
+            "kind": "time",
+            "due_at": due_at,
+        }
+        now = utcnow()
+        if due_at <= now:
+            # A time already past is written satisfied: no tick needs to find it, nor wake a run that
+            # goes on at once.
+            values.update(satisfied_at=now, outcome={"due": True})
+        return await RunWaitRepository(session).register(values)
 
     async def event(
         self,
