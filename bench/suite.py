@@ -68,6 +68,9 @@ class Profile:
     knowledge_repeats: int = 30
     approval_warmup: int = 5
     approval_runs: int = 100
+    waits_warmup: int = 10
+    waits_runs: int = 100
+    waits_lag_runs: int = 50
 
 
 FULL = Profile(
@@ -146,6 +149,9 @@ SMOKE = Profile(
     knowledge_repeats=3,
     approval_warmup=1,
     approval_runs=4,
+    waits_warmup=1,
+    waits_runs=4,
+    waits_lag_runs=3,
 )
 
 
@@ -232,6 +238,13 @@ def _approvals(stack: BenchStack | None, p: Profile) -> list[Row]:
     return approvals.run(stack, p.approval_warmup, p.approval_runs)
 
 
+def _waits(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import waits
+
+    assert stack is not None
+    return waits.run(stack, p.waits_warmup, p.waits_runs, p.waits_lag_runs)
+
+
 def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import runs
 
@@ -283,6 +296,13 @@ BENCHMARKS = (
         True,
         _approvals,
         "approved → call executed vs a Celery round trip + 2 writes",
+    ),
+    Benchmark(
+        "waits",
+        ("wait",),
+        True,
+        _waits,
+        "3-step latency with 1,000 runs waiting vs none; due wait → resumed lag",
     ),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
     Benchmark("pooler", ("pgbouncer",), True, _pooler, "runs/s through PgBouncer vs straight to PostgreSQL"),

@@ -4,7 +4,7 @@ The Queue page charts how many runs waited on each queue over the last hours; th
 knows the present, so beat's tick samples it.
 
 Revision ID: e36q4b1d7a20
-Revises: d36a1f2c9e40
+Revises: e31c4a7b2d90
 Create Date: 2026-11-28 13:30:00.000000+00:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "e36q4b1d7a20"
-down_revision: str | None = "d36a1f2c9e40"
+down_revision: str | None = "e31c4a7b2d90"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -233,6 +233,13 @@ class RunOut(Out):
     mode: str = "live"
     llm_mode: str = "run"
     replay_of: uuid.UUID | None = Field(default=None, description="The run this one replays.")
+    parent_run_id: uuid.UUID | None = Field(
+        default=None,
+        description="The run whose call_automation step started this one (its children: "
+        "GET /runs?parent_run_id=).",
+    )
+    parent_path: str | None = Field(default=None, description="The parent's step path that started it.")
+    depth: int = Field(default=0, description="0 for a top run; a child is its parent's depth + 1.")
     ran_as: RanAsOut | None = Field(
         default=None,
         description="Who the run acts as: who started it by hand, else the automation's creator.",

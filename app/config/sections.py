@@ -104,6 +104,14 @@ class WorkerSettings(BaseModel):
         le=3600,
         description="The reserve's floor in seconds; never more than half the run's timeout.",
     )
+    max_wait_seconds: float = Field(
+        default=30 * 24 * 3600,
+        gt=0,
+        description="The longest a wait, wait_for_event or its timeout may last (default 30 days).",
+    )
+    wait_tick_seconds: float = Field(
+        default=1.0, gt=0, description="How often beat satisfies due waits and wakes their runs."
+    )
     run_requeue_after_seconds: float = Field(
         default=30.0,
         ge=1,

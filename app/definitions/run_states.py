@@ -19,6 +19,7 @@ class RunStatus(enum.StrEnum):
     pending = "pending"
     running = "running"
     awaiting_approval = "awaiting_approval"
+    waiting = "waiting"
     succeeded = "succeeded"
     failed = "failed"
     cancelled = "cancelled"
@@ -33,9 +34,10 @@ INITIAL: frozenset[RunStatus] = frozenset({S.queued, S.pending, S.dropped})
 TERMINAL: frozenset[RunStatus] = frozenset({S.succeeded, S.failed, S.cancelled, S.timed_out, S.dropped})
 # Runs that hold a worker or are about to: what the global cap (AUTOMATIONS_MAX_CONCURRENT_RUNS) counts.
 HOLDS_SLOT: frozenset[RunStatus] = frozenset({S.pending, S.running})
-# Admitted and not finished. A run awaiting approval holds no worker, but the next run of a serial
-# automation (`queue`, `drop_if_running`) still waits for it.
-UNDER_WAY: frozenset[RunStatus] = frozenset({S.pending, S.running, S.awaiting_approval})
+# Admitted and not finished. A run awaiting approval or waiting (a durable wait, an event, a child run)
+# holds no worker and no slot, but the next run of a serial automation (`queue`, `drop_if_running`) still
+# waits for it.
+UNDER_WAY: frozenset[RunStatus] = frozenset({S.pending, S.running, S.awaiting_approval, S.waiting})
 # What an automation's concurrency policy counts at fire time: under way, or queued before this fire.
 IN_FLIGHT: frozenset[RunStatus] = UNDER_WAY | {S.queued}
 
@@ -61,11 +63,18 @@ RETRY_LATER = _edge("retry_later", {S.running}, S.pending, "the worker, for a ba
 RELEASE = _edge("release", {S.running}, S.pending, "recovery on beat's tick, when a lease has expired")
 SUSPEND = _edge("suspend", {S.running}, S.awaiting_approval, "the worker, when a call needs a human")
 RESUME = _edge("resume", {S.awaiting_approval}, S.pending, "an approval decision")
+# The claim's WAIT goes to pending instead when a wake-up came while the run was still running
+# (`wake_requested`): one conditional update, so no wake-up is lost between a wait's registration and
+# the end of the claim that registered it.
+WAIT = _edge("wait", {S.running}, S.waiting, "the worker, when a step waits for a time, an event or a child")
+WAKE = _edge("wake", {S.waiting}, S.pending, "the due-time tick, a matching event, a child run's end")
 SUCCEED = _edge("succeed", {S.running}, S.succeeded, "the worker, after the last step")
 FAIL = _edge("fail", {S.running, S.awaiting_approval}, S.failed, "the worker; a denied or expired approval")
 TIME_OUT = _edge("time_out", {S.running}, S.timed_out, "the worker, when the run's deadline passes")
 # Nobody holds these runs, so a cancel request finishes them at once.
-CANCEL = _edge("cancel", {S.queued, S.pending, S.awaiting_approval}, S.cancelled, "the cancel request itself")
+CANCEL = _edge(
+    "cancel", {S.queued, S.pending, S.awaiting_approval, S.waiting}, S.cancelled, "the cancel request itself"
+)
 # A running run is only asked to stop (`cancel_requested`); its worker stops at the next step boundary.
 STOP = _edge("stop", {S.running}, S.cancelled, "the worker, after a cancel request")
 
@@ -76,6 +85,8 @@ TRANSITIONS: tuple[Transition, ...] = (
     RELEASE,
     SUSPEND,
     RESUME,
+    WAIT,
+    WAKE,
     SUCCEED,
     FAIL,
     TIME_OUT,

@@ -83,9 +83,13 @@ class ActionContext:
     governance: Governance = field(default_factory=Governance)
     resumed: Mapping[str, Any] | None = None
     """The suspension record of this attempt when it continues after a decision (see `Suspend.as_dict`)."""
+    step_path: str = ""
+    """The step's path in the plan tree (`step_id` outside loops); a durable wait is keyed by it."""
     _calls: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.step_path:
+            self.step_path = self.step_id
         # A resumed attempt meets its paused call again under the same identity.
         if self.resumed is not None:
             call = self.resumed.get("call") or {}

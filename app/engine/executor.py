@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
 from app.definitions.json_schema import CompiledSchema, schema_problems
-from app.definitions.signals import StepError, Suppressed, Suspend
+from app.definitions.signals import StepError, Suppressed, Suspend, Wait
 from app.engine.claim_ports import (
     ClaimLost,
     Clock,
@@ -258,6 +258,10 @@ class Executor:
             suspension = signal.as_dict()
             await self.journal.suspend_step(record, config=config, suspension=suspension)
             return _StepResult("stop", outcome=Outcome("suspended", suspension=suspension))
+        except Wait as signal:
+            waiting = signal.as_dict()
+            await self.journal.suspend_step(record, config=config, suspension=waiting)
+            return _StepResult("stop", outcome=Outcome("waiting", suspension=waiting))
         except TemplateError as exc:
             return await self._failed(
                 record, config, {"code": exc.code, "message": exc.message, "retryable": False}

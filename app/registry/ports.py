@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.registry.llm_ports import LedgerPort, LlmPort, LlmReply
@@ -275,6 +276,42 @@ class KnowledgePort(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class WaitState:
+    """A step's durable wait as its port answers it: satisfied yet, and with what (`outcome`: the matched
+    event, `{"timed_out": true}`, `{"due": true}` or a child's `{status, output, error}`)."""
+
+    satisfied: bool
+    due_at: datetime | None = None
+    outcome: Any = None
+    child_run_id: str | None = None
+
+
+class WaitPort(Protocol):
+    """The run's durable waits, one per step path (registering the same path again answers the wait an
+    earlier attempt registered: a re-run never duplicates one). Refusals raise `StepError`."""
+
+    max_wait_seconds: float
+    """The longest a step may wait (`AUTOMATIONS_MAX_WAIT_SECONDS`)."""
+
+    def now(self) -> datetime: ...
+
+    async def until(self, path: str, due_at: datetime) -> WaitState:
+        """Wait for a time."""
+        ...
+
+    async def event(
+        self, path: str, *, event_type: str, filter: dict[str, Any] | None, due_at: datetime
+    ) -> WaitState:
+        """Wait for an event of the run's space published from now on, matching `filter`, until `due_at`."""
+        ...
+
+    async def child(self, path: str, *, automation_id: str, inputs: dict[str, Any], wait: bool) -> WaitState:
+        """Start a child run of an automation of the run's space, exactly once per path; with `wait`,
+        register the wait for its end."""
+        ...
+
+
 @dataclass
 class ClaimChecks:
     """Checks one claim of a run makes once, before the first call that needs them (the role of a
@@ -305,6 +342,8 @@ class Ports:
     events: EventPort | None = None
     # None where no run stands behind the call: the search_space capabilities then fail clearly.
     knowledge: KnowledgePort | None = None
+    # None where no run stands behind the call: the waiting actions then fail clearly.
+    waits: WaitPort | None = None
     checks: ClaimChecks = field(default_factory=ClaimChecks, compare=False)
 
 
@@ -316,6 +355,11 @@ class HandlerContext(Protocol):
 
     @property
     def step_id(self) -> str: ...
+
+    @property
+    def step_path(self) -> str:
+        """The step's path in the plan tree (`step_id` outside loops, `loop/3/step` inside)."""
+        ...
 
     @property
     def ports(self) -> Ports: ...

@@ -16,6 +16,7 @@ from app.registry.builtin_events import BUILTIN_EVENTS
 from app.registry.builtin_knowledge import KNOWLEDGE_ACTIONS, KNOWLEDGE_CAPABILITIES
 from app.registry.builtin_kv import KV_ACTIONS, KV_CAPABILITIES
 from app.registry.builtin_triggers import BUILTIN_TRIGGERS
+from app.registry.builtin_waits import WAIT_ACTIONS
 from app.registry.core_events import CoreEvent
 from app.registry.models import ActionDefinition, Capability, TriggerDefinition
 
@@ -26,7 +27,14 @@ core_events: Registry[CoreEvent] = Registry("event", CoreEvent, lambda item: ite
 
 for _capability in (*BUILTIN_CAPABILITIES, *DELIVERY_CAPABILITIES, *KV_CAPABILITIES, *KNOWLEDGE_CAPABILITIES):
     capabilities.register(_capability)
-for _action in (*BUILTIN_ACTIONS, *DELIVERY_ACTIONS, DATABASE_QUERY, *KV_ACTIONS, *KNOWLEDGE_ACTIONS):
+for _action in (
+    *BUILTIN_ACTIONS,
+    *DELIVERY_ACTIONS,
+    DATABASE_QUERY,
+    *KV_ACTIONS,
+    *KNOWLEDGE_ACTIONS,
+    *WAIT_ACTIONS,
+):
     actions.register(_action)
 for _trigger in BUILTIN_TRIGGERS:
     triggers.register(_trigger)

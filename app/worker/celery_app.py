@@ -47,6 +47,12 @@ def create_celery(settings: Settings) -> Celery:
                 "schedule": settings.beat_tick_seconds,
                 "options": {"expires": 60},
             },
+            # Due waits, every second or so: a due-time index read, apart from the slower system tick.
+            "wait-tick": {
+                "task": "system.wait_tick",
+                "schedule": settings.wait_tick_seconds,
+                "options": {"expires": 10},
+            },
             # Apart from the system tick, so plugin code never delays schedules or recovery.
             "plugin-tick": {
                 "task": "system.plugin_tick",

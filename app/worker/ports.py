@@ -11,6 +11,7 @@ from typing import Any
 
 from app import metrics
 from app.adapters.artifact_writer import RunArtifacts
+from app.adapters.run_waits import RunWaits
 from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
@@ -257,6 +258,12 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             kv=RunKv(worker, run),
             events=RunEvents(worker, run),
             knowledge=RunKnowledge(worker, run),
+            waits=RunWaits(
+                worker.unit_of_work,
+                run,
+                worker.core.limits,
+                max_wait_seconds=worker.core.settings.max_wait_seconds,
+            ),
         )
 
     return make

@@ -21,6 +21,7 @@ from app.services.resources.vault import SecretVault, keyring_for
 from app.services.runs.execution import ExecutionSettings, execution_service
 from app.services.runs.queue_depth import queue_depth_service
 from app.services.runs.recovery import recovery_service
+from app.services.runs.waking import DUE_BATCH, waker
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from app.worker.ports import mail_port, ports_for
@@ -32,6 +33,8 @@ EVENT_STALE_AFTER = timedelta(seconds=10)
 CELERY_QUEUES = ("runs.fast", "runs.medium", "runs.long", "system")
 # Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
 MAX_SCHEDULE_BATCHES = 200
+# Batches of due waits one wait tick satisfies at most (the rest wait for the next tick).
+MAX_WAIT_BATCHES = 20
 
 
 async def _tick() -> str:
@@ -52,6 +55,10 @@ async def _tick() -> str:
             requeue_after=timedelta(seconds=worker.core.settings.run_requeue_after_seconds),
             limits=worker.core.limits,
         )
+    async with worker.unit_of_work() as session:
+        # Waiting runs whose wait was satisfied but who were never woken (a scan of waiting runs: here,
+        # not in the every-second wait tick, whose cost follows the due waits alone).
+        await waker.recover(session, now, worker.core.limits)
     async with worker.unit_of_work() as session:
         await delivery_service.sweep(session, now)
     async with worker.unit_of_work() as session:
@@ -76,6 +83,27 @@ def tick() -> str:
     return run(_tick())
 
 
+async def _wait_tick() -> int:
+    worker = runtime()
+    now = datetime.now(UTC)
+    satisfied = 0
+    # Due waits in batches, each its own transaction: its runs' wake-ups leave at its commit.
+    for _ in range(MAX_WAIT_BATCHES):
+        async with worker.unit_of_work() as session:
+            report = await waker.tick(session, now, worker.core.limits)
+        satisfied += report.satisfied
+        if report.satisfied < DUE_BATCH:
+            break
+    return satisfied
+
+
+@shared_task(name="system.wait_tick")  # type: ignore[untyped-decorator]
+def wait_tick() -> int:
+    """Beat's wait tick: satisfy the waits whose time came (a `wait`'s due time, a `wait_for_event`'s
+    timeout) and wake their runs."""
+    return run(_wait_tick())
+
+
 async def _dispatch_event(event_id: str) -> None:
     worker = runtime()
     async with worker.unit_of_work() as session:
@@ -84,6 +112,7 @@ async def _dispatch_event(event_id: str) -> None:
             uuid.UUID(event_id),
             limits=worker.core.limits,
             max_chain_depth=worker.core.settings.max_chain_depth,
+            waits=waker,
         )
 
 

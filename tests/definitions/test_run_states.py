@@ -15,12 +15,13 @@ S = RunStatus
 # The lifecycle of the design (§5), spelled out independently of the module: target <- allowed sources.
 EXPECTED_FROM: dict[RunStatus, set[RunStatus]] = {
     S.queued: set(),
-    S.pending: {S.queued, S.running, S.awaiting_approval},
+    S.pending: {S.queued, S.running, S.awaiting_approval, S.waiting},
     S.running: {S.pending, S.running},
     S.awaiting_approval: {S.running},
+    S.waiting: {S.running},
     S.succeeded: {S.running},
     S.failed: {S.running, S.awaiting_approval},
-    S.cancelled: {S.queued, S.pending, S.running, S.awaiting_approval},
+    S.cancelled: {S.queued, S.pending, S.running, S.awaiting_approval, S.waiting},
     S.timed_out: {S.running},
     S.dropped: set(),
 }
@@ -87,7 +88,7 @@ class TestNamedTransitions:
         assert len(names) == len(set(names))
 
     def test_cancel_takes_only_runs_no_worker_holds(self) -> None:
-        assert run_states.CANCEL.sources == {S.queued, S.pending, S.awaiting_approval}
+        assert run_states.CANCEL.sources == {S.queued, S.pending, S.awaiting_approval, S.waiting}
         assert run_states.STOP.sources == {S.running}
 
     def test_claim_and_release(self) -> None:
@@ -102,9 +103,18 @@ class TestNamedTransitions:
         assert S.queued not in run_states.UNDER_WAY
         assert not run_states.IN_FLIGHT & run_states.TERMINAL
 
+    def test_waiting_holds_no_slot_but_a_serial_automation_waits_for_it(self) -> None:
+        assert S.waiting not in run_states.HOLDS_SLOT
+        assert S.waiting in run_states.UNDER_WAY
+        assert run_states.WAIT.sources == {S.running}
+        assert run_states.WAIT.target is S.waiting
+        assert run_states.WAKE.sources == {S.waiting}
+        assert run_states.WAKE.target is S.pending
+
 
 def test_a_refused_named_transition_says_which_and_from_where() -> None:
     refused = TransitionRefused(S.running, S.cancelled, run_states.CANCEL)
     assert str(refused) == (
-        "the cancel transition cannot take a run from running (only from: awaiting_approval, pending, queued)"
+        "the cancel transition cannot take a run from running "
+        "(only from: awaiting_approval, pending, queued, waiting)"
     )

@@ -40,6 +40,7 @@ class TestOutcomeTransitions:
             ("timed_out", RunStatus.timed_out),
             ("cancelled", RunStatus.cancelled),
             ("retry_later", RunStatus.pending),
+            ("waiting", RunStatus.waiting),
         ],
     )
     def test_each_outcome_is_an_edge_from_running(self, outcome: str, target: RunStatus) -> None:
@@ -83,9 +84,14 @@ class TestValues:
 class TestConsequences:
     @pytest.mark.parametrize("target", sorted(run_states.TERMINAL - {RunStatus.dropped}))
     def test_a_finished_run_publishes_its_event_and_frees_its_slot(self, target: RunStatus) -> None:
-        # A cancelled run's pending calls expire first (their decisions are announced before the run's end).
-        first = ["expire_pending_calls"] if target is RunStatus.cancelled else []
-        assert _consequences(target) == [*first, "publish_terminal", "promote_queued", "count_finished"]
+        # A cancelled run's pending calls expire and its children are cancelled first (their decisions
+        # and ends are announced before the run's end); a child's end wakes its parent before its own.
+        first = ["expire_pending_calls", "cancel_children"] if target is RunStatus.cancelled else []
+        expected = [*first, "wake_parent", "publish_terminal", "promote_queued", "count_finished"]
+        assert _consequences(target) == expected
 
     def test_a_retry_is_re_enqueued_and_publishes_nothing(self) -> None:
         assert _consequences(RunStatus.pending) == ["schedule_wake_up"]
+
+    def test_a_wait_enqueues_only_when_a_wake_up_overtook_it(self) -> None:
+        assert _consequences(RunStatus.waiting) == ["wake_on_wait"]

@@ -33,6 +33,7 @@ HELD: dict[str, Outcome] = {
     "fail": Outcome("failed", error={"code": "boom", "message": "it broke"}),
     "time_out": Outcome("timed_out", error={"code": "run_timeout", "message": "too slow"}),
     "stop": Outcome("cancelled"),
+    "wait": Outcome("waiting", suspension={"wait": {"kind": "time"}}),
 }
 # `promote` and `claim` have statements of their own (the promoter's page, the claim's context).
 THROUGH_THE_DOOR = [

@@ -4797,6 +4797,12 @@ export interface components {
             definition: {
                 [key: string]: unknown;
             };
+            /**
+             * Depth
+             * @description 0 for a top run; a child is its parent's depth + 1.
+             * @default 0
+             */
+            depth?: number;
             /** Error */
             error: {
                 [key: string]: unknown;
@@ -4836,6 +4842,16 @@ export interface components {
             mode?: string;
             /** Output */
             output: unknown | null;
+            /**
+             * Parent Path
+             * @description The parent's step path that started it.
+             */
+            parent_path?: string | null;
+            /**
+             * Parent Run Id
+             * @description The run whose call_automation step started this one (its children: GET /runs?parent_run_id=).
+             */
+            parent_run_id?: string | null;
             /**
              * Priority
              * @default 0
@@ -4917,6 +4933,12 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Depth
+             * @description 0 for a top run; a child is its parent's depth + 1.
+             * @default 0
+             */
+            depth?: number;
             /** Error */
             error: {
                 [key: string]: unknown;
@@ -4946,6 +4968,16 @@ export interface components {
             mode?: string;
             /** Output */
             output: unknown | null;
+            /**
+             * Parent Path
+             * @description The parent's step path that started it.
+             */
+            parent_path?: string | null;
+            /**
+             * Parent Run Id
+             * @description The run whose call_automation step started this one (its children: GET /runs?parent_run_id=).
+             */
+            parent_run_id?: string | null;
             /**
              * Priority
              * @default 0
@@ -5043,7 +5075,7 @@ export interface components {
          * RunStatus
          * @enum {string}
          */
-        RunStatus: "queued" | "pending" | "running" | "awaiting_approval" | "succeeded" | "failed" | "cancelled" | "timed_out" | "dropped";
+        RunStatus: "queued" | "pending" | "running" | "awaiting_approval" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out" | "dropped";
         /** RunStepOut */
         RunStepOut: {
             /** Action */
@@ -20315,6 +20347,8 @@ export interface operations {
                 automation_id?: string | null;
                 /** @description Repeat to combine. */
                 status?: components["schemas"]["RunStatus"][] | null;
+                /** @description Only the child runs this run started (call_automation). */
+                parent_run_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
                 /** @description next_cursor of the previous page. */

@@ -144,11 +144,15 @@ async def list_runs(
     status_filter: Annotated[
         list[RunStatus] | None, Query(alias="status", description="Repeat to combine.")
     ] = None,
+    parent_run_id: Annotated[
+        uuid.UUID | None, Query(description="Only the child runs this run started (call_automation).")
+    ] = None,
 ) -> PageOut[RunOut]:
     result = await run_service.list(
         session,
         access,
         automation_id=automation_id,
+        parent_run_id=parent_run_id,
         statuses=list(status_filter) if status_filter else None,
         limit=page.limit,
         cursor=page.cursor,

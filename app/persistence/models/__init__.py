@@ -12,7 +12,15 @@ from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, Webh
 from app.persistence.models.plugins import PluginTask, SpacePlugin
 from app.persistence.models.policy import ApprovalGrant, PolicyChange
 from app.persistence.models.queue_samples import QueueSample
-from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
+from app.persistence.models.runs import (
+    RUN_STATUSES,
+    DomainEvent,
+    LlmUsage,
+    Notification,
+    Run,
+    RunStep,
+    RunWait,
+)
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import (
     ApiToken,
@@ -57,6 +65,7 @@ __all__ = [
     "Role",
     "Run",
     "RunStep",
+    "RunWait",
     "Secret",
     "Space",
     "SpaceDatabase",

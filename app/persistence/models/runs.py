@@ -61,6 +61,9 @@ class Run(IdMixin, Base):
             "lease_expires_at",
             postgresql_where=text("status IN ('pending', 'running')"),
         ),
+        # A parent's children, and the waiting runs the lost-wake-up recovery looks at: both small.
+        Index("ix_runs_parent", "parent_run_id", postgresql_where=text("parent_run_id IS NOT NULL")),
+        Index("ix_runs_waiting", "status_changed_at", postgresql_where=text("status = 'waiting'")),
         Index(
             "uq_runs_idempotency",
             "automation_id",
@@ -110,6 +113,19 @@ class Run(IdMixin, Base):
     )
     replay_of: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("runs.id", ondelete="SET NULL"), comment="The run this one replays."
+    )
+
+    parent_run_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("runs.id", ondelete="SET NULL"), comment="The run whose call_automation step started it."
+    )
+    parent_path: Mapped[str | None] = mapped_column(Text, comment="The parent's step path that started it.")
+    depth: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0", comment="0 for a top run; a child is its parent's + 1."
+    )
+    wake_requested: Mapped[bool] = mapped_column(
+        default=False,
+        server_default="false",
+        comment="A wake-up came while the run was not waiting; its claim's wait goes to pending instead.",
     )
 
     attempt: Mapped[int] = mapped_column(Integer, default=0, comment="Claims so far; the fencing token.")
@@ -231,4 +247,42 @@ class LlmUsage(IdMixin, Base):
     input_tokens: Mapped[int] = mapped_column(Integer)
     output_tokens: Mapped[int] = mapped_column(Integer)
     cost_usd: Mapped[Decimal] = mapped_column(Numeric(12, 6))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+WAIT_KINDS = ("time", "event", "child")
+
+
+class RunWait(IdMixin, Base):
+    """What a waiting step waits for: a time, an event, a child run's end. One row per (run, step path);
+    `satisfied_at` is set once, by whoever satisfies it first (a conditional update)."""
+
+    __tablename__ = "run_waits"
+    __table_args__ = (
+        CheckConstraint(_one_of("kind", WAIT_KINDS), name="kind"),
+        Index("uq_run_waits_path", "run_id", "path", unique=True),
+        # The due-time tick reads only open rows that are due: O(due), not O(waiting).
+        Index("ix_run_waits_due", "due_at", postgresql_where=text("satisfied_at IS NULL")),
+        # Event matching reads only the open event waits of the event's space and type.
+        Index(
+            "ix_run_waits_event",
+            "space_id",
+            "event_type",
+            postgresql_where=text("kind = 'event' AND satisfied_at IS NULL"),
+        ),
+        Index("ix_run_waits_child", "child_run_id", postgresql_where=text("child_run_id IS NOT NULL")),
+    )
+
+    space_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spaces.id", ondelete="CASCADE"))
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    path: Mapped[str] = mapped_column(Text, comment="The waiting step's path in the plan.")
+    kind: Mapped[str] = mapped_column(String(8))
+    event_type: Mapped[str | None] = mapped_column(String(200))
+    filter: Mapped[dict[str, Any] | None] = mapped_column(JSONB, comment="The rendered event filter.")
+    due_at: Mapped[datetime | None] = mapped_column(comment="When the time is up (a timeout for events).")
+    child_run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    satisfied_at: Mapped[datetime | None]
+    outcome: Mapped[Any | None] = mapped_column(
+        JSONB, comment="The matched event's payload, {timed_out: true}, {due: true} or the child's result."
+    )
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, Text, cast, func, select
 from sqlalchemy.orm import selectinload
 
 from app.persistence.models import Automation, AutomationStatus, AutomationVersion, Run, Space, User
@@ -40,6 +41,18 @@ class AutomationRepository(RepositoryBase[Automation]):
         if statuses:
             statement = statement.where(Automation.status.in_(statuses))
         return statement
+
+    async def calling_definitions(self, space_id: uuid.UUID, but: uuid.UUID | None) -> dict[str, Any]:
+        """The current definitions (id → document) of the space's automations that name the
+        `call_automation` action, leaving out `but`: the edges of the space's call graph (an automation
+        that calls nothing has none, so it is not read)."""
+        statement = select(Automation.id, Automation.definition).where(
+            Automation.space_id == space_id,
+            cast(Automation.definition, Text).contains('"call_automation"'),
+        )
+        if but is not None:
+            statement = statement.where(Automation.id != but)
+        return {str(row[0]): row[1] for row in (await self.session.execute(statement)).all()}
 
     async def get_by_id(self, automation_id: uuid.UUID) -> Automation | None:
         """For callers authenticated by something other than a space member (a webhook token)."""

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (
@@ -76,6 +77,8 @@ def _claim_with_modes() -> Any:
             lease_expires_at=bindparam("lease_until", type_=RUNS.c.lease_expires_at.type),
             attempt=RUNS.c.attempt + 1,
             retry_at=None,
+            # A wake-up asked for before this claim is this claim's to see: its steps read their waits.
+            wake_requested=False,
             started_at=func.coalesce(RUNS.c.started_at, now),
             status_changed_at=now,
         )
@@ -95,9 +98,16 @@ class RunRepository(RepositoryBase[Run]):
         return select(Run).where(Run.space_id == space_id)
 
     def listing_statement(
-        self, space_id: uuid.UUID, automation_id: uuid.UUID | None, statuses: Collection[str] | None
+        self,
+        space_id: uuid.UUID,
+        automation_id: uuid.UUID | None,
+        statuses: Collection[str] | None,
+        *,
+        parent_run_id: uuid.UUID | None = None,
     ) -> Select[Run]:
         statement = self.space_statement(space_id)
+        if parent_run_id is not None:
+            statement = statement.where(Run.parent_run_id == parent_run_id)
         if automation_id is not None:
             statement = statement.where(Run.automation_id == automation_id)
         if statuses:
@@ -124,6 +134,45 @@ class RunRepository(RepositoryBase[Run]):
         if for_update:
             statement = statement.with_for_update()
         return await self.get_one_or_none(statement)
+
+    async def lock(self, run_id: uuid.UUID) -> Run | None:
+        """The run, read afresh and held until the transaction ends (a wake-up decides on it)."""
+        return await self.get_one_or_none(
+            select(Run).where(Run.id == run_id).with_for_update().execution_options(populate_existing=True)
+        )
+
+    async def request_wake(self, run_id: uuid.UUID) -> None:
+        """Keep a wake-up for a run that is not waiting yet: its claim's wait becomes a wake."""
+        await self.session.execute(
+            update(Run)
+            .where(Run.id == run_id, Run.status.in_([RunStatus.pending, RunStatus.running]))
+            .values(wake_requested=True)
+        )
+
+    async def children_under_way(self, parent_run_id: uuid.UUID) -> Sequence[Run]:
+        """The parent's child runs that have not finished, locked (a cancel takes them along)."""
+        statement = (
+            select(Run)
+            .where(
+                Run.parent_run_id == parent_run_id,
+                Run.status.in_(sorted(run_states.IN_FLIGHT)),
+            )
+            .with_for_update()
+        )
+        return (await self.session.scalars(statement)).all()
+
+    async def spend_of(self, run_id: uuid.UUID) -> tuple[Decimal, int]:
+        """The run's LLM spend so far: cost and tokens."""
+        row = (await self.session.execute(select(Run.cost_usd, Run.llm_tokens).where(Run.id == run_id))).one()
+        return Decimal(row[0]), int(row[1])
+
+    async def add_child_spend(self, parent_run_id: uuid.UUID, child: Run) -> None:
+        """A finished child's LLM spend counts as its parent's (the parent's budget covers both)."""
+        await self.session.execute(
+            update(Run)
+            .where(Run.id == parent_run_id)
+            .values(cost_usd=Run.cost_usd + child.cost_usd, llm_tokens=Run.llm_tokens + child.llm_tokens)
+        )
 
     async def create_many(self, runs: Sequence[Run]) -> None:
         """Write new runs together: the flush sends them as one multi-row INSERT per thousand rows."""

@@ -20,6 +20,7 @@ from sqlalchemy import (
     insert,
     literal,
     null,
+    or_,
     select,
     update,
 )
@@ -27,7 +28,7 @@ from sqlalchemy import (
 from app.definitions import run_states
 from app.definitions.run_states import RunStatus
 from app.persistence.base import constant
-from app.persistence.models import AutomationTrigger, DomainEvent, Run, RunStep
+from app.persistence.models import AutomationTrigger, DomainEvent, Run, RunStep, RunWait
 from app.persistence.repositories.outbound import listening
 from app.persistence.repositories.run_journal import end_statement
 from app.persistence.writer.plans import PlanShape, RunPlan
@@ -36,6 +37,7 @@ RUNS: Table = Run.__table__  # type: ignore[assignment]
 RUN_COLUMNS = tuple(column.key for column in RUNS.c)
 RUN_STEPS: Table = RunStep.__table__  # type: ignore[assignment]
 EVENTS: Table = DomainEvent.__table__  # type: ignore[assignment]
+RUN_WAITS: Table = RunWait.__table__  # type: ignore[assignment]
 _QUEUED = RUNS.alias("queued")
 _EVENT_COLUMNS = (
     "id",
@@ -71,14 +73,23 @@ def _endpoints_listening(target: RunStatus) -> ColumnElement[bool]:
 
 
 def _triggers_listening(event_types: tuple[str, ...]) -> ColumnElement[bool]:
-    return exists().where(
+    """An enabled event trigger, or an open `wait_for_event`, of the run's space hears these types."""
+    # One bound value each rather than an expanding IN: the statement is built per tuple anyway,
+    # and an expanding parameter is rewritten into the SQL on every execution.
+    names = [literal(name) for name in event_types]
+    trigger = exists().where(
         AutomationTrigger.space_id == RUNS.c.space_id,
         AutomationTrigger.type == constant("event"),
         AutomationTrigger.enabled.is_(True),
-        # One bound value each rather than an expanding IN: the statement is built per tuple anyway,
-        # and an expanding parameter is rewritten into the SQL on every execution.
-        AutomationTrigger.event_type.in_([literal(name) for name in event_types]),
+        AutomationTrigger.event_type.in_(names),
     )
+    wait = exists().where(
+        RUN_WAITS.c.space_id == RUNS.c.space_id,
+        RUN_WAITS.c.kind == constant("event"),
+        RUN_WAITS.c.satisfied_at.is_(None),
+        RUN_WAITS.c.event_type.in_(names),
+    )
+    return or_(trigger, wait)
 
 
 def terminal_payload(moved: Any) -> ColumnElement[Any]:
@@ -112,14 +123,27 @@ def _update(shape: PlanShape) -> Any:
         if shape.announce:
             # A live run's terminal event owes deliveries to listening endpoints and to its callback.
             conditions += [~_endpoints_listening(shape.target), RUNS.c.callback_url.is_(None)]
+    status: Any = shape.target
+    woken: dict[str, Any] = {}
+    if shape.target is RunStatus.waiting:
+        # A wake-up that came while the claim still ran (`wake_requested`) turns the wait into a wake in
+        # the same statement (`wait` then `wake`): set before this update or blocking it on the row, it is
+        # never lost. The SET expressions read the row as it was.
+        requested = RUNS.c.wake_requested
+        status = case((requested, constant(RunStatus.pending)), else_=constant(RunStatus.waiting))
+        woken = {
+            "wake_requested": False,
+            "enqueued_at": case((requested, func.now()), else_=RUNS.c.enqueued_at),
+        }
     return (
         update(RUNS)
         .where(*conditions)
         .values(
-            status=shape.target,
+            status=status,
             status_changed_at=func.now(),
             claimed_by=None,
             lease_expires_at=None,
+            **woken,
             **{name: bindparam(f"set_{name}", type_=RUNS.c[name].type) for name in shape.columns},
         )
     )

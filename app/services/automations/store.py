@@ -16,6 +16,7 @@ from app.persistence.models import Automation, AutomationStatus, AutomationVersi
 from app.persistence.pagination import Page, paginate
 from app.persistence.repositories.automations import AutomationRepository, AutomationVersionRepository
 from app.persistence.types import AsyncSession
+from app.services.automations.call_cycles import refuse_call_cycles
 from app.services.automations.definitions import check_definition, problems_of
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.mcp_server.exposure import claimed_tool_name
@@ -64,6 +65,7 @@ class AutomationService:
         definition = checked.definition
         stored = definition.to_document()
         automation_id = uuid.uuid4()
+        await refuse_call_cycles(session, access.space_id, automation_id, stored)
         tool_name = await claimed_tool_name(session, access.space_id, definition, automation_id)
         automation = await AutomationRepository(session).create(
             Automation(
@@ -125,6 +127,7 @@ class AutomationService:
         access.require(Permissions.write_automations)
         checked = await check_definition(document, vocabulary)
         automation = await self._get_for_change(session, access, automation_id, expected_version)
+        await refuse_call_cycles(session, access.space_id, automation.id, checked.definition.to_document())
         tokens = await self._new_version(session, access, automation, checked.definition, restored_from=None)
         return Saved(automation, checked.warnings, tokens)
 
@@ -207,6 +210,7 @@ class AutomationService:
             raise NotFound(f"Version {version} not found.", code="version_not_found")
         # Re-validate: the definition language may have tightened since the old version was saved.
         checked = await check_definition(old.definition, vocabulary)
+        await refuse_call_cycles(session, access.space_id, automation.id, old.definition)
         tokens = await self._new_version(
             session, access, automation, checked.definition, restored_from=version
         )

@@ -31,7 +31,7 @@ from app.registry import Capability
 
 __all__ = ["Pricer", "first_run_estimate"]
 
-TriggerType = Literal["manual", "schedule", "webhook", "event", "mcp"]
+TriggerType = Literal["manual", "schedule", "webhook", "event", "mcp", "parent"]
 
 
 # --- guards: refuse the fire, create nothing -------------------------------------------------------

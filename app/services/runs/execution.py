@@ -43,6 +43,7 @@ from app.services.runs.definition_cache import parsed_definition
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, finish_claim
 from app.services.runs.journal import RunJournal
 from app.services.runs.limits import DispatchLimits
+from app.services.runs.waits import child_budget
 
 logger = logging.getLogger(__name__)
 PortsFactory = Callable[[Run, AutocommitWrites], Ports]
@@ -208,7 +209,7 @@ class ExecutionService:
         policy = definition.execution
         caps = effective_caps(policy, settings.limits.caps)
         limits = RunLimits(
-            budget_cap_usd=policy.budget_cap_usd,
+            budget_cap_usd=child_budget(policy.budget_cap_usd, run),
             max_llm_tokens=int(caps.run_tokens.value),
             daily_cost_cap_usd=caps.daily_cost_usd.value,
         )

@@ -31,6 +31,7 @@ OUTCOME_TRANSITIONS: Mapping[str, Transition] = {
     "cancelled": run_states.STOP,
     "retry_later": run_states.RETRY_LATER,
     "suspended": run_states.SUSPEND,
+    "waiting": run_states.WAIT,
 }
 
 

@@ -12,7 +12,7 @@ from app.definitions.run_modes import LlmMode, RunMode
 from app.persistence.models import AutomationStatus, Run
 from app.services.runs.admission import TriggerType
 
-__all__ = ["FireOutcome", "FireRequest", "FireResult", "FiredAutomation"]
+__all__ = ["FireOutcome", "FireRequest", "FireResult", "FiredAutomation", "ParentLink"]
 
 FireOutcome = Literal["created", "deduplicated", "queued", "dropped"]
 """What became of a fire: a pending run, the run its idempotency key already made, a run held back in
@@ -43,6 +43,15 @@ class FiredAutomation(Protocol):
 
 
 @dataclass(frozen=True)
+class ParentLink:
+    """The run whose `call_automation` step fires this one, the step's path, and the child's depth."""
+
+    run_id: uuid.UUID
+    path: str
+    depth: int
+
+
+@dataclass(frozen=True)
 class FireRequest:
     """One fire of an automation, whatever triggered it."""
 
@@ -68,6 +77,8 @@ class FireRequest:
     snapshot: tuple[int, dict[str, Any]] | None = None
     # Where a queued run stands: higher first, then oldest first (only a queued run waits on it).
     priority: int = 0
+    # A child run started by another run's `call_automation` step.
+    parent: ParentLink | None = None
 
     def request_hash(self) -> str:
         """What an idempotency key is checked against: the same key must come with the same request."""

@@ -142,8 +142,11 @@ class RunService:
         statuses: list[str] | None,
         limit: int,
         cursor: str | None,
+        parent_run_id: uuid.UUID | None = None,
     ) -> Page[Run]:
-        statement = RunRepository(session).listing_statement(access.space_id, automation_id, statuses)
+        statement = RunRepository(session).listing_statement(
+            access.space_id, automation_id, statuses, parent_run_id=parent_run_id
+        )
         return await paginate(
             session, statement, order_by=[Run.created_at, Run.id], limit=limit, cursor=cursor
         )

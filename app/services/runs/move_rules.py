@@ -22,7 +22,7 @@ from app.services.governance.call_expiry import expire_pending_calls
 from app.services.outbound.outbox import record_run_finished
 
 # The promoter moves runs through the door this policy belongs to: both sides import the other's module.
-from app.services.runs import promotion
+from app.services.runs import promotion, waking
 from app.services.runs.limits import EXECUTE_TASK
 from app.services.runs.moves import Move, MoveRule, Rule
 from app.services.triggers.events import event_service, listening_types
@@ -54,6 +54,31 @@ class ScheduleWakeUp(Rule):
 
     async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
         jobs.enqueue(EXECUTE_TASK, str(written.run.id), queue=written.run.queue, countdown=self._delay(move))
+
+
+class WakeOnWait(Rule):
+    """A claim's wait that a wake-up overtook (`wake_requested`) wrote pending instead (the writer's
+    `wait` statement): it needs its wake-up like any other run back to pending."""
+
+    name = "wake_on_wait"
+    applies_to = frozenset({RunStatus.waiting})
+
+    async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
+        if written.run.status is RunStatus.pending:
+            jobs.enqueue(EXECUTE_TASK, str(written.run.id), queue=written.run.queue)
+
+
+class ShiftDeadline(Rule):
+    """Time spent waiting does not count against the run's timeout: a wake moves the run's deadline
+    later by how long it waited (since its status last moved, to waiting)."""
+
+    name = "shift_deadline"
+    applies_to = frozenset({RunStatus.pending})
+
+    def plan(self, move: Move, plan: RunPlan) -> None:
+        run = move.run
+        if move.edge is run_states.WAKE and run.deadline_at is not None and run.status_changed_at is not None:
+            plan.values["deadline_at"] = run.deadline_at + max(move.now - run.status_changed_at, timedelta(0))
 
 
 class RecordPromotion(Rule):
@@ -137,6 +162,37 @@ class ExpirePendingCalls(Rule):
             await expire_pending_calls(session, written.run.id, move.now)
 
 
+class CancelChildren(Rule):
+    """Cancelling a waiting run cancels its child runs that have not finished and closes its waits."""
+
+    name = "cancel_children"
+    applies_to = frozenset({RunStatus.cancelled})
+
+    def plan(self, move: Move, plan: RunPlan) -> None:
+        if move.run.status is RunStatus.waiting:
+            plan.alone = False
+
+    async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
+        if move.run.status is RunStatus.waiting:
+            await waking.waker.cancel_children(session, written.run, move.now, move.limits)
+
+
+class WakeParent(Rule):
+    """A child run's end satisfies its parent's wait for it (status, output, error), adds its spend to
+    the parent's, and wakes the parent: in the transaction that finishes the child."""
+
+    name = "wake_parent"
+    applies_to = run_states.TERMINAL
+
+    def plan(self, move: Move, plan: RunPlan) -> None:
+        if move.run.parent_run_id is not None:
+            plan.alone = False
+
+    async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
+        if written.run.parent_run_id is not None:
+            await waking.waker.child_ended(session, written.run, move.now, move.limits)
+
+
 class PublishTerminal(Rule):
     """`automation.run.<status>`, written by the plan's statement from the row it updates, and the
     webhook deliveries it owes (the outbox), in the same transaction. A dry or verify run announces
@@ -203,6 +259,8 @@ class CountFinished(Rule):
 
 
 RUN_POLICY: tuple[MoveRule, ...] = (
+    WakeOnWait(),
+    ShiftDeadline(),
     ScheduleWakeUp(),
     RecordPromotion(),
     StampFinished(),
@@ -211,6 +269,8 @@ RUN_POLICY: tuple[MoveRule, ...] = (
     FailPausedStep(),
     RecordReason(),
     ExpirePendingCalls(),
+    CancelChildren(),
+    WakeParent(),
     PublishTerminal(),
     PromoteQueued(),
     CountFinished(),

@@ -14,7 +14,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from app import jobs, metrics
 from app.definitions.run_states import RunStatus
@@ -81,6 +81,16 @@ class DispatchReport:
     matched: int
     fired: int
     refused: int
+    woken: int = 0
+    """Runs waiting for the event (`wait_for_event`) whose wait it satisfied."""
+
+
+class EventWaits(Protocol):
+    """The runs waiting for events (`app.services.runs.waking`), matched in the dispatch's transaction."""
+
+    async def match_event(
+        self, session: AsyncSession, event: DomainEvent, types: list[str], limits: DispatchLimits
+    ) -> int: ...
 
 
 class EventService:
@@ -165,9 +175,19 @@ class EventService:
         return event
 
     async def dispatch(
-        self, session: AsyncSession, event_id: uuid.UUID, *, limits: DispatchLimits, max_chain_depth: int
+        self,
+        session: AsyncSession,
+        event_id: uuid.UUID,
+        *,
+        limits: DispatchLimits,
+        max_chain_depth: int,
+        waits: EventWaits | None = None,
     ) -> DispatchReport | None:
-        """Match one event to triggers and fire each match; None if it was dispatched already.
+        """Match one event to triggers and fire each match, and (`waits`) wake the runs waiting for it;
+        None if it was dispatched already.
+
+        The event's row stays locked until the caller commits: a second dispatch of the same event waits,
+        then skips it, so no trigger fires twice and no waiting run is woken twice by one event.
 
         Only active automations hear events (the candidate query says so); a match whose automation
         was paused since that query is skipped the same way, by the dispatcher's fire guards.
@@ -220,8 +240,9 @@ class EventService:
                 {"trigger_id": str(trigger.id), "run_id": str(result.run.id), "status": result.run.status}
             )
         event.consumed_by, event.dispatched_at = consumed, utcnow()
+        woken = await waits.match_event(session, event, types, limits) if waits is not None else 0
         await session.flush()
-        return DispatchReport(matched=len(matches), fired=fired, refused=refused)
+        return DispatchReport(matched=len(matches), fired=fired, refused=refused, woken=woken)
 
     async def sweep(self, session: AsyncSession, now: datetime, *, stale_after: timedelta) -> tuple[int, int]:
         """Re-enqueue events left undispatched (a crash between commit and enqueue); drop expired ones."""

@@ -68,6 +68,9 @@ export function runPage(main, id) {
         h("dt", {}, "Mode"),
         h("dd", {}, run.mode === "live" ? "live" : `${run.mode} (side effects held back)`, run.llm_mode && run.llm_mode !== "run" ? ` · models: ${run.llm_mode}` : ""),
         run.replay_of ? [h("dt", {}, "Replay of"), h("dd", {}, h("a", { href: `/runs/${run.replay_of}` }, `run ${run.replay_of.slice(0, 8)}`))] : null,
+        run.parent_run_id
+          ? [h("dt", {}, "Started by"), h("dd", {}, h("a", { href: `/runs/${run.parent_run_id}` }, `run ${run.parent_run_id.slice(0, 8)}`), ` (step ${run.parent_path})`)]
+          : null,
         h("dt", {}, "Queue"),
         h("dd", {}, run.queue),
         h("dt", {}, "Created"),
@@ -236,6 +239,15 @@ export function runPage(main, id) {
 
 /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run */
 function waiting(run) {
+  if (run.status === "waiting") {
+    return h(
+      "div",
+      { class: "waiting", role: "status" },
+      h("strong", {}, "This run waits "),
+      "for a time, an event or a child run; it holds no worker and resumes by itself. ",
+      h("a", { href: `/runs?parent_run_id=${run.id}` }, "Its child runs"),
+    );
+  }
   if (run.status !== "awaiting_approval") return null;
   const pending = (run.invocations || []).filter((call) => call.status === "pending");
   return h(

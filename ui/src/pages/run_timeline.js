@@ -12,6 +12,8 @@ const COLOURS = {
   skipped: "#9e9e9e",
   running: "#1565c0",
   awaiting_approval: "#6a1b9a",
+  waiting: "#00838f",
+  suspended: "#00838f",
   approved: "#6a1b9a",
   denied: "#c62828",
   expired: "#9e9e9e",

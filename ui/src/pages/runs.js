@@ -3,11 +3,12 @@ import { spacePath, call, client, inSpace } from "../api.js";
 import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 
-const STATUSES = ["", "queued", "pending", "running", "awaiting_approval", "succeeded", "failed", "cancelled", "timed_out", "dropped"];
+const STATUSES = ["", "queued", "pending", "running", "awaiting_approval", "waiting", "succeeded", "failed", "cancelled", "timed_out", "dropped"];
 
 export function runsPage(main) {
   const params = new URLSearchParams(location.search);
   const automationFilter = params.get("automation") || "";
+  const parentFilter = params.get("parent_run_id") || "";
   const statusSelect = h(
     "select",
     { id: "run-status-filter", "aria-label": "Status" },
@@ -33,6 +34,7 @@ export function runsPage(main) {
       /** @type {NonNullable<import("../api-schema").operations["list_runs_api_v1_spaces__space_id__runs_get"]["parameters"]["query"]>} */
       const query = { limit: 100 };
       if (automationFilter) query.automation_id = automationFilter;
+      if (parentFilter) query.parent_run_id = parentFilter;
       if (statusSelect.value) query.status = [statusSelect.value];
       const [page, automations] = await Promise.all([
         call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query } })),
@@ -79,7 +81,7 @@ export function runsPage(main) {
   }
 
   function wanted(run) {
-    return (!automationFilter || run.automation_id === automationFilter) && (!statusSelect.value || run.status === statusSelect.value);
+    return (!automationFilter || run.automation_id === automationFilter) && (!parentFilter || run.parent_run_id === parentFilter) && (!statusSelect.value || run.status === statusSelect.value);
   }
 
   async function onChange(event, change) {

@@ -10,6 +10,7 @@ const STATUS_COLOURS = {
   cancelled: "#6d6d6d",
   dropped: "#9e9e9e",
   awaiting_approval: "#6a1b9a",
+  waiting: "#00838f",
   running: "#1565c0",
   pending: "#42a5f5",
   queued: "#90caf9",
