@@ -14,6 +14,7 @@ from app.api.mcp_endpoint import McpServerEndpoint
 from app.api.openapi import complete_openapi
 from app.api.routes import api_router
 from app.api.routes.artifacts import download_router as artifact_downloads
+from app.api.routes.fire_path import FireRoute
 from app.api.routes.health import router as health_router
 from app.api.routes.metrics import router as metrics_router
 from app.api.throttle import AuthFailureThrottle
@@ -131,6 +132,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(metrics_router)
     app.include_router(api_router)
     app.include_router(artifact_downloads)
+    # Ahead of every other route: a plain webhook fire skips the walk through the included routers.
+    app.router.routes.insert(0, FireRoute())
     # Last resort of the router: the web UI's files and page URLs (never shadows an API route).
     app.router.default = ui_fallback()
     app.openapi = lambda: complete_openapi(app)  # type: ignore[method-assign]

@@ -30,7 +30,7 @@ from app.services.runs.limits import DispatchLimits
 from app.services.triggers.webhooks import webhook_service
 
 router = APIRouter(prefix="/automations", tags=["webhooks"], route_class=JsonBodyRoute)
-_trigger_bearer = HTTPBearer(auto_error=False, description="The webhook trigger's token (not an API token).")
+trigger_bearer = HTTPBearer(auto_error=False, description="The webhook trigger's token (not an API token).")
 
 
 @router.post(
@@ -43,7 +43,7 @@ async def fire(
     automation_id: uuid.UUID,
     request: Request,
     setup: FireSetupDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(trigger_bearer)],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
     callback_url: Annotated[
         str | None,
@@ -144,7 +144,7 @@ async def caller_run(
     automation_id: uuid.UUID,
     run_id: uuid.UUID,
     request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_trigger_bearer)],
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(trigger_bearer)],
 ) -> Response:
     token = credentials.credentials if credentials else None
     async with request_transaction(request) as session:
