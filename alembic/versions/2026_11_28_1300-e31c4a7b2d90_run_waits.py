@@ -80,6 +80,27 @@ def upgrade() -> None:
             comment="A wake-up came while the run was not waiting; its claim's wait goes to pending instead.",
         ),
     )
+    op.add_column(
+        "runs",
+        sa.Column(
+            "children_cost_usd",
+            sa.Numeric(12, 6),
+            server_default="0",
+            nullable=False,
+            comment="LLM spend of its finished child runs (and theirs): counted against its budget, "
+            "kept apart from its own cost so totals never count it twice.",
+        ),
+    )
+    op.add_column(
+        "runs",
+        sa.Column(
+            "children_llm_tokens",
+            sa.Integer(),
+            server_default="0",
+            nullable=False,
+            comment="LLM tokens of its finished child runs (and theirs), counted against its token cap.",
+        ),
+    )
     op.create_index(
         "ix_runs_parent", "runs", ["parent_run_id"], postgresql_where=sa.text("parent_run_id IS NOT NULL")
     )
@@ -147,6 +168,8 @@ def downgrade() -> None:
     op.drop_table("run_waits")
     op.drop_index("ix_runs_waiting", table_name="runs")
     op.drop_index("ix_runs_parent", table_name="runs")
+    op.drop_column("runs", "children_llm_tokens")
+    op.drop_column("runs", "children_cost_usd")
     op.drop_column("runs", "wake_requested")
     op.drop_column("runs", "depth")
     op.drop_column("runs", "parent_path")

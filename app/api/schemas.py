@@ -239,6 +239,10 @@ class RunOut(Out):
         "GET /runs?parent_run_id=).",
     )
     parent_path: str | None = Field(default=None, description="The parent's step path that started it.")
+    children_cost_usd: float = Field(
+        default=0.0,
+        description="Model spend of its finished child runs (counted against its budget; not in cost_usd).",
+    )
     depth: int = Field(default=0, description="0 for a top run; a child is its parent's depth + 1.")
     ran_as: RanAsOut | None = Field(
         default=None,

@@ -145,6 +145,19 @@ class Run(IdMixin, Base):
     llm_tokens: Mapped[int] = mapped_column(
         Integer, default=0, server_default="0", comment="LLM input + output tokens so far."
     )
+    children_cost_usd: Mapped[Decimal] = mapped_column(
+        Numeric(12, 6),
+        default=Decimal(0),
+        server_default="0",
+        comment="LLM spend of its finished child runs (and theirs): counted against its budget, "
+        "kept apart from its own cost so totals never count it twice.",
+    )
+    children_llm_tokens: Mapped[int] = mapped_column(
+        Integer,
+        default=0,
+        server_default="0",
+        comment="LLM tokens of its finished child runs (and theirs), counted against its token cap.",
+    )
 
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
     started_at: Mapped[datetime | None]

@@ -24,7 +24,11 @@ class LedgerRepository(RepositoryBase[LlmUsage]):
         )
 
     async def run_totals(self, run_id: uuid.UUID) -> tuple[Decimal, int]:
-        row = (await self.session.execute(select(Run.cost_usd, Run.llm_tokens).where(Run.id == run_id))).one()
+        """What the run's budget and token cap count: its own calls and its finished children's."""
+        statement = select(
+            Run.cost_usd + Run.children_cost_usd, Run.llm_tokens + Run.children_llm_tokens
+        ).where(Run.id == run_id)
+        row = (await self.session.execute(statement)).one()
         return Decimal(row[0]), int(row[1])
 
     async def run_by_step(self, run_id: uuid.UUID) -> list[tuple[str, int, int, int, Decimal]]:

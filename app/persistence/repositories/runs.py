@@ -162,16 +162,23 @@ class RunRepository(RepositoryBase[Run]):
         return (await self.session.scalars(statement)).all()
 
     async def spend_of(self, run_id: uuid.UUID) -> tuple[Decimal, int]:
-        """The run's LLM spend so far: cost and tokens."""
-        row = (await self.session.execute(select(Run.cost_usd, Run.llm_tokens).where(Run.id == run_id))).one()
+        """The LLM spend its budget counts so far: its own and its finished children's, cost and tokens."""
+        statement = select(
+            Run.cost_usd + Run.children_cost_usd, Run.llm_tokens + Run.children_llm_tokens
+        ).where(Run.id == run_id)
+        row = (await self.session.execute(statement)).one()
         return Decimal(row[0]), int(row[1])
 
     async def add_child_spend(self, parent_run_id: uuid.UUID, child: Run) -> None:
-        """A finished child's LLM spend counts as its parent's (the parent's budget covers both)."""
+        """A finished child's LLM spend (with its own children's) counts against its parent's budget; it
+        stays out of the parent's own `cost_usd`, so a sum over runs counts each call once."""
         await self.session.execute(
             update(Run)
             .where(Run.id == parent_run_id)
-            .values(cost_usd=Run.cost_usd + child.cost_usd, llm_tokens=Run.llm_tokens + child.llm_tokens)
+            .values(
+                children_cost_usd=Run.children_cost_usd + child.cost_usd + child.children_cost_usd,
+                children_llm_tokens=Run.children_llm_tokens + child.llm_tokens + child.children_llm_tokens,
+            )
         )
 
     async def create_many(self, runs: Sequence[Run]) -> None:

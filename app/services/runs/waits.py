@@ -190,7 +190,7 @@ class WaitService:
 
 def child_budget(own_cap: float | None, run: Run) -> float | None:
     """A run's effective budget cap: its own policy's, and for a child run no more than what its parent
-    had left when the child started (the child's spend is added to the parent's when it ends)."""
+    had left when the child started (the child's spend counts against the parent's budget when it ends)."""
     if run.parent_run_id is None or not isinstance(run.trigger_payload, dict):
         return own_cap
     inherited = run.trigger_payload.get("budget_cap_usd")
