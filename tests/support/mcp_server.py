@@ -8,7 +8,9 @@ server saw (text content) and the bare bearer token (structured content). Every 
 are recorded in `seen_headers`, and every `tools/list` request a client sent is counted in
 `list_calls` (the SDK's server also lists its own tools to check a call's headers: those do not count);
 a `required_bearer` makes the server answer 401 to any request
-without `Authorization: Bearer <it>`.
+without `Authorization: Bearer <it>`. Every handshake a client opens a session with (`server/discover`,
+or `initialize` in older protocol versions) is counted in `session_opens`. `restart()` serves again on
+the same port, `kill()` drops every open connection at once (as a crashed server would) and stops.
 """
 
 from __future__ import annotations
@@ -101,13 +103,15 @@ class McpTestServer:
     seen_headers: list[dict[str, str]] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     list_calls: int = 0
+    session_opens: int = 0
+    host: str = "127.0.0.1"
     port: int = 0
     _server: uvicorn.Server | None = None
     _thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
+        return f"http://{self.host}:{self.port}/mcp"
 
     def reset(self) -> None:
         self.tools = default_tools()
@@ -116,6 +120,7 @@ class McpTestServer:
         self.seen_headers.clear()
         self.calls.clear()
         self.list_calls = 0
+        self.session_opens = 0
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -187,6 +192,8 @@ class McpTestServer:
             for request in parsed if isinstance(parsed, list) else [parsed]:
                 if isinstance(request, dict) and request.get("method") == "tools/list":
                     self.list_calls += 1
+                if isinstance(request, dict) and request.get("method") in ("server/discover", "initialize"):
+                    self.session_opens += 1
         replay = iter(messages)
 
         async def replayed() -> Any:
@@ -194,12 +201,16 @@ class McpTestServer:
 
         return replayed
 
-    def start(self) -> McpTestServer:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    def start(self, port: int = 0) -> McpTestServer:
+        """Serve on `port` (a free one when 0) in a thread of its own."""
+        if port:
+            self.port = port
+        else:
+            with socket.socket() as probe:
+                probe.bind((self.host, 0))
+                self.port = probe.getsockname()[1]
         config = uvicorn.Config(
-            self._app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            self._app(), host=self.host, port=self.port, log_level="warning", lifespan="on"
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
@@ -217,3 +228,21 @@ class McpTestServer:
         if self._thread is not None:
             with contextlib.suppress(RuntimeError):
                 self._thread.join(timeout=10)
+
+    def restart(self) -> McpTestServer:
+        """Stop, then serve a new server (no sessions, same tools) on the same port."""
+        self.stop()
+        return self.start(self.port)
+
+    def kill(self) -> None:
+        """Abort every open connection (calls in flight included) and stop without waiting for them."""
+        server = self._server
+        if server is None:
+            return
+        for connection in list(server.server_state.connections):
+            transport = getattr(connection, "transport", None)
+            loop = getattr(connection, "loop", None)
+            if transport is not None and loop is not None:
+                loop.call_soon_threadsafe(transport.abort)
+        server.force_exit = True
+        self.stop()
