@@ -67,7 +67,7 @@ def result_of(tool: str, answer: ToolAnswer) -> Any:
     return result
 
 
-# How much longer than its step a tool call's session may last (see `McpInvoker.handler`).
+# How much longer than its step a tool call may last (see `McpInvoker.handler`).
 SESSION_GRACE_SECONDS = 1.0
 
 
@@ -101,9 +101,9 @@ class McpInvoker:
         """A handler for one tool; it holds only the connection id and the tool's name."""
 
         async def call_mcp_tool(ctx: HandlerContext, args: dict[str, Any]) -> Any:
-            # The step's own timeout ends a slow call (`step_timeout`); the session's bound only keeps a
-            # session from outliving its step. Equal bounds would race, and a late event loop would let
-            # the session's win and report the server as unreachable.
+            # The step's own timeout ends a slow call (`step_timeout`); the call's bound only keeps it
+            # from outliving its step. Equal bounds would race, and a late event loop would let the
+            # call's win and report the server as unreachable.
             return await self.call(
                 uuid.UUID(ctx.space_id),
                 connection_id,
