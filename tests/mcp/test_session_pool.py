@@ -127,6 +127,22 @@ class TestFailures:
         assert await add(pool, server) == {"sum": 3}
         assert [name for name, _ in server.calls] == ["add", "add"]
 
+    async def test_a_restarted_server_that_forgot_the_session_gets_the_call_on_a_new_one(
+        self, pool: McpSessionPool
+    ) -> None:
+        legacy = McpTestServer(legacy=True).start()
+        try:
+            await add(pool, legacy)
+            assert legacy.seen_headers[-1].get("mcp-session-id")
+            legacy.restart()
+            # The new server answers 404 to the old session id: nothing ran, so the call goes again.
+            assert await add(pool, legacy) == {"sum": 3}
+            assert legacy.session_opens == 2
+            assert [name for name, _ in legacy.calls] == ["add", "add"]
+        finally:
+            await pool.aclose()
+            legacy.stop()
+
     async def test_a_stopped_server_fails_clearly_then_recovers(
         self, pool: McpSessionPool, server: McpTestServer
     ) -> None:

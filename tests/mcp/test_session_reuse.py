@@ -1,9 +1,11 @@
 """Tool calls through the service keep one MCP session per space, connection and credential: seen from
-a real MCP server on loopback, counting the sessions it was opened."""
+a real MCP server on loopback that hands out session ids, by the sessions its tool calls came in.
+(Harvests that a running worker makes of these connections open sessions too, but call no tool.)"""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +19,19 @@ from tests.support.factories import Caller, Factory
 from tests.support.mcp_server import McpTestServer
 
 TIMEOUT = 10.0
+
+
+@pytest.fixture
+def mcp_server() -> Iterator[McpTestServer]:
+    server = McpTestServer(legacy=True).start()
+    yield server
+    server.stop()
+
+
+def sessions_called(server: McpTestServer) -> int:
+    """How many sessions the server's tool calls came in (none outside a session)."""
+    assert None not in server.call_sessions
+    return len(set(server.call_sessions))
 
 
 @pytest.fixture
@@ -48,7 +63,8 @@ async def test_calls_of_one_connection_share_a_session(
     created = await connect(owner, mcp_server.url)
     assert await call(invoker, owner, created, "add", a=1, b=2) == {"sum": 3}
     assert await call(invoker, owner, created, "add", a=2, b=2) == {"sum": 4}
-    assert mcp_server.session_opens == 1
+    assert len(mcp_server.call_sessions) == 2
+    assert sessions_called(mcp_server) == 1
     assert len(invoker.pool) == 1
 
 
@@ -62,7 +78,8 @@ async def test_two_spaces_with_the_same_server_never_share_a_session(
     await call(invoker, first, mine, "add", a=1, b=2)
     await call(invoker, second, theirs, "add", a=1, b=2)
     await call(invoker, first, mine, "add", a=1, b=2)
-    assert mcp_server.session_opens == 2
+    assert mcp_server.call_sessions[0] == mcp_server.call_sessions[2]
+    assert sessions_called(mcp_server) == 2
     assert len(invoker.pool) == 2
 
 
@@ -80,7 +97,7 @@ async def test_a_rotated_token_gets_a_new_session(
     mcp_server.required_bearer = new
     assert await call(invoker, owner, created, "add", a=1, b=2) == {"sum": 3}
     assert mcp_server.seen_headers[-1]["authorization"] == f"Bearer {new}"
-    assert mcp_server.session_opens == 2
+    assert sessions_called(mcp_server) == 2
 
 
 async def test_a_connection_moved_elsewhere_gets_a_new_session_and_a_clear_error(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -157,9 +157,11 @@ async def open_http(
     resolver: Resolver | None,
     statuses: list[int],
     pin_hosts: bool = False,
+    observe: Callable[[httpx2.Response], None] | None = None,
 ) -> AsyncIterator[Client]:
     """An initialised client of a streamable HTTP server through the egress guard; the HTTP statuses
-    it receives are appended to `statuses` (the SDK hides a 401 behind a generic error).
+    it receives are appended to `statuses` (the SDK hides a 401 behind a generic error); `observe` sees
+    each response, called in the context of the request's sender.
 
     `pin_hosts` keeps every connection of this client on the addresses checked for its first one."""
     from mcp.client import Client
@@ -169,6 +171,8 @@ async def open_http(
 
     async def record(response: httpx2.Response) -> None:
         statuses.append(response.status_code)
+        if observe is not None:
+            observe(response)
 
     http = egress_client_httpx2(
         allow=allow,

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.integrations.mcp.client import HttpEndpoint, McpSession, ToolAnswer, failure, open_http
@@ -34,10 +36,32 @@ from app.lru import LruCache
 from app.security.egress import EgressAllowList, Resolver
 
 if TYPE_CHECKING:
+    import httpx2
     from mcp.client import Client
 
 # Each call is bounded by its caller; this only keeps one HTTP request of a session from lasting forever.
 REQUEST_CEILING_SECONDS = 24 * 3600.0
+# What the call this context sends was answered: the SDK sends a call's request from a task that copies
+# the sender's context, so the response hook finds the caller's list here.
+_CALL_ANSWERS: contextvars.ContextVar[list[Answered] | None] = contextvars.ContextVar(
+    "mcp_call_answers", default=None
+)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One HTTP response to a call's request, and whether that request named a session."""
+
+    status: int
+    in_session: bool
+
+
+def _observe(response: httpx2.Response) -> None:
+    answers = _CALL_ANSWERS.get()
+    if answers is not None:
+        answers.append(Answered(response.status_code, "mcp-session-id" in response.request.headers))
+
+
 # How long closing a session (ending its HTTP session at the server) may take before it is abandoned.
 CLOSE_SECONDS = 5.0
 
@@ -95,6 +119,7 @@ class PooledSession:
                 resolver=resolver,
                 statuses=self.statuses,
                 pin_hosts=True,
+                observe=_observe,
             ) as client:
                 self._client = client
                 self.ready.set_result(None)
@@ -145,25 +170,29 @@ class PooledSession:
         alone = self.inflight == 1
         self.started += 1
         ticket = self.started
+        answers: list[Answered] = []
+        token = _CALL_ANSWERS.set(answers)
         try:
             return await McpSession(client).call_tool(name, arguments, timeout_seconds)
         except (Exception, BaseExceptionGroup) as exc:
-            raise await self._diagnosed(exc, alone=alone and self.started == ticket) from None
+            alone = alone and self.started == ticket
+            raise await self._diagnosed(exc, alone=alone, answers=answers) from None
+        finally:
+            _CALL_ANSWERS.reset(token)
 
-    async def _diagnosed(self, exc: BaseException, *, alone: bool) -> McpError:
-        """The call's error, wrapped in `_NotSent` when the request surely never reached the server."""
+    async def _diagnosed(self, exc: BaseException, *, alone: bool, answers: list[Answered]) -> McpError:
+        """The call's error, wrapped in `_NotSent` when the request surely never reached the server.
+
+        `answers` are the HTTP responses the call's own request got."""
         if isinstance(exc, McpError):
             return exc
         from mcp.shared.exceptions import MCPError
-        from mcp_types import CONNECTION_CLOSED, INVALID_REQUEST
+        from mcp_types import CONNECTION_CLOSED
 
         answer = next((leaf for leaf in leaves(exc) if isinstance(leaf, MCPError)), None)
-        if (
-            answer is not None
-            and answer.error.code == INVALID_REQUEST
-            and answer.error.message == "Session terminated"
-        ):
-            # The server answered 404 to the session's id (it restarted or expired the session).
+        if answer is not None and Answered(404, in_session=True) in answers:
+            # A 404 to a request carrying a session id: the server no longer knows the session (it
+            # restarted or expired it) and ran nothing; the protocol says to open a new one.
             return _NotSent(McpUnreachable("the MCP server no longer knows this session"))
         if answer is None or answer.error.code != CONNECTION_CLOSED:
             return failure(exc, self.statuses)
