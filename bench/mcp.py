@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.integrations.http import GuardedHttp
@@ -63,6 +64,17 @@ async def _pooled_call(pool: McpSessionPool, url: str) -> Any:
     return (await pool.call_tool("bench", HttpEndpoint(url), "add", {"a": 1, "b": 2}, TIMEOUT)).structured
 
 
+Call = Callable[[], Awaitable[Any]]
+
+
+async def _block(call: Call, calls: int) -> tuple[float, float]:
+    """Wall and process CPU seconds per call over `calls` calls (the server runs in this process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        await call()
+    return (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
+
+
 async def _measure(server: _BenchServer, warmup: int, calls: int, repeat: int) -> dict[str, list[float]]:
     http = GuardedHttp(ALLOW)
     pool = McpSessionPool(size=8, idle_seconds=60, allow=ALLOW)
@@ -70,31 +82,25 @@ async def _measure(server: _BenchServer, warmup: int, calls: int, repeat: int) -
     # Every side must give the same answer, or the timing compares different work.
     assert await _mcp_call(server.url) == await _pooled_call(pool, server.url) == {"sum": 3}
     assert await _native_call(http, add_url) == {"sum": 3}
-    for _ in range(warmup):
-        await _mcp_call(server.url)
-        await _pooled_call(pool, server.url)
-        await _native_call(http, add_url)
-    samples: dict[str, list[float]] = {"per_call": [], "pooled": [], "reused": [], "native": []}
+    samples: dict[str, list[float]] = {}
     try:
-        for _ in range(repeat):
-            started = time.perf_counter()
-            for _ in range(calls):
-                await _mcp_call(server.url)
-            samples["per_call"].append((time.perf_counter() - started) / calls)
-            started = time.perf_counter()
-            for _ in range(calls):
-                await _pooled_call(pool, server.url)
-            samples["pooled"].append((time.perf_counter() - started) / calls)
-            async with connect(HttpEndpoint(server.url), allow=ALLOW, timeout_seconds=TIMEOUT) as session:
-                await session.call_tool("add", {"a": 1, "b": 2}, TIMEOUT)  # opened before the clock starts
-                started = time.perf_counter()
-                for _ in range(calls):
-                    await session.call_tool("add", {"a": 1, "b": 2}, TIMEOUT)
-                samples["reused"].append((time.perf_counter() - started) / calls)
-            started = time.perf_counter()
-            for _ in range(calls):
-                await _native_call(http, add_url)
-            samples["native"].append((time.perf_counter() - started) / calls)
+        async with connect(HttpEndpoint(server.url), allow=ALLOW, timeout_seconds=3600) as session:
+            sides: dict[str, Call] = {
+                "per_call": lambda: _mcp_call(server.url),
+                "pooled": lambda: _pooled_call(pool, server.url),
+                "reused": lambda: session.call_tool("add", {"a": 1, "b": 2}, TIMEOUT),
+                "native": lambda: _native_call(http, add_url),
+            }
+            for call in sides.values():
+                await _block(call, warmup)
+            for index in range(repeat):
+                # The order turns every repeat, so no side always follows the same one.
+                names = list(sides)
+                names = names[index % len(names) :] + names[: index % len(names)]
+                for name in names:
+                    wall, cpu = await _block(sides[name], calls)
+                    samples.setdefault(name, []).append(wall)
+                    samples.setdefault(f"{name}_cpu", []).append(cpu)
     finally:
         await pool.aclose()
     return samples
@@ -107,11 +113,12 @@ def run(warmup: int, calls: int, repeat: int) -> list[Row]:
         samples = asyncio.run(_measure(server, warmup, calls, repeat))
     finally:
         server.stop()
-    per_call, pooled, reused, native = (
-        median(samples[key]) for key in ("per_call", "pooled", "reused", "native")
+    per_call, pooled, reused, native, per_call_cpu, pooled_cpu, reused_cpu = (
+        median(samples[key])
+        for key in ("per_call", "pooled", "reused", "native", "per_call_cpu", "pooled_cpu", "reused_cpu")
     )
     reused_text = f"{ms(reused)} (one session held open by hand, same server)"
-    alternating = f"median of {repeat} x {calls}, alternating"
+    alternating = f"median of {repeat} x {calls}, the four sides in turning order"
     return [
         Row(
             "MCP tool call (pooled session, as the service makes it)",
@@ -119,8 +126,9 @@ def run(warmup: int, calls: int, repeat: int) -> list[Row]:
             reused_text,
             ratio(pooled, reused),
             f"tools/call in the session the pool keeps open for the connection (lookup, hold, call, "
-            f"release) over streamable HTTP through the egress guard; the native http.request port doing "
-            f"the same work takes {ms(native)} ({ratio(pooled, native)} of it); {alternating}",
+            f"release) over streamable HTTP through the egress guard; process CPU per call (client and "
+            f"server) {ms(pooled_cpu)} vs {ms(reused_cpu)} reused ({ratio(pooled_cpu, reused_cpu)}); the "
+            f"native http.request port doing the same work takes {ms(native)}; {alternating}",
             target="≤ 1.5x reused-session cost",
             headlines=(ratio_headline("MCP tool call, pooled session", pooled, reused, 1.5),),
         ),
@@ -130,6 +138,7 @@ def run(warmup: int, calls: int, repeat: int) -> list[Row]:
             reused_text,
             ratio(per_call, reused),
             f"connect + initialise + tools/call + close, what each call cost before sessions were pooled; "
-            f"{ratio(per_call, native)} the native http.request port; {alternating}",
+            f"process CPU per call {ms(per_call_cpu)} ({ratio(per_call_cpu, reused_cpu)} the reused "
+            f"session's); {ratio(per_call, native)} the native http.request port; {alternating}",
         ),
     ]
