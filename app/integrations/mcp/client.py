@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, MutableSequence, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -155,7 +155,7 @@ async def open_http(
     allow: EgressAllowList | None,
     request_timeout_seconds: float,
     resolver: Resolver | None,
-    statuses: list[int],
+    statuses: MutableSequence[int],
     pin_hosts: bool = False,
     observe: Callable[[httpx2.Response], None] | None = None,
 ) -> AsyncIterator[Client]:
@@ -190,7 +190,7 @@ async def open_http(
             yield client
 
 
-def failure(exc: BaseException, statuses: list[int]) -> McpError:
+def failure(exc: BaseException, statuses: Sequence[int]) -> McpError:
     """One `McpError` for what a session raised; a refused credential wins over what it caused."""
     refused = [status for status in statuses if status in (401, 403)]
     error = classify(exc)

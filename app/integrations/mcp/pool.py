@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,11 @@ if TYPE_CHECKING:
 
 # Each call is bounded by its caller; this only keeps one HTTP request of a session from lasting forever.
 REQUEST_CEILING_SECONDS = 24 * 3600.0
+# How long closing a session (ending its HTTP session at the server) may take before it is abandoned.
+CLOSE_SECONDS = 5.0
+# The last HTTP statuses a session got, enough to tell a refused credential behind a failure.
+KEPT_STATUSES = 16
+
 # What the call this context sends was answered: the SDK sends a call's request from a task that copies
 # the sender's context, so the response hook finds the caller's list here.
 _CALL_ANSWERS: contextvars.ContextVar[list[Answered] | None] = contextvars.ContextVar(
@@ -62,10 +68,6 @@ def _observe(response: httpx2.Response) -> None:
         answers.append(Answered(response.status_code, "mcp-session-id" in response.request.headers))
 
 
-# How long closing a session (ending its HTTP session at the server) may take before it is abandoned.
-CLOSE_SECONDS = 5.0
-
-
 class PooledSession:
     """One open session and the task that owns it."""
 
@@ -79,7 +81,7 @@ class PooledSession:
     ) -> None:
         self.loop = asyncio.get_running_loop()
         self.idle_seconds = idle_seconds
-        self.statuses: list[int] = []
+        self.statuses: deque[int] = deque(maxlen=KEPT_STATUSES)
         self.failure: BaseException | None = None
         self.inflight = 0
         self.started = 0
@@ -99,7 +101,8 @@ class PooledSession:
     def close(self) -> None:
         """Ask the owner to close the session once the calls in flight have ended."""
         self._closing = True
-        self._wake.set()
+        if not self.loop.is_closed():  # a loop that is gone took its session with it
+            self._wake.set()
 
     async def aclose(self) -> None:
         """Close the session and wait (a bounded time) for its owner to end."""
