@@ -9,7 +9,7 @@ UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json 
 CHROMIUM ?= /usr/bin/chromium
 PGBOUNCER ?= /usr/sbin/pgbouncer
 
-.PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client browser pgbouncer
+.PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client browser pgbouncer docs docs-serve settings-docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,18 @@ lint: install
 	$(BIN)/lint-imports
 	$(BIN)/python ui/build.py --check
 
+## settings-docs: after changing a setting in app/config/, regenerate docs/settings.md from the settings model
+settings-docs: $(STAMP)
+	$(BIN)/python -m app.config.reference
+
+## docs: the documentation site into site/ (strict: a dead link, a missing anchor or a page left out of the nav fails)
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+## docs-serve: the documentation site on http://127.0.0.1:8001/, rebuilt as pages change
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve -a 127.0.0.1:8001
+
 ## bench: every hot path on the real stack, as ratios against floors measured in the same run
 bench: install
 	$(BIN)/python -m bench
@@ -77,4 +89,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache app/ui ui/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache app/ui ui/node_modules site

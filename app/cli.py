@@ -1,5 +1,5 @@
 """The `automations` command: api, worker, beat, dev (embedded stack), migrate, create-admin,
-set-password, check, rotate-key, plugins check, export and apply (automations as files)."""
+set-password, check, rotate-key, plugins check, models check, export and apply (automations as files)."""
 
 from __future__ import annotations
 
@@ -266,6 +266,33 @@ def plugins_check() -> None:
     ]
     click.echo(json.dumps({"plugins": answer}, indent=2))
     if any(report.status == "error" for report in found.reports):
+        sys.exit(1)
+
+
+@main.group()
+def models() -> None:
+    """The LLM models this installation allows (AUTOMATIONS_LLM_ALLOWED_MODELS)."""
+
+
+@models.command("check")
+@fail_on_configuration
+def models_check() -> None:
+    """Check each allowed model's provider, key, endpoint and price as a call would, without sending
+    anything; print the findings and exit 1 if a model could not be called."""
+    from app.integrations.llm import LiteLlm
+
+    settings = load_settings()
+    try:
+        llm = LiteLlm(settings.llm_allowed_models, settings.llm_models)
+    except ValueError as exc:
+        raise click.ClickException(f"AUTOMATIONS_LLM_MODELS: {exc}") from None
+    problems = llm.configuration_problems()
+    answer = [
+        {"model": model, "status": "error" if model in problems else "ok", "problem": problems.get(model)}
+        for model in settings.llm_allowed_models
+    ]
+    click.echo(json.dumps({"models": answer}, indent=2))
+    if problems:
         sys.exit(1)
 
 

@@ -158,7 +158,7 @@ def build_runtime(
     with the database driver); the API lists those capabilities for validation but never runs them.
     """
     allow = EgressAllowList.parse(settings.egress_allow)
-    llm = LiteLlm(settings.llm_allowed_models, settings.llm_models, allow)
+    llm = LiteLlm(settings.llm_allowed_models, settings.llm_models)
     keyring = keyring_for(settings)
     mcp = mcp_settings(settings, allow, keyring)
     mcp_sessions = McpSessionPool(
@@ -233,7 +233,7 @@ def embedder_for(settings: Settings, llm: LiteLlm) -> LiteLlmEmbedder | None:
     model = settings.knowledge_embedding_model
     if not model:
         return None
-    return LiteLlmEmbedder(model, llm.models.get(model, ModelSettings()), llm.egress_allow)
+    return LiteLlmEmbedder(model, llm.models.get(model, ModelSettings()))
 
 
 def mcp_settings(settings: Settings, allow: EgressAllowList, keyring: Keyring) -> McpSettings:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import date, datetime
 
 from pydantic import BaseModel, Field
 
@@ -51,3 +51,18 @@ class RunStatsOut(BaseModel):
         "range, at most 50, most spend first, then most failures."
     )
     duration_ms: DurationsOut
+
+
+class QueueSeriesOut(BaseModel):
+    queue: str = Field(description="A worker queue (runs.fast, runs.medium, runs.long).")
+    queued: list[int] = Field(description="Per minute, oldest first: the space's runs held back (queued).")
+    pending: list[int] = Field(description="Per minute: the space's runs admitted and waiting for a worker.")
+
+
+class QueueDepthOut(BaseModel):
+    minutes: int
+    first_minute: datetime = Field(description="The first minute of the range (UTC).")
+    last_minute: datetime = Field(description="The current minute (UTC); its sample may not be taken yet.")
+    queues: list[QueueSeriesOut] = Field(
+        description="The queues that had runs waiting in the range; a minute without a sample counts 0."
+    )

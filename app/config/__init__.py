@@ -62,19 +62,44 @@ class Settings(
 
     model_config = SettingsConfigDict(env_prefix="AUTOMATIONS_", extra="ignore", populate_by_name=True)
 
-    environment: Literal["development", "test", "production"] = "development"
-    home: Path = Field(default=Path(".automations"), description="Data folder of the embedded stack.")
-    secret_key: SecretStr | None = None
+    environment: Literal["development", "test", "production"] = Field(
+        default="development",
+        description="Outside development a strong AUTOMATIONS_SECRET_KEY is required.",
+    )
+    home: Path = Field(
+        default=Path(".automations"),
+        description=(
+            "Data folder of the embedded servers, the stack file, the beat schedule, metrics and the"
+            " generated development secret key."
+        ),
+    )
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description=(
+            "Required outside development: at least 32 random characters, well-known values refused. Stored"
+            " secrets are encrypted under a key derived from it; in development one is generated once."
+        ),
+    )
     previous_secret_key: SecretStr | None = Field(
         default=None,
-        description="The key being rotated away from: still decrypts what it sealed (see docs/secrets.md).",
+        description=(
+            "During a key rotation, the old key: it still decrypts what it sealed, never encrypts"
+            " (secrets.md)."
+        ),
     )
 
     database_url: str | None = Field(
-        default=None, validation_alias=AliasChoices("DATABASE_URL", "AUTOMATIONS_DATABASE_URL")
+        default=None,
+        validation_alias=AliasChoices("DATABASE_URL", "AUTOMATIONS_DATABASE_URL"),
+        description=(
+            "PostgreSQL URL (postgresql://…; the asyncpg driver is used). Unset = the embedded server"
+            " `automations dev` started."
+        ),
     )
     redis_url: str | None = Field(
-        default=None, validation_alias=AliasChoices("REDIS_URL", "AUTOMATIONS_REDIS_URL")
+        default=None,
+        validation_alias=AliasChoices("REDIS_URL", "AUTOMATIONS_REDIS_URL"),
+        description="Redis URL, Celery's broker. Unset = the embedded server `automations dev` started.",
     )
     database_pool_size: int = Field(
         default=20,
@@ -86,13 +111,17 @@ class Settings(
         default=10,
         ge=0,
         le=200,
-        description="Connections an API process may open beyond the pool in a burst (closed after use).",
+        description=(
+            "Connections an API process may open beyond the pool in a burst (closed after use, so a"
+            " reopened one costs a connect)."
+        ),
     )
     database_pooler: Literal["none", "transaction"] = Field(
         default="none",
         description=(
             "`transaction` when DATABASE_URL points at a pooler in transaction mode (PgBouncer"
-            " pool_mode=transaction): no prepared statement outlives its statement, and the live run"
+            " pool_mode=transaction): no prepared statement outlives its statement, nothing runs in"
+            " autocommit, and the live run"
             " stream, migrations and CLI commands use AUTOMATIONS_DATABASE_DIRECT_URL (docs/scaling.md)."
         ),
     )
@@ -101,13 +130,14 @@ class Settings(
         validation_alias=AliasChoices("DATABASE_DIRECT_URL", "AUTOMATIONS_DATABASE_DIRECT_URL"),
         description=(
             "A connection straight to PostgreSQL, past the pooler: LISTEN for the live run stream (one"
-            " connection per API process), migrations and CLI commands. Unset = DATABASE_URL."
+            " connection per API process), migrations and CLI commands. Unset = DATABASE_URL; required"
+            " with AUTOMATIONS_DATABASE_POOLER=transaction."
         ),
     )
     redis_key_prefix: str = Field(
         default="",
         max_length=64,
-        description="Prefix of every Celery key in Redis, to share one Redis safely.",
+        description="Prefix of every Celery key in Redis, to share one Redis between installations.",
     )
 
     @field_validator("database_url", "database_direct_url")

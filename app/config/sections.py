@@ -12,8 +12,12 @@ MIN_METRICS_TOKEN_LENGTH = 16
 class ApiSettings(BaseModel):
     """The API processes."""
 
-    api_host: str = "127.0.0.1"
-    api_port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "AUTOMATIONS_API_PORT"))
+    api_host: str = Field(default="127.0.0.1", description="Address `automations api` binds to.")
+    api_port: int = Field(
+        default=8000,
+        validation_alias=AliasChoices("PORT", "AUTOMATIONS_API_PORT"),
+        description="Port `automations api` listens on (its processes share it).",
+    )
     api_workers: int | None = Field(
         default=None, ge=1, le=256, description="API processes `automations api` starts (default: CPU count)."
     )
@@ -24,13 +28,22 @@ class ApiSettings(BaseModel):
         default=None,
         description=(
             f"When set (at least {MIN_METRICS_TOKEN_LENGTH} characters), /metrics answers only requests "
-            "with `Authorization: Bearer <token>` (others get 401); unset = /metrics needs no token."
+            "with `Authorization: Bearer <token>` (others get 401 metrics_token_required); unset = /metrics"
+            " needs no token."
         ),
     )
-    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
-    max_json_depth: int = Field(default=64, ge=4, le=512)
-    page_size_default: int = Field(default=50, ge=1, le=500)
-    page_size_max: int = Field(default=200, ge=1, le=1000)
+    max_body_bytes: int = Field(
+        default=1024 * 1024, ge=1024, description="Request bodies larger than this answer 413."
+    )
+    max_json_depth: int = Field(
+        default=64, ge=4, le=512, description="JSON nested deeper than this answers 400 json_too_deep."
+    )
+    page_size_default: int = Field(
+        default=50, ge=1, le=500, description="Items a list answers when `?limit=` is not given."
+    )
+    page_size_max: int = Field(
+        default=200, ge=1, le=1000, description="The largest `?limit=` a list accepts."
+    )
     stream_recheck_seconds: float = Field(
         default=30.0,
         gt=0,
@@ -43,19 +56,38 @@ class ApiSettings(BaseModel):
 class WorkerSettings(BaseModel):
     """Workers, the run queue and plugins' background work."""
 
-    worker_concurrency: int | None = Field(default=None, ge=1, le=256)
-    beat_tick_seconds: float = Field(default=5.0, gt=0)
+    worker_concurrency: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="Worker processes one `automations worker` runs (default: CPU count).",
+    )
+    beat_tick_seconds: float = Field(
+        default=5.0, gt=0, description="Beat's tick period: schedules, recovery and promotion run on it."
+    )
     max_concurrent_runs: int = Field(
-        default=0, ge=0, description="Runs pending or running at once; 0 = no cap."
+        default=0,
+        ge=0,
+        description=(
+            "Runs pending or running at once across the installation; 0 = no cap. Give every process the"
+            " same value."
+        ),
     )
     run_call_rate_limit: int = Field(
         default=60,
         ge=1,
         le=100_000,
-        description="Capability calls one run may make per minute (Redis; fails open when Redis is away).",
+        description=(
+            "Capability calls one run may make per minute, counted by the claim that holds the run (a later"
+            " claim starts from the calls audited in the last minute)."
+        ),
     )
     run_lease_seconds: float = Field(
-        default=30.0, ge=1, description="A claim not renewed for this long is lost."
+        default=30.0,
+        ge=1,
+        description=(
+            "A worker's claim on a run, renewed while it works; not renewed this long, the run is recovered."
+        ),
     )
     run_on_failure_reserve_fraction: float = Field(
         default=0.1,
@@ -78,7 +110,10 @@ class WorkerSettings(BaseModel):
         description="A due pending run not claimed this long after its wake-up gets another.",
     )
     egress_allow: str = Field(
-        default="", description="CIDRs and host names outbound requests may reach anyway."
+        default="",
+        description=(
+            "Comma-separated CIDRs and host names outbound HTTP may reach although private (egress.md)."
+        ),
     )
     plugins: str = Field(
         default="",
@@ -107,7 +142,11 @@ class WorkerSettings(BaseModel):
 
 
 class LlmSettings(BaseModel):
-    """LLM providers (keys come from the provider's own environment variables, e.g. OPENAI_API_KEY)."""
+    """LLM providers.
+
+    Keys come from the provider's own environment variables (OPENAI_API_KEY, ...), never from settings;
+    docs/model-providers.md lists what each provider needs.
+    """
 
     llm_allowed_models: list[str] = Field(
         default_factory=list,
@@ -116,23 +155,39 @@ class LlmSettings(BaseModel):
     llm_models: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description=(
-            "Extra models: name -> {api_base, api_key_env, input_cost_per_token, output_cost_per_token,"
-            " max_tokens}. JSON in AUTOMATIONS_LLM_MODELS."
+            "Extra models: name -> {api_base, api_key_env, api_version, input_cost_per_token,"
+            " output_cost_per_token, max_tokens, supports_response_schema}; api_base is a trusted"
+            " endpoint (no egress opening needed). JSON in AUTOMATIONS_LLM_MODELS."
         ),
     )
-    llm_default_max_tokens: int = Field(default=1024, ge=1, le=200_000)
+    llm_default_max_tokens: int = Field(
+        default=1024,
+        ge=1,
+        le=200_000,
+        description=(
+            "Output tokens assumed for an LLM step without max_tokens when a draft's cost is estimated."
+        ),
+    )
 
 
 class SpendingSettings(BaseModel):
-    """Spending caps of automation runs (an automation may set its own, up to the maximum)."""
+    """Spending caps of automation runs.
+
+    An automation may set its own, up to the maximum.
+    """
 
     default_daily_cost_cap_usd: float = Field(
         default=1.0,
         ge=0,
-        description="Per automation and UTC day, when its definition sets no cost_cap_daily_usd.",
+        description=(
+            "USD per automation and UTC day, when its definition sets no cost_cap_daily_usd. Once reached,"
+            " fires are dropped and a running run stops at its next model call (daily_budget_exceeded)."
+        ),
     )
     max_daily_cost_cap_usd: float = Field(
-        default=100.0, ge=0, description="The highest cost_cap_daily_usd a definition may set."
+        default=100.0,
+        ge=0,
+        description="The highest cost_cap_daily_usd a definition may set (above: 422 cap_above_maximum).",
     )
     default_run_token_cap: int = Field(
         default=200_000,
@@ -145,34 +200,68 @@ class SpendingSettings(BaseModel):
 
 
 class AuthoringSettings(BaseModel):
-    """Natural-language authoring (drafts); both models must also be in llm_allowed_models."""
+    """Natural-language authoring.
+
+    Drafts from plain requests; both models must also be in llm_allowed_models.
+    """
 
     authoring_model: str | None = Field(
-        default=None, description="Model that drafts definitions from a request; unset = authoring off."
+        default=None,
+        description=(
+            "Model that drafts definitions from a request; must be in AUTOMATIONS_LLM_ALLOWED_MODELS."
+            " Unset = drafting answers 503 authoring_unavailable."
+        ),
     )
     review_model: str | None = Field(
         default=None, description="Model that summarises a proposal; unset = the authoring model."
     )
-    draft_ttl_seconds: int = Field(default=24 * 3600, ge=60, le=30 * 24 * 3600)
+    draft_ttl_seconds: int = Field(
+        default=24 * 3600,
+        ge=60,
+        le=30 * 24 * 3600,
+        description="How long a draft lives in Redis (edits and messages do not extend it).",
+    )
     draft_max_attempts: int = Field(
         default=3, ge=1, le=10, description="Generator calls per request, re-prompts with problems included."
     )
     authoring_daily_cap_usd: float = Field(
-        default=5.0, ge=0, description="Per space and UTC day: authoring spend above this answers 429."
+        default=5.0,
+        ge=0,
+        description="Drafting spend per space and UTC day; beyond it: 429 authoring_budget_exceeded.",
     )
-    authoring_timeout_seconds: float = Field(default=60.0, gt=0, le=600)
-    authoring_max_tokens: int = Field(default=4096, ge=256, le=100_000)
+    authoring_timeout_seconds: float = Field(
+        default=60.0, gt=0, le=600, description="How long one drafting model call may take."
+    )
+    authoring_max_tokens: int = Field(
+        default=4096, ge=256, le=100_000, description="Output cap of one drafting model call."
+    )
 
 
 class TriggerSettings(BaseModel):
-    """Triggers."""
+    """Rate limits of webhook fires, the space MCP server and failed authentications."""
 
-    webhook_rate_limit: int = Field(default=120, ge=1, description="Fires per trigger per window.")
-    webhook_rate_window_seconds: float = Field(default=60.0, gt=0)
-    mcp_rate_limit: int = Field(
-        default=120, ge=1, description="MCP server: calls per token and tool per window."
+    webhook_rate_limit: int = Field(
+        default=120,
+        ge=1,
+        description=(
+            "Webhook fires per trigger per window; past it 429 with Retry-After (when Redis cannot be asked,"
+            " fires are let through and the log says so)."
+        ),
     )
-    mcp_rate_window_seconds: float = Field(default=60.0, gt=0)
+    webhook_rate_window_seconds: float = Field(
+        default=60.0, gt=0, description="The window of AUTOMATIONS_WEBHOOK_RATE_LIMIT."
+    )
+    mcp_rate_limit: int = Field(
+        default=120,
+        ge=1,
+        description=(
+            "The space MCP server: tool calls per token and tool per window; past it the tool error"
+            " rate_limited."
+        ),
+    )
+    mcp_rate_window_seconds: float = Field(
+        default=60.0, gt=0, description="The window of AUTOMATIONS_MCP_RATE_LIMIT."
+    )
     mcp_call_wait_seconds: float = Field(
         default=30.0,
         ge=0,
@@ -183,13 +272,19 @@ class TriggerSettings(BaseModel):
     auth_failure_limit: int = Field(
         default=30,
         ge=0,
-        description="Failed authentications (401) per client address per window before it gets 429; 0 = off.",
+        description=(
+            "Failed authentications (401) per client address per window (loopback and unix sockets not"
+            " counted outside production); past it the address gets 429 too_many_failed_authentications"
+            " before its body is read or a token looked up; 0 = off."
+        ),
     )
-    auth_failure_window_seconds: float = Field(default=60.0, gt=0)
+    auth_failure_window_seconds: float = Field(
+        default=60.0, gt=0, description="The window of AUTOMATIONS_AUTH_FAILURE_LIMIT."
+    )
 
 
 class SigninSettings(BaseModel):
-    """Password sign-in (the web UI)."""
+    """Sign-in, tokens and invitations."""
 
     session_token_hours: float = Field(
         default=8.0, gt=0, le=24 * 30, description="Lifetime of the API token a password sign-in returns."
@@ -201,30 +296,47 @@ class SigninSettings(BaseModel):
         default=15 * 60, ge=1, description="The counting window, and how long a locked email stays locked."
     )
     token_ttl_days: int = Field(
-        default=90, ge=1, le=3650, description="Lifetime of an API token made without one."
+        default=90,
+        ge=1,
+        le=3650,
+        description="Lifetime of an API token made without one (the create-admin token included).",
     )
     token_max_ttl_days: int = Field(
         default=365,
         ge=1,
         le=3650,
-        description="Longest lifetime an API token may ask for (service tokens of admins excepted).",
+        description=(
+            "Longest lifetime an API token may ask for; only an admin's own service token may never expire."
+        ),
     )
     invitation_ttl_hours: int = Field(
-        default=72, ge=1, le=24 * 30, description="How long the link to a new member's first password works."
+        default=72,
+        ge=1,
+        le=24 * 30,
+        description="How long a new member's single-use invitation link (to set a first password) works.",
     )
     signin_verification_slots: int = Field(
         default=2,
         ge=1,
         le=16,
-        description="Password checks of one email that may run at once; further attempts answer 429.",
+        description=(
+            "Password checks of one email that may run at once; further attempts answer 429 sign_in_busy"
+            " (every attempt is counted before its password is checked)."
+        ),
     )
     max_chain_depth: int = Field(
-        default=10, ge=1, le=100, description="Event chains longer than this are refused."
+        default=10,
+        ge=1,
+        le=100,
+        description="Event chains deeper than this are refused (a dropped run, chain_depth_exceeded).",
     )
 
 
 class OutboundSettings(BaseModel):
-    """Outbound webhooks (completion notices to endpoints of a space)."""
+    """Completion webhooks.
+
+    Notices of finished runs to the endpoints of a space, and to the operator-wide one.
+    """
 
     webhook_delivery_timeout_seconds: float = Field(
         default=15.0, gt=0, le=120, description="Time one delivery attempt may take, start to end."
@@ -236,7 +348,11 @@ class OutboundSettings(BaseModel):
         description="Multiplies every delay of the retry schedule (1 in production; small in tests).",
     )
     webhook_url: str | None = Field(
-        default=None, description="Operator-wide endpoint: receives the run events of every space."
+        default=None,
+        description=(
+            "Operator-wide endpoint: receives the run events of every space (applied by `automations"
+            " migrate`)."
+        ),
     )
     webhook_secret: SecretStr | None = Field(
         default=None, description="Signing secret (whsec_…) of the operator-wide endpoint."
@@ -247,15 +363,16 @@ class OutboundSettings(BaseModel):
 
 
 class DeliverySettings(BaseModel):
-    """Tight delivery actions."""
+    """Delivery actions: Slack and email."""
 
     slack_api_url: str = Field(
-        default="https://slack.com/api", description="Base URL of Slack's Web API (a fake in tests)."
+        default="https://slack.com/api", description="Base URL of Slack's Web API, used by slack_post."
     )
     smtp_url: SecretStr | None = Field(
         default=None,
         description=(
-            "smtp://user:password@host:587 or smtps://host:465; unset = send_email is unavailable. "
+            "smtp://user:password@host:587 or smtps://host:465, the relay of send_email (its host passes the"
+            " egress guard); unset = send_email is unavailable. "
             "The user and password are only sent over TLS (smtps://, or STARTTLS, used whenever the relay "
             "offers it); a relay without STARTTLS fails with smtp_tls_required unless the URL ends in "
             "?insecure=true, meant for a relay on a trusted local network (smtp:// only)."
@@ -275,7 +392,9 @@ class McpSettings(BaseModel):
         ),
     )
     mcp_reharvest_hours: float = Field(
-        default=24.0, gt=0, description="A connection's tools are listed again when older than this."
+        default=24.0,
+        gt=0,
+        description="Beat lists a connection's tools again when its harvest is older than this.",
     )
     mcp_relist_after_seconds: float = Field(
         default=300.0,
@@ -300,14 +419,23 @@ class McpSettings(BaseModel):
         default=64,
         ge=1,
         le=10000,
-        description="At most this many MCP sessions stay open per process; the least recently used closes.",
+        description=(
+            "At most this many MCP sessions stay open per process; opening one more closes the least"
+            " recently used."
+        ),
     )
     mcp_call_timeout_seconds: float = Field(
-        default=30.0, gt=0, le=600, description="Time a harvest or a call outside a step may take."
+        default=30.0,
+        gt=0,
+        le=600,
+        description="Time a harvest, an authorization or another call outside a step may take.",
     )
     public_url: str | None = Field(
         default=None,
-        description="Where users reach this API (https://automations.example.com): OAuth callbacks go here.",
+        description=(
+            "Where users reach this API (https://automations.example.com): OAuth redirect URIs and emailed"
+            " approval links are built from it. Unset = http://<api host>:<port>."
+        ),
     )
 
     @field_validator("mcp_stdio_servers")
@@ -332,10 +460,13 @@ class ArtifactSettings(BaseModel):
 
     artifacts_url: str | None = Field(
         default=None,
-        description="s3://bucket/prefix: an S3-compatible store (AWS_* variables); unset = HOME/artifacts.",
+        description=(
+            "s3://bucket/prefix: an S3-compatible store (AWS_* variables); unset ="
+            " $AUTOMATIONS_HOME/artifacts."
+        ),
     )
     artifact_retention_days: int = Field(
-        default=30, ge=1, le=3650, description="Life of `default` artifacts."
+        default=30, ge=1, le=3650, description="Life of artifacts kept with the `default` retention."
     )
     artifact_quota_bytes: int = Field(default=5 * 1024**3, ge=1, description="Artifact bytes per space.")
     artifact_max_bytes: int = Field(default=100 * 1024**2, ge=1, description="Largest single artifact.")
@@ -345,14 +476,25 @@ class ArtifactSettings(BaseModel):
 
 
 class KnowledgeSettings(BaseModel):
-    """Knowledge: documents a space's automations search and read (docs/knowledge.md)."""
+    """Knowledge.
+
+    Documents a space's automations search and read (docs/knowledge.md).
+    """
 
     knowledge_max_upload_bytes: int = Field(
-        default=20 * 1024**2, ge=1, description="Largest document upload (or text body) in bytes."
+        default=20 * 1024**2,
+        ge=1,
+        description="Largest document upload (or JSON text) in bytes; above: 413 document_too_large.",
     )
-    knowledge_max_documents: int = Field(default=10_000, ge=1, description="Documents per space.")
+    knowledge_max_documents: int = Field(
+        default=10_000, ge=1, description="Documents per space; past it: 409 document_quota_exceeded."
+    )
     knowledge_max_space_bytes: int = Field(
-        default=1024**3, ge=1, description="Bytes of document text and uploads kept per space."
+        default=1024**3,
+        ge=1,
+        description=(
+            "Bytes of document text and uploads kept per space; past it: 409 document_quota_exceeded."
+        ),
     )
     knowledge_max_text_chars: int = Field(
         default=2_000_000, ge=1000, description="Characters of text kept from one document (the rest cut)."

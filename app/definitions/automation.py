@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
 from app.definitions.json_schema import SchemaDocument
 
@@ -17,6 +17,10 @@ IDENTIFIER_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 MCP_TOOL_NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,63}$"
 ACTION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 MAX_STEPS = 100
+# Steps inside `if` and `for_each` blocks, at any depth; the plan's own list keeps MAX_STEPS.
+MAX_BLOCK_STEPS = 100
+MAX_FOR_EACH_ITEMS = 1000
+MAX_FOR_EACH_CONCURRENCY = 10
 MAX_ON_FAILURE_STEPS = 20
 MAX_TRIGGERS = 20
 MAX_RETRIES = 10
@@ -114,6 +118,88 @@ class Step(_Strict):
     )
 
 
+class IfBlock(_Strict):
+    """Run one of two step lists, chosen by a filter over the run context."""
+
+    condition: dict[str, Any] = Field(
+        description="Filter expression (the event filter grammar) over the run context: `inputs.*`, "
+        "`trigger.*`, `run.*`, the outputs bound by `output_as`, and `item` / `index` inside a loop. "
+        "Values may be templates of the same context.",
+        json_schema_extra={"x-widget": "filter"},
+    )
+    then: list[PlanStep] = Field(min_length=1, max_length=MAX_BLOCK_STEPS)
+    else_: list[PlanStep] = Field(default_factory=list, alias="else", max_length=MAX_BLOCK_STEPS)
+
+
+class IfStep(_Strict):
+    """A branch: its condition picks `then` or `else`; the step's record says which ran."""
+
+    step_id: Identifier
+    name: str | None = Field(default=None, max_length=200)
+    if_: IfBlock = Field(alias="if")
+
+
+class ForEachBlock(_Strict):
+    """Run a step list once per item of a list, at most `concurrency` iterations at a time."""
+
+    items: str | list[Any] = Field(
+        description="A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.",
+    )
+    steps: list[PlanStep] = Field(min_length=1, max_length=MAX_BLOCK_STEPS)
+    concurrency: int = Field(default=1, ge=1, le=MAX_FOR_EACH_CONCURRENCY)
+    max_items: int = Field(
+        default=100,
+        ge=1,
+        le=MAX_FOR_EACH_ITEMS,
+        description="A list longer than this fails the step (too_many_items) before any iteration runs.",
+    )
+    continue_on_error: bool = Field(
+        default=False,
+        description='A failed iteration yields {"error": …} in the output instead of failing the step.',
+    )
+
+
+class ForEachStep(_Strict):
+    """A loop: each iteration sees `item` and `index`; the output lists the iterations' outputs in order
+    (an iteration's output is the output of its last step that ran)."""
+
+    step_id: Identifier
+    name: str | None = Field(default=None, max_length=200)
+    for_each: ForEachBlock
+    output_as: Identifier | None = None
+
+
+# The union's tags appear in validation errors' locations; bracketed, no document key can look like them.
+ACTION_TAG, IF_TAG, FOR_EACH_TAG = "[action]", "[if]", "[for_each]"
+
+
+def _step_kind(value: Any) -> str:
+    """Which kind of plan step a document (or model) is: an action, or an `if` / `for_each` block."""
+    if isinstance(value, dict):
+        if "if" in value:
+            return IF_TAG
+        if "for_each" in value:
+            return FOR_EACH_TAG
+        return ACTION_TAG
+    if isinstance(value, IfStep):
+        return IF_TAG
+    if isinstance(value, ForEachStep):
+        return FOR_EACH_TAG
+    return ACTION_TAG
+
+
+PlanStep = Annotated[
+    Annotated[Step, Tag(ACTION_TAG)]
+    | Annotated[IfStep, Tag(IF_TAG)]
+    | Annotated[ForEachStep, Tag(FOR_EACH_TAG)],
+    Discriminator(_step_kind),
+]
+"""One entry of a step list: an action step, or a block (`if`, `for_each`) holding step lists."""
+
+IfBlock.model_rebuild()
+ForEachBlock.model_rebuild()
+
+
 class ToolGrant(_Strict):
     """One entry of `execution.tool_grants`: a capability (id or pattern) and what its calls must keep."""
 
@@ -204,7 +290,7 @@ class AutomationDefinition(_Strict):
     description: str | None = Field(default=None, max_length=4000)
     inputs: Inputs = Field(default_factory=Inputs)
     triggers: list[Trigger] = Field(default_factory=list, max_length=MAX_TRIGGERS)
-    plan: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
+    plan: list[PlanStep] = Field(min_length=1, max_length=MAX_STEPS)
     execution: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
     expose: Exposure | None = Field(
         default=None, description="Offer the automation to outside agents (off when absent)."

@@ -109,3 +109,29 @@ class Suppressed(BaseException):
             "mode": self.mode,
             "reason": self.reason,
         }
+
+
+class Wait(BaseException):
+    """A step's decision to pause the run until a time, an event or a child run's end (`wait`,
+    `wait_for_event`, `call_automation`).
+
+    The step has registered what it waits for before raising this (a durable row the wake-up finds);
+    the run then waits holding no lease and no worker, and the next claim runs the same attempt again,
+    which finds the wait satisfied (or not yet, and raises `Wait` again). Like `Suspend` it is a
+    `BaseException`, so no `except Exception` turns a pause into a failure.
+    """
+
+    def __init__(self, kind: str, *, until: str | None = None, details: Any = None) -> None:
+        super().__init__(f"waiting for {kind}")
+        self.kind = kind
+        self.until = until
+        self.details = details
+
+    def as_dict(self) -> dict[str, Any]:
+        """What the step record keeps of the pause: what it waits for and until when."""
+        wait: dict[str, Any] = {"kind": self.kind}
+        if self.until is not None:
+            wait["until"] = self.until
+        if self.details is not None:
+            wait["details"] = self.details
+        return {"wait": wait}

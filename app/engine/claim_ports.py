@@ -102,10 +102,13 @@ class Resume:
 class Outcome:
     """How this claim of the run ended."""
 
-    status: Literal["succeeded", "failed", "timed_out", "cancelled", "retry_later", "lease_lost", "suspended"]
+    status: Literal[
+        "succeeded", "failed", "timed_out", "cancelled", "retry_later", "lease_lost", "suspended", "waiting"
+    ]
     output: Any = None
     error: dict[str, Any] | None = None
     failed_step_id: str | None = None
     retry_in_seconds: float = 0.0
     suspension: dict[str, Any] | None = None
-    """For `suspended`: the paused call's identity, capability and reason (`Suspend.as_dict`)."""
+    """For `suspended`: the paused call's identity, capability and reason (`Suspend.as_dict`); for
+    `waiting`: what the step waits for (`Wait.as_dict`)."""

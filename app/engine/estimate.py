@@ -14,6 +14,9 @@ Prompt tokens are approximated as characters / 4 (rounded up), which needs no to
 A prompt is measured rendered where the caller rendered it (a preview knows its inputs), else as its
 template. A templated model name cannot be priced, nor a model without a known price: such steps are
 left out, and a definition with no priced step has no estimate (None).
+
+Blocks: an `if` costs its dearer branch; a `for_each` costs its body once per item (the literal list's
+length, else its `max_items`), so a loop's worst case is items times body.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from __future__ import annotations
 import fnmatch
 import json
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.automation import AutomationDefinition, ForEachStep, IfStep, Step
+from app.definitions.plan_tree import action_steps
 from app.registry import Capability
 from app.registry.builtin_agent import DEFAULT_MAX_ITERATIONS, SYSTEM_PROMPT
 from app.registry.builtin_llm import DEFAULT_MAX_TOKENS
@@ -37,7 +41,7 @@ CHARS_PER_TOKEN = 4
 
 def calls_a_model(definition: AutomationDefinition) -> bool:
     """Whether a step of the plan (or of on_failure) is an LLM step: only those can spend."""
-    return any(step.action in LLM_ACTIONS for step in [*definition.plan, *definition.execution.on_failure])
+    return any(step.action in LLM_ACTIONS for step in action_steps(definition))
 
 
 def approximate_tokens(text: str) -> int:
@@ -116,9 +120,34 @@ def first_run_estimate(
     if pricer is None:
         return None
     offered = list(capabilities)
+    chosen = rendered or {}
+    plan_cost, plan_priced = _list_cost(definition.plan, pricer, offered, chosen)
+    handler_cost, handler_priced = _list_cost(definition.execution.on_failure, pricer, offered, chosen)
+    return plan_cost + handler_cost if plan_priced or handler_priced else None
+
+
+def _list_cost(
+    steps: Sequence[Step | IfStep | ForEachStep],
+    pricer: Pricer,
+    offered: list[Capability],
+    rendered: Mapping[str, Mapping[str, Any]],
+) -> tuple[float, bool]:
+    """A step list's worst case: its steps' sum, the dearer branch of an `if`, a loop's body times its
+    items (the literal list's length, else `max_items`)."""
     total, priced = 0.0, False
-    for step in [*definition.plan, *definition.execution.on_failure]:
-        cost = step_estimate(step, pricer, offered, (rendered or {}).get(step.step_id))
-        if cost is not None:
+    for step in steps:
+        if isinstance(step, IfStep):
+            branches = [_list_cost(step.if_.then, pricer, offered, rendered)]
+            branches.append(_list_cost(step.if_.else_, pricer, offered, rendered))
+            cost, known = max(cost for cost, _ in branches), any(known for _, known in branches)
+        elif isinstance(step, ForEachStep):
+            block = step.for_each
+            count = len(block.items) if isinstance(block.items, list) else block.max_items
+            body, known = _list_cost(block.steps, pricer, offered, rendered)
+            cost = body * count
+        else:
+            found = step_estimate(step, pricer, offered, rendered.get(step.step_id))
+            cost, known = found or 0.0, found is not None
+        if known:
             total, priced = total + cost, True
-    return total if priced else None
+    return total, priced

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from app.engine.schedule import ScheduleError, next_fire_after
+from app.engine.validation.plan_scope import walk_document
 
 SCHEDULE_WINDOW = timedelta(days=7)
 MAX_FIRES_COMPARED = 500
@@ -198,9 +199,8 @@ def footprint(
         elif trigger.get("type") == "event" and isinstance(config.get("event_type"), str):
             events.append(config["event_type"])
     writes: set[WriteTarget] = set()
-    execution = _fields(document.get("execution"))
-    for step in [*_items(document.get("plan")), *_items(execution.get("on_failure"))]:
-        if not isinstance(step, dict) or not isinstance(step.get("config"), dict):
+    for step in (located.step for located in walk_document(document)):
+        if not isinstance(step.get("config"), dict):
             continue
         if step.get("action") == CALL_TOOL:
             writes.update(_tool_targets(step["config"], native))

@@ -15,9 +15,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.automation import AutomationDefinition, ForEachStep, Step
+from app.definitions.plan_tree import walk
+from app.definitions.pointers import join
 from app.definitions.run_modes import suppresses
 from app.engine.call_modes import CallPolicy, ChosenBy, call_mode
+from app.engine.preview_blocks import block_entry
 from app.engine.schedule import ScheduleError, next_fire_after
 from app.engine.secret_refs import bind_references
 from app.engine.templating import TemplateError, aevaluate_predicate, arender_value, referenced_names
@@ -160,18 +163,34 @@ async def preview_steps(
     fixed_hosts: Mapping[str, str],
     policy: CallPolicy,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every step's preview (plan, then on_failure), and the external hosts the plan would contact.
+    """Every step's preview (the plan at every depth, then on_failure), and the hosts it would contact.
 
+    A step inside a block is previewed like any other (its calls' modes too, in every branch); its
+    entry names its `pointer` in the document, the `loops` around it and the `branches` it sits in.
     `fixed_hosts` names the host behind a capability whose target does not depend on its arguments
     (Slack's API, the SMTP relay).
     """
     hosts: set[str] = set()
     found = []
-    for phase, steps in (("plan", definition.plan), ("on_failure", definition.execution.on_failure)):
-        for index, step in enumerate(steps):
-            found.append(
-                await _step(phase, index, step, scope, actions, capabilities, hosts, fixed_hosts, policy)
-            )
+    for phase, steps, where in (
+        ("plan", definition.plan, ("plan",)),
+        ("on_failure", definition.execution.on_failure, ("execution", "on_failure")),
+    ):
+        loops: dict[str, dict[str, Any]] = {}
+        for located in walk(steps, where):
+            step, index = located.step, int(located.where[-1])
+            if isinstance(step, Step):
+                entry = await _step(
+                    phase, index, step, scope, actions, capabilities, hosts, fixed_hosts, policy
+                )
+            else:
+                entry = await block_entry(phase, index, step, scope)
+                if isinstance(step, ForEachStep):
+                    loops[step.step_id] = entry["items"]
+            entry["pointer"] = join(*located.where)
+            entry["loops"] = [{"step_id": loop, **loops.get(loop, {})} for loop in located.loops]
+            entry["branches"] = [list(branch) for branch in located.branches]
+            found.append(entry)
     return found, sorted(hosts)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.definitions.pointers import join
 from app.engine.validation import Vocabulary
+from app.engine.validation.plan_scope import walk_document
 from app.engine.validation.templates import is_template
 from app.nl.permissions import ChosenBy
 from app.registry import Capability
@@ -26,14 +27,9 @@ class CapabilityUse:
 
 
 def steps(document: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Plan steps, then on_failure steps, each with its path."""
-    plan = document.get("plan")
-    execution = document.get("execution")
-    failure = execution.get("on_failure") if isinstance(execution, dict) else None
-    for base, found in ((("plan",), plan), (("execution", "on_failure"), failure)):
-        for index, step in enumerate(found if isinstance(found, list) else []):
-            if isinstance(step, dict):
-                yield (*base, index), step
+    """Plan steps at every depth, then on_failure steps, each with its path."""
+    for located in walk_document(document):
+        yield located.where, located.step
 
 
 def tool_patterns(step: dict[str, Any]) -> list[tuple[int, str]]:

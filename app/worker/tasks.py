@@ -19,6 +19,7 @@ from app.services.outbound.deliveries import DeliverySettings, delivery_service
 from app.services.resources.artifacts import artifact_service
 from app.services.resources.vault import SecretVault, keyring_for
 from app.services.runs.execution import ExecutionSettings, execution_service
+from app.services.runs.queue_depth import queue_depth_service
 from app.services.runs.recovery import recovery_service
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
@@ -61,6 +62,8 @@ async def _tick() -> str:
     async with worker.unit_of_work() as session:
         await harvest_service.sweep(session, now, timedelta(hours=worker.core.settings.mcp_reharvest_hours))
     await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
+    async with worker.unit_of_work() as session:
+        await queue_depth_service.sample(session, now)
     if metrics.enabled():
         await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now)

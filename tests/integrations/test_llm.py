@@ -1,4 +1,6 @@
-"""LiteLlm against a loopback OpenAI-compatible server: replies, costs, errors, egress, token counts."""
+"""LiteLlm against a loopback OpenAI-compatible server: replies, costs, errors, endpoints, token counts.
+
+The other provider families (Azure OpenAI, Anthropic, Ollama, Bedrock) are in test_llm_providers.py."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from app.definitions.signals import StepError
 from app.integrations.llm import LiteLlm, ModelSettings
 from app.integrations.llm.clients import HTTP_HANDLER_PROVIDERS
 from app.registry.llm_ports import LlmPort
-from app.security.egress import EgressAllowList
+from app.security.egress.client import DEFAULT_MAX_RESPONSE_BYTES
 from tests.support.fake_llm import FakeLlm, error, json_reply, reply, tool_call, tool_calls
 
 MODEL = "openai/test-model"
@@ -23,7 +25,6 @@ KEY = "sk-fake-test-key-0123456789"
 KEY_ENV = "AUTOMATIONS_TEST_LLM_KEY"
 IN_PRICE = 0.000_003
 OUT_PRICE = 0.000_015
-LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
 HELLO = [{"role": "user", "content": "Say hello."}]
 
 
@@ -51,9 +52,9 @@ def configured(fake: FakeLlm, **extra: Any) -> dict[str, Any]:
     }
 
 
-def llm_for(fake: FakeLlm, allow: EgressAllowList = LOOPBACK, **models: dict[str, Any]) -> LiteLlm:
+def llm_for(fake: FakeLlm, **models: dict[str, Any]) -> LiteLlm:
     settings = {MODEL: configured(fake), **{name.replace("__", "/"): raw for name, raw in models.items()}}
-    return LiteLlm(list(settings), settings, allow)
+    return LiteLlm(list(settings), settings)
 
 
 async def complete(llm: LiteLlm, model: str = MODEL, **overrides: Any) -> Any:
@@ -108,7 +109,7 @@ async def test_openai_environment_variables_need_no_model_settings(
     monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
     # A name litellm prices itself, so nothing about it is configured.
-    llm = LiteLlm(["openai/gpt-4o-mini"], {}, LOOPBACK)
+    llm = LiteLlm(["openai/gpt-4o-mini"], {})
     fake.script(reply("hi", prompt_tokens=1000, completion_tokens=100))
     answer = await complete(llm, "openai/gpt-4o-mini")
     assert fake.headers[0]["authorization"] == "Bearer sk-from-the-environment"
@@ -181,7 +182,7 @@ async def test_schema_is_requested_as_json_schema_where_the_model_supports_it(fa
 
 
 async def test_litellm_says_which_known_models_support_schemas(fake: FakeLlm) -> None:
-    llm = LiteLlm(["openai/gpt-4o-mini"], {"openai/gpt-4o-mini": configured(fake)}, LOOPBACK)
+    llm = LiteLlm(["openai/gpt-4o-mini"], {"openai/gpt-4o-mini": configured(fake)})
     fake.script(json_reply({"title": "Hi"}))
     await complete(llm, "openai/gpt-4o-mini", response_schema=SCHEMA)
     assert fake.requests[0]["response_format"]["type"] == "json_schema"
@@ -284,33 +285,43 @@ async def test_a_model_without_any_price_is_refused_before_any_request(fake: Fak
     assert fake.requests == []
 
 
-# --- egress ------------------------------------------------------------------------------------------
+# --- endpoints ---------------------------------------------------------------------------------------
+# A model's endpoint is the operator's choice, so it is trusted: no AUTOMATIONS_EGRESS_ALLOW is involved
+# (LiteLlm takes none), and loopback works. The guarded client still caps what the endpoint answers.
 
 
-async def test_a_private_base_url_outside_the_allow_list_is_refused(fake: FakeLlm) -> None:
-    llm = llm_for(fake, openai__private=configured(fake, api_base="http://10.0.0.1/v1"))
-    problem = await failure(llm, "openai/private")
-    assert (problem.code, problem.retryable) == ("egress_denied", False)
-    assert "10.0.0.1" in problem.message
+async def test_a_loopback_endpoint_needs_no_egress_opening(fake: FakeLlm) -> None:
+    fake.script(reply("local"))
+    answer = await complete(llm_for(fake))
+    assert answer.content == "local"
+    assert fake.targets == ["/v1/chat/completions"]
 
 
-async def test_the_guard_refuses_before_the_request_is_sent(fake: FakeLlm) -> None:
-    fake.script(reply("never reached"))
-    problem = await failure(llm_for(fake, allow=EgressAllowList()))
-    assert problem.code == "egress_denied"
-    assert "loopback" in problem.message
-    assert fake.requests == []
+async def test_an_endpoint_named_localhost_is_trusted_by_its_name(fake: FakeLlm) -> None:
+    port = fake.url.rsplit(":", 1)[1]
+    llm = llm_for(fake, openai__named=configured(fake, api_base=f"http://localhost:{port}/v1"))
+    fake.script(reply("by name"))
+    assert (await complete(llm, "openai/named")).content == "by name"
 
 
-async def test_openai_base_url_from_the_environment_is_guarded_too(
+async def test_openai_base_url_from_the_environment_is_a_trusted_endpoint(
     fake: FakeLlm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
-    fake.script(reply("never reached"))
-    problem = await failure(LiteLlm(["openai/gpt-4o-mini"], {}, EgressAllowList()), "openai/gpt-4o-mini")
-    assert problem.code == "egress_denied"
-    assert fake.requests == []
+    fake.script(reply("from the variable"))
+    answer = await complete(LiteLlm(["openai/gpt-4o-mini"], {}), "openai/gpt-4o-mini")
+    assert answer.content == "from the variable"
+    assert fake.headers[0]["authorization"] == "Bearer sk-from-the-environment"
+
+
+async def test_an_endpoint_that_cannot_be_reached_is_unavailable_and_retryable(fake: FakeLlm) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]  # bound, never listening: connections are refused
+        llm = llm_for(fake, openai__gone=configured(fake, api_base=f"http://127.0.0.1:{closed}/v1"))
+        problem = await failure(llm, "openai/gone")
+    assert (problem.code, problem.retryable) == ("llm_unavailable", True)
 
 
 # One model per provider served through litellm's own HTTP handler; each must use the client we pass.
@@ -322,6 +333,9 @@ HANDLER_MODELS = {
     "deepseek": "deepseek/deepseek-chat",
     "xai": "xai/grok-2",
     "openrouter": "openrouter/openai/gpt-4o-mini",
+    "ollama": "ollama/llama3",
+    "ollama_chat": "ollama_chat/llama3",
+    "bedrock": "bedrock/anthropic.claude-3-haiku-20240307-v1:0",
 }
 
 
@@ -330,29 +344,48 @@ def test_every_handler_provider_is_checked_below() -> None:
 
 
 @pytest.mark.parametrize("model", sorted(HANDLER_MODELS.values()))
-async def test_handler_providers_send_through_the_guard(fake: FakeLlm, model: str) -> None:
-    fake.script(reply("never reached"))
-    llm = LiteLlm([model], {model: configured(fake)}, EgressAllowList())
+async def test_handler_providers_send_through_the_guarded_client(
+    fake: FakeLlm, model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fake credentials: Bedrock signs with them, and the keyed providers must find their variable.
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDFAKEFAKEFAKE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "fake-secret-access-key")
+    monkeypatch.setenv("AWS_REGION_NAME", "us-east-1")
+    # Only the guard caps an answer: one just over its cap fails inside our client, so the request was
+    # sent by the client we handed litellm, not by one litellm built itself.
+    fake.script(reply("x" * (DEFAULT_MAX_RESPONSE_BYTES + 1)))
+    base = fake.url if model.startswith(("ollama", "bedrock", "anthropic")) else fake.base_url
+    llm = LiteLlm([model], {model: configured(fake, api_base=base)})
     problem = await failure(llm, model)
-    assert (problem.code, problem.retryable) == ("egress_denied", False)
+    assert (problem.code, problem.retryable) == ("egress_response_too_large", False)
+    assert len(fake.requests) == 1
+
+
+async def test_a_model_name_litellm_cannot_route_is_refused_before_any_request(fake: FakeLlm) -> None:
+    llm = LiteLlm(["nosuchprovider/x"], {"nosuchprovider/x": configured(fake)})
+    problem = await failure(llm, "nosuchprovider/x")
+    assert (problem.code, problem.retryable) == ("llm_unknown_provider", False)
+    assert "provider/model" in problem.message
+    with pytest.raises(StepError, match="no provider"):
+        llm.worst_case_cost("nosuchprovider/x", 10, 10)
     assert fake.requests == []
 
 
-@pytest.mark.parametrize(
-    "model", ["ollama/llama3", "azure/my-deployment", "bedrock/anthropic.claude-v2", "cohere/command-r"]
-)
-async def test_providers_that_cannot_be_guarded_are_refused(fake: FakeLlm, model: str) -> None:
-    llm = LiteLlm([model], {model: configured(fake)}, LOOPBACK)
+async def test_a_missing_provider_key_is_a_configuration_error_before_any_request(
+    fake: FakeLlm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    model = "anthropic/claude-sonnet-4-5"
+    llm = LiteLlm([model], {model: {"api_base": fake.url}})
     problem = await failure(llm, model)
-    assert (problem.code, problem.retryable) == ("llm_provider_unsupported", False)
-    assert "openai/<model>" in problem.message
-    with pytest.raises(StepError, match="not supported"):
-        llm.worst_case_cost(model, 10, 10)
+    assert (problem.code, problem.retryable) == ("llm_misconfigured", False)
+    assert "ANTHROPIC_API_KEY" in problem.message
+    assert fake.requests == []
 
 
 async def test_responses_api_only_models_are_refused(fake: FakeLlm) -> None:
-    model = "openai/gpt-5-codex"  # litellm bridges it to the Responses API, with a client of its own
-    llm = LiteLlm([model], {model: configured(fake)}, LOOPBACK)
+    model = "openai/gpt-5-codex"  # litellm bridges it to the Responses API, a path we do not call
+    llm = LiteLlm([model], {model: configured(fake)})
     problem = await failure(llm, model)
     assert problem.code == "llm_provider_unsupported"
     assert fake.requests == []
@@ -370,7 +403,7 @@ def test_worst_case_cost_is_prompt_and_max_output_at_the_prices(fake: FakeLlm) -
 
 
 def test_worst_case_cost_uses_litellms_prices_for_models_it_knows() -> None:
-    llm = LiteLlm(["openai/gpt-4o-mini"], {}, LOOPBACK)
+    llm = LiteLlm(["openai/gpt-4o-mini"], {})
     # $0.15 and $0.60 per million tokens; output is capped at the model's 16384 tokens.
     assert llm.worst_case_cost("openai/gpt-4o-mini", 1_000_000, 10_000) == pytest.approx(0.15 + 0.006)
     assert llm.worst_case_cost("openai/gpt-4o-mini", 0, 1_000_000) == pytest.approx(16384 * 0.6e-6)
@@ -413,6 +446,9 @@ def test_count_tokens_works_offline(fake: FakeLlm, monkeypatch: pytest.MonkeyPat
         ({"input_cost_per_token": "1", "output_cost_per_token": 1}, "numbers"),
         ({"max_tokens": 0}, "max_tokens"),
         ({"api_base": ""}, "api_base"),
+        ({"api_base": "file:///etc/passwd"}, "http"),
+        ({"api_base": "http://user:pw@127.0.0.1/v1"}, "credentials"),
+        ({"api_version": 5}, "api_version"),
         ({"supports_response_schema": "yes"}, "true or false"),
     ],
 )
@@ -420,7 +456,7 @@ def test_bad_model_settings_are_refused_at_start(raw: dict[str, Any], complaint:
     with pytest.raises(ValueError, match=complaint):
         ModelSettings.parse("openai/x", raw)
     with pytest.raises(ValueError, match="openai/x"):
-        LiteLlm(["openai/x"], {"openai/x": raw}, LOOPBACK)
+        LiteLlm(["openai/x"], {"openai/x": raw})
 
 
 def test_the_fake_is_reachable_from_another_process(fake: FakeLlm) -> None:

@@ -14,7 +14,6 @@ from sqlalchemy import select
 from app.integrations.llm import ModelSettings
 from app.integrations.llm.embeddings import LiteLlmEmbedder
 from app.persistence.models import Document
-from app.security.egress import EgressAllowList
 from app.services.knowledge.indexing import indexing_service
 from app.worker.runtime import WorkerRuntime
 from tests.support.factories import Caller
@@ -36,7 +35,7 @@ def fake_embedder(fake_llm: FakeLlm) -> LiteLlmEmbedder:
             "output_cost_per_token": 0,
         },
     )
-    return LiteLlmEmbedder(EMBEDDING_MODEL, settings, EgressAllowList.parse("127.0.0.1/32"))
+    return LiteLlmEmbedder(EMBEDDING_MODEL, settings)
 
 
 class Indexer:

@@ -8,14 +8,12 @@ from app.nl.flags import FlagContext, rule_flags
 from app.nl.permissions import ChosenBy, Mode, inferred_mode
 from app.registry import Capability
 from app.registry import capabilities as native_capabilities
-from app.security.egress import EgressAllowList
 from tests.support.drafts import proposal
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL
 
 LLM = LiteLlm(
     [TEST_MODEL],
     {TEST_MODEL: {"input_cost_per_token": INPUT_PRICE, "output_cost_per_token": OUTPUT_PRICE}},
-    EgressAllowList(),
 )
 
 

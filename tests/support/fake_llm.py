@@ -7,7 +7,9 @@
     fake.stop()
 
 `POST /v1/embeddings` answers deterministic vectors (`fake_embedding`). Each `POST /v1/chat/completions`
-(or `/chat/completions`) takes the next scripted answer; an empty
+(or `/chat/completions`, or a request in one of the `provider_dialects`: Azure OpenAI, Anthropic,
+Ollama's native API, Bedrock's Converse) takes the next scripted answer, rendered in the dialect of the
+request; `targets` records each such request's path with its query string. An empty
 script answers 500 with a message saying so. `answer_by` replaces the script with a function of the
 request, for a test whose model calls may be asked again (a run claimed anew after a lost lease).
 The server runs on a thread of the test process and is reached over TCP, so a Celery worker in another
@@ -27,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.support import provider_dialects
 
 CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
 EMBEDDING_PATHS = ("/v1/embeddings", "/embeddings")
@@ -115,6 +119,7 @@ class FakeLlm:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []
+        self.targets: list[str] = []
         # Bodies of `POST /v1/embeddings` (answered with `fake_embedding` of each input, never scripted).
         self.embedding_requests: list[dict[str, Any]] = []
         self._script: deque[Answer] = deque()
@@ -178,6 +183,7 @@ class FakeLlm:
             self.requests.clear()
             self.headers.clear()
             self.paths.clear()
+            self.targets.clear()
 
     @property
     def remaining(self) -> int:
@@ -185,9 +191,10 @@ class FakeLlm:
         with self._lock:
             return len(self._script)
 
-    def _take(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
+    def _take(self, target: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
         with self._lock:
-            self.paths.append(path)
+            self.targets.append(target)
+            self.paths.append(target.split("?", 1)[0])
             self.headers.append(headers)
             self.requests.append(body)
             if self._answer_by is not None:
@@ -255,7 +262,8 @@ class FakeLlm:
                         fake.embedding_requests.append(json.loads(raw))
                     self._send(200, _embeddings(json.loads(raw)))
                     return
-                if path not in CHAT_PATHS:
+                dialect = provider_dialects.dialect_of(path)
+                if path not in CHAT_PATHS and dialect is None:
                     self._send(404, _error_body(f"fake LLM: no route {path}", 404))
                     return
                 try:
@@ -263,7 +271,7 @@ class FakeLlm:
                 except ValueError:
                     self._send(400, _error_body("fake LLM: the body is not JSON", 400))
                     return
-                answer = fake._take(path, {k.lower(): v for k, v in self.headers.items()}, body)
+                answer = fake._take(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 if answer.delay:
                     fake._stopping.wait(answer.delay)
                 try:
@@ -272,6 +280,10 @@ class FakeLlm:
                         if answer.retry_after is not None:
                             extra["Retry-After"] = f"{answer.retry_after:g}"
                         self._send(answer.status, _error_body(answer.message, answer.status), extra)
+                    elif dialect in provider_dialects.RENDERERS:
+                        model = str(body.get("model") or provider_dialects.deployment_of(path) or "")
+                        render = provider_dialects.RENDERERS[dialect]
+                        self._send(200, render(answer, model, lambda: next(fake._ids)))
                     else:
                         self._send(200, fake._completion(answer, str(body.get("model", ""))))
                 except (BrokenPipeError, ConnectionResetError):

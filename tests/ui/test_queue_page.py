@@ -1,8 +1,11 @@
 """The queue page in Chromium: runs held back by a serial automation, in promotion order with the depth
-of their worker queue, cancelled from the page; and the empty state."""
+of their worker queue, cancelled from the page; the chart of waiting runs over the last hour; and the
+empty state."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 from typing import Any
 
@@ -16,9 +19,35 @@ from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
 
+# Beat samples the queues once a minute; the test takes the current minute's sample itself, in a
+# process of its own (this thread runs the browser's event loop).
+SAMPLE = """
+import asyncio
+from datetime import UTC, datetime
+
+from app.config import get_settings
+from app.persistence.db import create_engine, create_sessionmaker
+from app.persistence.transaction import transaction
+from app.services.runs.queue_depth import QueueDepthService
+
+
+async def main():
+    engine = create_engine(get_settings().database_url)
+    async with transaction(create_sessionmaker(engine), lambda *_: None) as session:
+        await QueueDepthService().sample(session, datetime.now(UTC))
+    await engine.dispose()
+
+
+asyncio.run(main())
+"""
+
+
+def _sample_queues(ui_env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "-c", SAMPLE], env=ui_env, check=True, timeout=60)
+
 
 def test_queued_runs_show_in_order_with_their_depth_and_are_cancelled_from_the_page(
-    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback, ui_env: dict[str, str]
 ) -> None:
     # The first run waits for a human, so the next ones stay queued behind it for as long as the test needs.
     automation = automation_needing_approval(
@@ -33,10 +62,14 @@ def test_queued_runs_show_in_order_with_their_depth_and_are_cancelled_from_the_p
     wait_run_status(ui_base, owner, first["id"], "awaiting_approval")
     second, third = (space_api(ui_base, owner, "POST", fire, json={"inputs": {}}).json() for _ in range(2))
     assert (second["status"], third["status"]) == ("queued", "queued")
+    _sample_queues(ui_env)
 
     sign_in(page, owner)
     page.goto("/queue")
     page.wait_for_selector("table.queue")
+    page.wait_for_selector("#queue-depth-chart .uplot")
+    summary = page.inner_text("#queue-depth-summary")
+    assert f"{second['queue']}: at most 2, now 2" in summary, summary
     order = page.eval_on_selector_all("table.queue tbody tr", "rows => rows.map(r => r.dataset.run)")
     assert order == [second["id"], third["id"]]
     depth = page.inner_text(f".depths [data-queue='{second['queue']}']")
@@ -55,6 +88,8 @@ def test_an_empty_queue_says_so(page: Any, owner: Owner) -> None:
     sign_in(page, owner)
     page.goto("/queue")
     page.wait_for_selector("main .empty:has-text('Nothing is queued')")
+    page.wait_for_selector("#queue-depth-summary:has-text('No run of this space waited')")
+    page.wait_for_selector("#queue-depth-chart .uplot")
     assert not axe_violations(page), axe_violations(page)
 
 

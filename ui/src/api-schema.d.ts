@@ -1534,6 +1534,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/spaces/{space_id}/queue/depth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The space's queued and pending runs per worker queue, minute by minute */
+        get: operations["queue_depth_api_v1_spaces__space_id__queue_depth_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/spaces/{space_id}/runs": {
         parameters: {
             query?: never;
@@ -2372,7 +2389,7 @@ export interface components {
             /** Name */
             name: string;
             /** Plan */
-            plan: components["schemas"]["DefinitionStep"][];
+            plan: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
             /**
              * Schema Version
              * @default 1.0
@@ -2935,6 +2952,87 @@ export interface components {
              * @default null
              */
             mcp?: components["schemas"]["DefinitionMcpExposure"] | null;
+        };
+        /**
+         * ForEachBlock
+         * @description Run a step list once per item of a list, at most `concurrency` iterations at a time.
+         */
+        DefinitionForEachBlock: {
+            /**
+             * Concurrency
+             * @default 1
+             */
+            concurrency?: number;
+            /**
+             * Continue On Error
+             * @description A failed iteration yields {"error": …} in the output instead of failing the step.
+             * @default false
+             */
+            continue_on_error?: boolean;
+            /**
+             * Items
+             * @description A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.
+             */
+            items: string | unknown[];
+            /**
+             * Max Items
+             * @description A list longer than this fails the step (too_many_items) before any iteration runs.
+             * @default 100
+             */
+            max_items?: number;
+            /** Steps */
+            steps: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * ForEachStep
+         * @description A loop: each iteration sees `item` and `index`; the output lists the iterations' outputs in order
+         *     (an iteration's output is the output of its last step that ran).
+         */
+        DefinitionForEachStep: {
+            for_each: components["schemas"]["DefinitionForEachBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Output As
+             * @default null
+             */
+            output_as?: string | null;
+            /** Step Id */
+            step_id: string;
+        };
+        /**
+         * IfBlock
+         * @description Run one of two step lists, chosen by a filter over the run context.
+         */
+        DefinitionIfBlock: {
+            /**
+             * Condition
+             * @description Filter expression (the event filter grammar) over the run context: `inputs.*`, `trigger.*`, `run.*`, the outputs bound by `output_as`, and `item` / `index` inside a loop. Values may be templates of the same context.
+             */
+            condition: {
+                [key: string]: unknown;
+            };
+            /** Else */
+            else?: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+            /** Then */
+            then: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * IfStep
+         * @description A branch: its condition picks `then` or `else`; the step's record says which ran.
+         */
+        DefinitionIfStep: {
+            if: components["schemas"]["DefinitionIfBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /** Step Id */
+            step_id: string;
         };
         /**
          * Inputs
@@ -4547,6 +4645,46 @@ export interface components {
             path: string;
             /** Severity */
             severity: string;
+        };
+        /** QueueDepthOut */
+        QueueDepthOut: {
+            /**
+             * First Minute
+             * Format: date-time
+             * @description The first minute of the range (UTC).
+             */
+            first_minute: string;
+            /**
+             * Last Minute
+             * Format: date-time
+             * @description The current minute (UTC); its sample may not be taken yet.
+             */
+            last_minute: string;
+            /** Minutes */
+            minutes: number;
+            /**
+             * Queues
+             * @description The queues that had runs waiting in the range; a minute without a sample counts 0.
+             */
+            queues: components["schemas"]["QueueSeriesOut"][];
+        };
+        /** QueueSeriesOut */
+        QueueSeriesOut: {
+            /**
+             * Pending
+             * @description Per minute: the space's runs admitted and waiting for a worker.
+             */
+            pending: number[];
+            /**
+             * Queue
+             * @description A worker queue (runs.fast, runs.medium, runs.long).
+             */
+            queue: string;
+            /**
+             * Queued
+             * @description Per minute, oldest first: the space's runs held back (queued).
+             */
+            queued: number[];
         };
         /**
          * RanAsOut
@@ -19944,6 +20082,130 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PageOut_RunOut_"];
+                };
+            };
+            /** @description Bad request: a malformed value, header or precondition. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Your role in the space does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found (or in a space you are not a member of). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a newer version exists). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request failed validation; details point at each problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The expected version (If-Match or `version`) is required. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A backing service (database, broker, model provider) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    queue_depth_api_v1_spaces__space_id__queue_depth_get: {
+        parameters: {
+            query?: {
+                /** @description How many minutes back, the current one included (1 to 1440). */
+                minutes?: number;
+            };
+            header?: never;
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueDepthOut"];
                 };
             };
             /** @description Bad request: a malformed value, header or precondition. */

@@ -5,7 +5,8 @@
 // admin is offered to move it into a secret: the value is stored, and the field becomes a reference.
 import { JSONEditor } from "@json-editor/json-editor";
 import { clear, errorBox, h } from "./dom.js";
-import { generalSchema, stepSchema, triggerSchema } from "./schema.js";
+import { blockFormValue, blockFromForm, blockKind, flatten, innerLists } from "./plan_steps.js";
+import { blockSchema, generalSchema, stepSchema, triggerSchema } from "./schema.js";
 import { SECRET_NAME, suggestedName } from "./secrets.js";
 import { refreshTemplateFields, templateContext, upgradeTemplateFields } from "./template_editor.js";
 
@@ -139,16 +140,20 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
         })
       : null;
 
-  // A mark inside a trigger or step that moved follows it; one inside a removed item goes.
+  // A mark inside a trigger or step that moved follows it; one inside a removed item goes. `list` is
+  // the moved list's pointer (`/plan`, `/plan/2/if/then`).
   function moved(mark, { list, to }) {
-    const match = /^\/(triggers|plan)\/(\d+)(\/.*)?$/.exec(mark.path || "");
-    if (!match || match[1] !== list) return [mark];
-    const index = to(Number(match[2]));
-    return index < 0 ? [] : [{ ...mark, path: `/${list}/${index}${match[3] || ""}` }];
+    const path = mark.path || "";
+    if (!path.startsWith(`${list}/`)) return [mark];
+    const match = /^(\d+)(\/.*)?$/.exec(path.slice(list.length + 1));
+    if (!match) return [mark];
+    const index = to(Number(match[1]));
+    return index < 0 ? [] : [{ ...mark, path: `${list}/${index}${match[2] || ""}` }];
   }
 
   function structure(def) {
-    return JSON.stringify([(def.triggers || []).map((t) => t && t.type), (def.plan || []).map((s) => s && s.action)]);
+    const steps = flatten(def.plan || []).map((entry) => [entry.pointer, (entry.step && entry.step.action) || blockKind(entry.step)]);
+    return JSON.stringify([(def.triggers || []).map((t) => t && t.type), steps]);
   }
 
   function build() {
@@ -165,15 +170,31 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       add(`/triggers/${index}`, triggerSchema(schemas, trigger && trigger.type), trigger, `Trigger ${index + 1}: ${trigger && trigger.type}`, tools && tools.sectionTools("triggers", index, triggers.length)),
     );
     if (tools) formsBox.append(tools.adder("triggers"));
-    plan.forEach((step, index) =>
-      add(`/plan/${index}`, stepSchema(schemas, step && step.action), step, `Step ${index + 1}: ${(step && step.step_id) || ""} (${step && step.action})`, tools && tools.sectionTools("plan", index, plan.length)),
-    );
-    if (tools) formsBox.append(tools.adder("plan"));
+    // Steps at every depth, each block followed by its nested lists (indented), each list ending
+    // with its own adder.
+    const addList = (steps, list, depth) => {
+      steps.forEach((step, index) => {
+        const pointer = `${list}/${index}`;
+        const kind = blockKind(step);
+        const where = depth ? `${pointer.slice(6)}: ` : `${index + 1}: `;
+        const title = kind
+          ? `${kind === "if" ? "Branch" : "Loop"} ${where}${(step && step.step_id) || ""} (${kind})`
+          : `Step ${where}${(step && step.step_id) || ""} (${step && step.action})`;
+        const schema = kind ? blockSchema(schemas, kind) : stepSchema(schemas, step && step.action);
+        add(pointer, schema, kind ? blockFormValue(step) : step, title, tools && tools.sectionTools(list === "/plan" ? "plan" : list, index, steps.length), depth);
+        for (const [suffix, items, label] of innerLists(step)) {
+          formsBox.append(h("p", { class: `block-label depth-${depth + 1}` }, `${(step && step.step_id) || ""}: ${label}`));
+          addList(items, pointer + suffix, depth + 1);
+        }
+      });
+      if (tools) formsBox.append(tools.adder(list === "/plan" ? "plan" : list, depth));
+    };
+    addList(plan, "/plan", 0);
   }
 
-  function add(pointer, schema, startval, title, sectionTools = null) {
+  function add(pointer, schema, startval, title, sectionTools = null, depth = 0) {
     const holder = h("div", { class: "form-holder" });
-    const section = h("section", { class: "form-section", "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), sectionTools, holder);
+    const section = h("section", { class: `form-section depth-${depth}`, "data-section": pointer || "/", "aria-label": title }, h("h3", {}, title), sectionTools, holder);
     formsBox.append(section);
     // The section's heading names the form, so its root object shows no title of its own.
     const root = { ...schema, title: undefined, description: undefined, options: { ...(schema.options || {}), compact: true } };
@@ -185,7 +206,7 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       form.ready = true;
       editor.setValue(startval);
       // A step's template fields get the template editor, completing what the step can read.
-      if (pointer.startsWith("/plan/")) upgradeTemplateFields(holder, () => templateContext(value, Number(pointer.split("/")[2]), schemas.catalog));
+      if (pointer.startsWith("/plan/")) upgradeTemplateFields(holder, () => templateContext(value, pointer, schemas.catalog));
       applyMarks();
     });
     editor.on("change", () => {
@@ -202,11 +223,18 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
         for (const key of Object.keys(next)) if (key !== "triggers" && key !== "plan") delete next[key];
         Object.assign(next, part);
       } else {
-        const [, list, index] = form.pointer.split("/");
+        const segments = segmentsOf(form.pointer);
+        const index = Number(segments.pop());
+        const list = valueAt(next, "/" + segments.join("/"));
+        if (!Array.isArray(list)) continue;
+        const current = list[index];
         // json-editor leaves an empty object out, and a step or trigger rebuilt without its config
         // (another one added or moved) would show no config fields at all: keep it, empty.
-        if (part && typeof part === "object" && !("config" in part)) part.config = {};
-        next[list][Number(index)] = part;
+        if (blockKind(current)) list[index] = blockFromForm(part, current);
+        else {
+          if (part && typeof part === "object" && !("config" in part)) part.config = {};
+          list[index] = part;
+        }
       }
     }
     const ordered = {};
@@ -303,8 +331,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
           delete general.plan;
           form.editor.setValue(general);
         } else {
-          const [, list, index] = form.pointer.split("/");
-          form.editor.setValue(value[list][Number(index)]);
+          const step = valueAt(value, form.pointer);
+          form.editor.setValue(blockKind(step) ? blockFormValue(step) : step);
         }
       }
       silent = false;
@@ -319,8 +347,12 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     let form = forms.find((f) => !f.pointer);
     let rest = parts;
     if ((parts[0] === "triggers" || parts[0] === "plan") && parts.length >= 2) {
-      form = forms.find((f) => f.pointer === `/${parts[0]}/${parts[1]}`) || form;
-      rest = form && form.pointer ? parts.slice(2) : parts.slice(0, 1);
+      // The deepest step form holding the pointer (a nested step's own form, not its block's).
+      const owner = forms
+        .filter((f) => f.pointer && (pointer === f.pointer || pointer.startsWith(`${f.pointer}/`)))
+        .sort((a, b) => b.pointer.length - a.pointer.length)[0];
+      form = owner || form;
+      rest = owner ? parts.slice(segmentsOf(owner.pointer).length) : parts.slice(0, 1);
     }
     if (!form || !form.ready) return null;
     for (let n = rest.length; n >= 0; n--) {

@@ -65,6 +65,49 @@ export function stepSchema(schemas, action) {
   return withDefs(step, defs);
 }
 
+// The form of a block (`if`, `for_each`): its own fields; its nested steps get forms of their own.
+// The condition and the items are edited as text (JSON, or a template for the items).
+export function blockSchema(schemas, kind) {
+  const defs = simplify(schemas.definition.$defs);
+  if (kind === "if") {
+    const step = defs.IfStep;
+    const condition = defs.IfBlock.properties.condition;
+    return withDefs(
+      {
+        type: "object",
+        title: "Branch (if)",
+        required: ["step_id", "if"],
+        properties: {
+          step_id: step.properties.step_id,
+          name: step.properties.name,
+          if: {
+            type: "object",
+            title: "If",
+            properties: { condition: { type: "string", format: "textarea", title: "Condition (a filter, as JSON)", description: condition.description } },
+          },
+        },
+      },
+      defs,
+    );
+  }
+  const step = defs.ForEachStep;
+  const { steps: _steps, ...fields } = defs.ForEachBlock.properties;
+  return withDefs(
+    {
+      type: "object",
+      title: "Loop (for_each)",
+      required: ["step_id", "for_each"],
+      properties: {
+        step_id: step.properties.step_id,
+        name: step.properties.name,
+        output_as: step.properties.output_as,
+        for_each: { type: "object", title: "For each", properties: { ...fields, items: { type: "string", title: "Items", description: fields.items.description } } },
+      },
+    },
+    defs,
+  );
+}
+
 const TRIGGER_DEFS = { schedule: "ScheduleTrigger", webhook: "WebhookTrigger", event: "EventTrigger" };
 
 export function triggerSchema(schemas, type) {

@@ -2,6 +2,8 @@
 // first time a template field shows): highlighted `{{ }}` / `{% %}`, completion of the run context,
 // a palette of the filters. The form's text input stays, hidden, as the value's holder: every edit
 // is written back into it with a `change` event, exactly as typing into it would.
+import { flatten } from "./plan_steps.js";
+
 const MARKERS = ["{{", "{%", "{#"];
 
 // What the editor chunk gives: `attach(input, context)` and `refresh(input)`.
@@ -24,16 +26,25 @@ function fields(schema) {
   return Object.keys(properties).map((name) => ({ name, detail: properties[name].type || "" }));
 }
 
-// The names a template of step `index` can read: the inputs of the definition, the `output_as` of the
-// steps before it (with the fields of their action's output schema, from the catalog), the fields of
-// the triggers' payloads.
-export function templateContext(definition, index, catalog) {
+// The names a template of the step at `pointer` can read: the inputs of the definition, the
+// `output_as` of the steps before it (with the fields of their action's output schema, from the
+// catalog; inside a loop's body only those of its own iteration), `item` and `index` inside a loop,
+// the fields of the triggers' payloads.
+export function templateContext(definition, pointer, catalog) {
   const actions = new Map(((catalog && catalog.actions) || []).map((action) => [action.type, action]));
   const triggers = new Map(((catalog && catalog.triggers) || []).map((trigger) => [trigger.type, trigger]));
-  const outputs = (definition.plan || [])
-    .slice(0, index)
-    .filter((step) => step && step.output_as)
-    .map((step) => ({ name: step.output_as, detail: `output of step ${step.step_id}`, fields: fields((actions.get(step.action) || {}).output_schema) }));
+  const steps = flatten(definition.plan || []);
+  const at = steps.findIndex((entry) => entry.pointer === pointer);
+  const here = steps[at];
+  const loops = here ? here.loops : [];
+  const outputs = steps
+    .slice(0, at < 0 ? 0 : at)
+    // A block around the step binds its own output only after its end.
+    .filter((entry) => entry.step && entry.step.output_as && !pointer.startsWith(`${entry.pointer}/`))
+    .filter((entry) => entry.loops.every((loop, index) => loops[index] === loop))
+    .map(({ step }) => ({ name: step.output_as, detail: `output of step ${step.step_id}`, fields: fields((actions.get(step.action) || {}).output_schema) }));
+  if (loops.length)
+    outputs.push({ name: "item", detail: `the current item of ${loops[loops.length - 1]}`, fields: [] }, { name: "index", detail: "the item's position, from 0", fields: [] });
   const payload = new Map();
   for (const trigger of definition.triggers || [])
     for (const field of fields((triggers.get(trigger && trigger.type) || {}).payload_schema)) payload.set(field.name, field);

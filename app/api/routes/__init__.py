@@ -49,6 +49,7 @@ api_router.include_router(kv.router)
 api_router.include_router(preview.router)
 # Before automations: `GET …/automations/stats` is not an automation.
 api_router.include_router(stats.router)
+api_router.include_router(stats.queue_router)
 api_router.include_router(approvals.router)
 api_router.include_router(policy.router)
 api_router.include_router(automations.router)

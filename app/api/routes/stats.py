@@ -1,4 +1,4 @@
-"""Run statistics of a space and of one automation, for charts."""
+"""Run statistics of a space and of one automation, and the space's queue depth, for charts."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, SpaceDep
-from app.api.stats_schemas import RunStatsOut
+from app.api.stats_schemas import QueueDepthOut, RunStatsOut
+from app.services.runs.queue_depth import DEFAULT_MINUTES, MAX_MINUTES, queue_depth_service
 from app.services.runs.stats import DEFAULT_DAYS, MAX_DAYS, run_stats_service
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"])
+queue_router = APIRouter(prefix="/spaces/{space_id}/queue", tags=["runs"])
 
 DaysQuery = Annotated[
     int,
@@ -36,3 +38,20 @@ async def automation_stats(
     return RunStatsOut.model_validate(
         await run_stats_service.of_automation(session, access, automation_id, days)
     )
+
+
+MinutesQuery = Annotated[
+    int,
+    Query(
+        ge=1,
+        le=MAX_MINUTES,
+        description=f"How many minutes back, the current one included (1 to {MAX_MINUTES}).",
+    ),
+]
+
+
+@queue_router.get("/depth", summary="The space's queued and pending runs per worker queue, minute by minute")
+async def queue_depth(
+    session: SessionDep, access: SpaceDep, minutes: MinutesQuery = DEFAULT_MINUTES
+) -> QueueDepthOut:
+    return QueueDepthOut.model_validate(await queue_depth_service.of_space(session, access, minutes))

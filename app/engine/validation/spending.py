@@ -14,6 +14,7 @@ from typing import Any
 from app.definitions.pointers import join
 from app.engine.caps import OperatorCaps
 from app.engine.grants import ANY_HOST, HTTP_REQUEST
+from app.engine.validation.plan_scope import walk_document
 from app.engine.validation.problems import Problem
 
 CAP_ABOVE_MAXIMUM = "cap_above_maximum"
@@ -44,11 +45,7 @@ def cap_problems(execution: Any, operator: OperatorCaps) -> list[Problem]:
 
 
 def _has_agent(document: dict[str, Any]) -> bool:
-    execution = document.get("execution")
-    steps = [*_list(document.get("plan"))]
-    if isinstance(execution, dict):
-        steps += _list(execution.get("on_failure"))
-    return any(isinstance(step, dict) and step.get("action") == AGENT_ACTION for step in steps)
+    return any(located.step.get("action") == AGENT_ACTION for located in walk_document(document))
 
 
 def _list(value: Any) -> list[Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.definitions.automation import AutomationDefinition
+from app.definitions.automation import AutomationDefinition, ForEachBlock
 from app.definitions.json_schema import SchemaRefused, Violation, check_schema_document, compiled_schema
 from app.definitions.pointers import join, locate
 from app.engine.caps import OperatorCaps
@@ -23,6 +23,7 @@ from app.engine.mapping import check_mapping
 from app.engine.secret_refs import is_literal_reference, stands_for_string
 from app.engine.validation.credentials import literal_credentials
 from app.engine.validation.inputs import input_problems
+from app.engine.validation.plan_scope import PlanScope, RawStep, kind_of, walk_document
 from app.engine.validation.problems import Problem
 from app.engine.validation.schedule import check_schedule
 from app.engine.validation.secrets import CALL_TOOL, secret_reference_problems, secret_target
@@ -33,9 +34,8 @@ from app.registry import actions as default_actions
 from app.registry import capabilities as default_capabilities
 from app.registry import triggers as default_triggers
 
-# Names every template may read besides bound step outputs.
-CONTEXT_NAMES = frozenset({"run", "inputs", "trigger"})
 MAX_SCHEMA_PROBLEMS_PER_CONFIG = 50
+DEFAULT_MAX_ITEMS = ForEachBlock.model_fields["max_items"].default
 # Violations looked at per config: template strings among them are skipped, not counted.
 MAX_SCHEMA_VIOLATIONS = 200
 
@@ -162,49 +162,62 @@ def _plugin_event(event_type: Any, base: tuple[str | int, ...], vocabulary: Voca
 
 
 def _steps(document: dict[str, Any], vocabulary: Vocabulary) -> list[Problem]:
-    plan = _list(document.get("plan"))
-    execution = document.get("execution")
-    on_failure = _list(execution.get("on_failure")) if isinstance(execution, dict) else []
-    located: list[tuple[tuple[str | int, ...], Any]] = [(("plan", i), step) for i, step in enumerate(plan)]
-    located += [(("execution", "on_failure", i), step) for i, step in enumerate(on_failure)]
-
-    problems: list[Problem] = []
-    step_ids: dict[str, str] = {}
-    bound_at: dict[str, int] = {}
-    for position, (base, step) in enumerate(located):
-        if not isinstance(step, dict):
-            continue
-        step_id, output_as = step.get("step_id"), step.get("output_as")
-        if isinstance(step_id, str):
-            if step_id in step_ids:
-                problems.append(
-                    Problem(
-                        join(*base, "step_id"), "duplicate_step_id", f"step_id {step_id!r} is already used"
-                    )
-                )
-            step_ids.setdefault(step_id, join(*base))
-        if isinstance(output_as, str):
-            if output_as in CONTEXT_NAMES:
-                problems.append(
-                    Problem(
-                        join(*base, "output_as"), "reserved_name", f"{output_as!r} is a reserved context name"
-                    )
-                )
-            elif output_as in bound_at:
-                problems.append(
-                    Problem(
-                        join(*base, "output_as"), "duplicate_output_as", f"{output_as!r} is already bound"
-                    )
-                )
-            else:
-                bound_at[output_as] = position
-
-    plan_length = len(plan)
-    for position, (base, step) in enumerate(located):
-        if isinstance(step, dict):
-            in_plan = position < plan_length
-            problems += _step(step, base, vocabulary, bound_at, position if in_plan else plan_length)
+    scope = PlanScope(walk_document(document))
+    problems = list(scope.problems)
+    for located in scope.steps:
+        kind = kind_of(located.step)
+        if kind == "if":
+            problems += _condition(located, scope)
+        elif kind == "for_each":
+            problems += _items(located, scope)
+        else:
+            problems += _step(located, vocabulary, scope)
     return problems
+
+
+def _templates_read(
+    sources: list[tuple[tuple[str | int, ...], str, bool]], located: RawStep, scope: PlanScope
+) -> list[Problem]:
+    """Each template's own problems, and those of the names it reads from where it stands."""
+    problems: list[Problem] = []
+    for where, text, predicate in sources:
+        found, names = check_one(text, where, predicate=predicate)
+        problems += found
+        problems += scope.references(names, where, located)
+    return problems
+
+
+def _condition(located: RawStep, scope: PlanScope) -> list[Problem]:
+    """An `if` condition: the filter grammar, with templates of the run context as values."""
+    block = located.step.get("if")
+    condition = block.get("condition") if isinstance(block, dict) else None
+    if not isinstance(condition, dict):
+        return []
+    base = (*located.where, "if", "condition")
+    problems = [
+        Problem(join(*base) + pointer, "invalid_filter", message)
+        for pointer, message in check_filter(condition)
+    ]
+    sources = [(where, text, False) for where, text in template_leaves(condition, base)]
+    return problems + _templates_read(sources, located, scope)
+
+
+def _items(located: RawStep, scope: PlanScope) -> list[Problem]:
+    """A loop's items: a template yielding a list, or a literal list within max_items."""
+    block = located.step.get("for_each")
+    if not isinstance(block, dict):
+        return []
+    items, where = block.get("items"), (*located.where, "for_each", "items")
+    limit = block.get("max_items", DEFAULT_MAX_ITEMS)
+    if isinstance(items, list) and isinstance(limit, int) and len(items) > limit:
+        return [Problem(join(*where), "too_many_items", f"{len(items)} items, over max_items ({limit})")]
+    if isinstance(items, str):
+        if not is_template(items):
+            return [
+                Problem(join(*where), "items_not_a_list", "items must be a list or a template yielding one")
+            ]
+        return _templates_read([(where, items, False)], located, scope)
+    return []
 
 
 # Actions whose config names the one capability they call (`capability`) with its arguments (`args`).
@@ -215,13 +228,8 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _step(
-    step: dict[str, Any],
-    base: tuple[str | int, ...],
-    vocabulary: Vocabulary,
-    bound_at: dict[str, int],
-    position: int,
-) -> list[Problem]:
+def _step(located: RawStep, vocabulary: Vocabulary, scope: PlanScope) -> list[Problem]:
+    step, base = located.step, located.where
     problems: list[Problem] = []
     config = step.get("config", {})
     action_type = step.get("action")
@@ -256,11 +264,7 @@ def _step(
     when = step.get("when")
     if isinstance(when, str) and when.strip():
         sources.append(((*base, "when"), when, True))
-    for where, text, predicate in sources:
-        found, names = check_one(text, where, predicate=predicate)
-        problems += found
-        problems += _references(names, where, bound_at, position)
-    return problems
+    return problems + _templates_read(sources, located, scope)
 
 
 def _output_schema(schema: Any, base: tuple[str | int, ...]) -> list[Problem]:
@@ -272,27 +276,6 @@ def _output_schema(schema: Any, base: tuple[str | int, ...]) -> list[Problem]:
     except SchemaRefused as exc:
         return [Problem(join(*base) + exc.pointer, "invalid_schema", str(exc))]
     return []
-
-
-def _references(
-    names: set[str], where: tuple[str | int, ...], bound_at: dict[str, int], position: int
-) -> list[Problem]:
-    problems = []
-    for name in sorted(names - CONTEXT_NAMES):
-        bound = bound_at.get(name)
-        if bound is None:
-            problems.append(
-                Problem(
-                    join(*where),
-                    "unknown_reference",
-                    f"{name!r} is neither run, inputs, trigger nor bound by any step's output_as",
-                )
-            )
-        elif bound >= position:
-            problems.append(
-                Problem(join(*where), "reference_before_binding", f"{name!r} is bound by a later step")
-            )
-    return problems
 
 
 def _model(model: Any, where: tuple[str | int, ...], vocabulary: Vocabulary) -> list[Problem]:

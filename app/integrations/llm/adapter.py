@@ -1,4 +1,4 @@
-"""`LiteLlm`: the worker's `LlmPort`, completions through litellm with every request egress-guarded."""
+"""`LiteLlm`: the worker's `LlmPort`, completions through litellm to the operator's model endpoints."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
-from app.integrations.llm.clients import check_provider, guarded_call_kwargs
+from app.integrations.llm.clients import call_kwargs, check_provider, preflight
 from app.integrations.llm.errors import to_step_error
-from app.integrations.llm.models import ModelSettings, Prices, known_info, output_cap, prices_for
+from app.integrations.llm.models import (
+    ModelSettings,
+    Prices,
+    asks_its_server,
+    known_info,
+    output_cap,
+    prices_for,
+)
 from app.registry.llm_ports import LlmReply, LlmToolCall
-from app.security.egress import EgressAllowList
 
 SCHEMA_NAME = "output"
 _NO_SETTINGS = ModelSettings()
@@ -23,19 +29,26 @@ class LiteLlm:
     """LLM completions over `litellm.acompletion`; see docs/llm.md for configuration.
 
     `allowed_models` are the exact names a definition may use; `models` holds operator settings for
-    some of them (AUTOMATIONS_LLM_MODELS, read by `ModelSettings.parse`); `egress_allow` opens private
-    targets (a local Ollama, the fake provider in tests) to the egress guard.
+    some of them (AUTOMATIONS_LLM_MODELS, read by `ModelSettings.parse`), among them each model's
+    endpoint: a trusted destination, not subject to AUTOMATIONS_EGRESS_ALLOW (see `clients`).
     """
 
-    def __init__(
-        self,
-        allowed_models: list[str],
-        models: Mapping[str, Mapping[str, Any]],
-        egress_allow: EgressAllowList,
-    ) -> None:
+    def __init__(self, allowed_models: list[str], models: Mapping[str, Mapping[str, Any]]) -> None:
         self.allowed_models = frozenset(allowed_models)
         self.models = {name: ModelSettings.parse(name, raw) for name, raw in models.items()}
-        self.egress_allow = egress_allow
+
+    def configuration_problems(self) -> dict[str, str]:
+        """Each allowed model whose call would be refused before anything is sent (unknown provider,
+        missing key or endpoint, no price), with the reason; nothing is sent to check."""
+        problems: dict[str, str] = {}
+        for model in sorted(self.allowed_models):
+            try:
+                settings = self._settings(model)
+                preflight(model, check_provider(model), settings)
+                prices_for(model, settings)
+            except StepError as exc:
+                problems[model] = f"{exc.code}: {exc.message}"
+        return problems
 
     def allows(self, model: str) -> bool:
         """Whether a definition may use `model` (exact name in the allowed list)."""
@@ -98,8 +111,8 @@ class LiteLlm:
             request.update(self._structured_output(model, provider, settings, messages, response_schema))
         try:
             async with asyncio.timeout(timeout_seconds):
-                async with guarded_call_kwargs(
-                    model, provider, settings, allow=self.egress_allow, timeout_seconds=timeout_seconds
+                async with call_kwargs(
+                    model, provider, settings, timeout_seconds=timeout_seconds
                 ) as client_kwargs:
                     response = await _litellm.litellm.acompletion(**request, **client_kwargs)
         except StepError:
@@ -133,7 +146,10 @@ class LiteLlm:
         """`response_format` (and, without schema support, the schema in the prompt) for JSON output."""
         supported = settings.supports_response_schema
         if supported is None:
-            supported = bool(_litellm.litellm.supports_response_schema(model=model))
+            # For Ollama, litellm's answer would come from a request to the server: settings decide.
+            supported = not asks_its_server(model) and bool(
+                _litellm.litellm.supports_response_schema(model=model)
+            )
         if supported:
             json_schema = {"name": SCHEMA_NAME, "schema": schema, "strict": False}
             return {"response_format": {"type": "json_schema", "json_schema": json_schema}}

@@ -1,4 +1,4 @@
-"""Embeddings through litellm for knowledge search: the operator's one model, egress-guarded like
+"""Embeddings through litellm for knowledge search: the operator's one model, sent to its endpoint like
 completions, priced by its input tokens (so a run's searches count against its budget)."""
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from typing import Any
 
 from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
-from app.integrations.llm.clients import check_provider, guarded_call_kwargs
+from app.integrations.llm.clients import call_kwargs, check_provider
 from app.integrations.llm.errors import to_step_error
 from app.integrations.llm.models import ModelSettings, prices_for
-from app.security.egress import EgressAllowList
 
 EMBED_TIMEOUT_SECONDS = 30.0
 
@@ -30,10 +29,9 @@ class Embedding:
 class LiteLlmEmbedder:
     """`litellm.aembedding` for one model; its AUTOMATIONS_LLM_MODELS entry gives api_base, key, prices."""
 
-    def __init__(self, model: str, settings: ModelSettings, allow: EgressAllowList) -> None:
+    def __init__(self, model: str, settings: ModelSettings) -> None:
         self.model = model
         self.settings = settings
-        self.allow = allow
 
     async def embed(self, texts: Sequence[str]) -> Embedding:
         """Embed `texts`; a refusal or failure raises `StepError` (as a completion's would)."""
@@ -41,12 +39,8 @@ class LiteLlmEmbedder:
         prices = prices_for(self.model, self.settings)
         try:
             async with asyncio.timeout(EMBED_TIMEOUT_SECONDS):
-                async with guarded_call_kwargs(
-                    self.model,
-                    provider,
-                    self.settings,
-                    allow=self.allow,
-                    timeout_seconds=EMBED_TIMEOUT_SECONDS,
+                async with call_kwargs(
+                    self.model, provider, self.settings, timeout_seconds=EMBED_TIMEOUT_SECONDS
                 ) as client_kwargs:
                     response: Any = await _litellm.litellm.aembedding(
                         model=self.model,

@@ -6,12 +6,23 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.integrations.llm import _litellm
 
 _NUMBER_KEYS = ("input_cost_per_token", "output_cost_per_token")
-_KNOWN_KEYS = {"api_base", "api_key_env", *_NUMBER_KEYS, "max_tokens", "supports_response_schema"}
+_KNOWN_KEYS = {
+    "api_base",
+    "api_key_env",
+    "api_version",
+    *_NUMBER_KEYS,
+    "max_tokens",
+    "supports_response_schema",
+}
+# Providers whose model facts litellm would ask the model's server for (Ollama's /api/show) when its
+# packaged map lacks the name: a blocking request at pricing time. Their prices come from settings.
+_ASKS_ITS_SERVER = frozenset({"ollama", "ollama_chat"})
 
 
 @dataclass(frozen=True)
@@ -30,13 +41,16 @@ class Prices:
 class ModelSettings:
     """One entry of AUTOMATIONS_LLM_MODELS; every field is optional.
 
+    `api_base` is the model's endpoint: a trusted destination, since only the operator sets it.
     `api_key_env` names the environment variable holding the key: keys never appear in settings.
+    `api_version` is the API version Azure OpenAI is asked for (else AZURE_API_VERSION, else litellm's).
     `max_tokens` caps the output a call may ask for. `supports_response_schema` overrides litellm's
     answer for names it does not know (say, a model served by vLLM or Ollama).
     """
 
     api_base: str | None = None
     api_key_env: str | None = None
+    api_version: str | None = None
     prices: Prices | None = None
     max_tokens: int | None = None
     supports_response_schema: bool | None = None
@@ -53,7 +67,10 @@ class ModelSettings:
             )
             raise ValueError(f"LLM model {name!r}: unknown field(s) {', '.join(unknown)}{hint}")
         api_base = _optional_str(name, raw, "api_base")
+        if api_base is not None:
+            _check_endpoint(name, api_base)
         api_key_env = _optional_str(name, raw, "api_key_env")
+        api_version = _optional_str(name, raw, "api_version")
         given = [key for key in _NUMBER_KEYS if raw.get(key) is not None]
         prices = None
         if len(given) == 1:
@@ -71,7 +88,7 @@ class ModelSettings:
         schema = raw.get("supports_response_schema")
         if schema is not None and not isinstance(schema, bool):
             raise ValueError(f"LLM model {name!r}: supports_response_schema must be true or false")
-        return cls(api_base, api_key_env, prices, max_tokens, schema)
+        return cls(api_base, api_key_env, api_version, prices, max_tokens, schema)
 
     def api_key(self, model: str) -> str | None:
         """The key from the variable named by `api_key_env`, or None when no variable is named."""
@@ -91,8 +108,24 @@ def _optional_str(name: str, raw: Mapping[str, Any], key: str) -> str | None:
     return value
 
 
+def _check_endpoint(name: str, api_base: str) -> None:
+    """An endpoint must name where it is: http(s), a host, no credentials (keys live in variables)."""
+    parts = urlsplit(api_base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"LLM model {name!r}: api_base must be an http(s) URL with a host")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(f"LLM model {name!r}: api_base must not carry credentials (use api_key_env)")
+
+
+def asks_its_server(model: str) -> bool:
+    """Whether litellm would ask the model's server about it (so its facts must come from settings)."""
+    return model.split("/", 1)[0] in _ASKS_ITS_SERVER
+
+
 def known_info(model: str) -> Mapping[str, Any]:
     """litellm's packaged facts about a model (prices, output limit), or {} when it does not know it."""
+    if asks_its_server(model):
+        return {}
     try:
         info: Mapping[str, Any] = _litellm.litellm.get_model_info(model)
         return info

@@ -11,6 +11,7 @@ from app.persistence.models.mcp import McpConnection, McpTool
 from app.persistence.models.outbound import CallbackSecret, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.persistence.models.plugins import PluginTask, SpacePlugin
 from app.persistence.models.policy import ApprovalGrant, PolicyChange
+from app.persistence.models.queue_samples import QueueSample
 from app.persistence.models.runs import RUN_STATUSES, DomainEvent, LlmUsage, Notification, Run, RunStep
 from app.persistence.models.secrets import Secret
 from app.persistence.models.tenancy import (
@@ -52,6 +53,7 @@ __all__ = [
     "Notification",
     "PluginTask",
     "PolicyChange",
+    "QueueSample",
     "Role",
     "Run",
     "RunStep",

@@ -204,7 +204,7 @@ class PreviewService:
             for index, trigger in enumerate(definition.triggers)
             if isinstance(trigger, ScheduleTrigger) and trigger.enabled
         ]
-        rendered = {step["step_id"]: step["config"] for step in steps if step["config"] is not None}
+        rendered = {step["step_id"]: step["config"] for step in steps if step.get("config") is not None}
         document = stored if stored is not None else definition.to_document()
         return {
             "inputs": resolved,

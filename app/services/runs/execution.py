@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.definitions.automation import AutomationDefinition, Step
+from app.definitions.plan_tree import action_steps
 from app.definitions.run_modes import as_llm_mode, as_run_mode
 from app.engine.capabilities import CapabilityPipeline
 from app.engine.capabilities.governance import Governance
@@ -143,7 +144,7 @@ class _Claimed:
 
 def _calls_a_model(definition: AutomationDefinition) -> bool:
     """Whether a step of the plan names an LLM model (LLM actions and agents do)."""
-    steps = [*definition.plan, *definition.execution.on_failure]
+    steps = action_steps(definition)
     return any(isinstance(step.config, dict) and "model" in step.config for step in steps)
 
 

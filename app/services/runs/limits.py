@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.definitions.automation import AutomationDefinition
+from app.definitions.plan_tree import action_steps
 from app.definitions.signals import StepError
 from app.engine.caps import OperatorCaps
 from app.engine.estimate import Pricer
@@ -42,7 +43,7 @@ def pricer(llm: LlmPort) -> Pricer:
 def queue_for(definition: AutomationDefinition) -> str:
     """The queue of the slowest step's duration class (unknown actions count as medium)."""
     slowest = "fast"
-    for step in [*definition.plan, *definition.execution.on_failure]:
+    for step in action_steps(definition):
         action = actions.get(step.action)
         duration = action.duration_class if action is not None else "medium"
         if _CLASS_RANK[duration] > _CLASS_RANK[slowest]:

@@ -1,6 +1,7 @@
-// The queue: runs held back by a queue policy or the global cap, in promotion order (priority, then
-// age), with how many wait for each worker queue; move a run up or down the line (its priority) or
-// cancel it. Refreshes live as runs change.
+// The queue: a chart of the runs that waited on each worker queue over the last hour (sampled once a
+// minute), then the runs held back by a queue policy or the global cap, in promotion order (priority,
+// then age), with how many wait for each worker queue; move a run up or down the line (its priority)
+// or cancel it. The list refreshes live as runs change, the chart every minute.
 import { spacePath, call, client, inSpace } from "../api.js";
 import { empty, errorBox, h, loading, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
@@ -8,10 +9,41 @@ import { listen } from "../sse.js";
 const MIN_PRIORITY = -1000;
 const MAX_PRIORITY = 1000;
 
+const DEPTH_MINUTES = 60;
+
+let charts = null;
+function loadCharts() {
+  charts = charts || import("../visual/charts.js");
+  return charts;
+}
+
+// The chart, with its numbers in words beside it for those who do not see it.
+function depthSection() {
+  const holder = h("div", { class: "chart", id: "queue-depth-chart", role: "img", "aria-label": "Waiting runs per worker queue, minute by minute, over the last hour" });
+  const summary = h("p", { class: "hint", id: "queue-depth-summary" });
+  const section = h("section", { class: "stats", id: "queue-depth", "aria-labelledby": "queue-depth-title" }, h("h2", { id: "queue-depth-title" }, "Waiting runs, last hour"), summary, holder);
+  let chart = null;
+  async function load() {
+    try {
+      const depth = await call(client.GET("/api/v1/spaces/{space_id}/queue/depth", { params: { path: inSpace(), query: { minutes: DEPTH_MINUTES } } }));
+      const peaks = depth.queues.map((series) => `${series.queue}: at most ${Math.max(...series.queued.map((q, i) => q + series.pending[i]))}, now ${series.queued[series.queued.length - 1] + series.pending[series.pending.length - 1]}`);
+      summary.textContent = peaks.length ? `Queued and pending runs per minute. ${peaks.join("; ")}.` : "No run of this space waited for a worker in the last hour.";
+      const { queueChart } = await loadCharts();
+      if (chart) chart.destroy();
+      holder.replaceChildren();
+      chart = queueChart(holder, depth);
+    } catch (error) {
+      holder.replaceChildren(errorBox(error));
+    }
+  }
+  return { section, load };
+}
+
 export function queuePage(main) {
   const flash = h("div", { "aria-live": "polite" });
   const body = h("div", {}, loading());
-  main.append(h("h1", {}, "Queue"), flash, body);
+  const depth = depthSection();
+  main.append(h("h1", {}, "Queue"), depth.section, flash, h("h2", {}, "In line now"), body);
 
   async function load() {
     try {
@@ -91,7 +123,13 @@ export function queuePage(main) {
   }
 
   load();
-  return listen(spacePath("/runs/events"), (event, change) => {
+  depth.load();
+  const timer = setInterval(depth.load, 60_000);
+  const stop = listen(spacePath("/runs/events"), (event, change) => {
     if (event === "run" && (change.status === "queued" || change.status === "pending" || change.status === "cancelled")) load();
   });
+  return () => {
+    clearInterval(timer);
+    stop();
+  };
 }

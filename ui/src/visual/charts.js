@@ -82,3 +82,32 @@ export function costChart(container, stats) {
   };
   return new uPlot(options, [xs, stats.per_day.map((day) => day.cost_usd)], container);
 }
+
+const QUEUE_COLOURS = ["#1565c0", "#ef6c00", "#6a1b9a", "#2e7d32", "#c62828"];
+const MINUTE_SERIES = { label: "Minute (UTC)", value: (u, v) => (v === null || v === undefined ? "—" : new Date(v * 1000).toISOString().slice(11, 16)) };
+
+// Lines of waiting runs (queued and pending together) per worker queue, minute by minute. A range
+// with no waiting run still draws its axis from 0 to 1.
+export function queueChart(container, depth) {
+  const first = Date.parse(depth.first_minute) / 1000;
+  const xs = Array.from({ length: depth.minutes }, (_, index) => first + index * 60);
+  const lines = depth.queues.map((series) => series.queued.map((queued, index) => queued + series.pending[index]));
+  /** @type {any} uPlot's option types are stricter than the shapes it accepts */
+  const options = {
+    width: width(container),
+    height: 200,
+    scales: { x: { time: true, range: () => [xs[0] - 30, xs[xs.length - 1] + 30] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+    axes: [{}, { label: "waiting runs", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000] }],
+    series: [
+      MINUTE_SERIES,
+      ...depth.queues.map((series, index) => ({
+        label: series.queue,
+        stroke: QUEUE_COLOURS[index % QUEUE_COLOURS.length],
+        width: 2,
+        points: { show: xs.length === 1 },
+        value: (u, v) => (v === null || v === undefined ? "—" : String(v)),
+      })),
+    ],
+  };
+  return new uPlot(options, [xs, ...lines], container);
+}

@@ -58,12 +58,40 @@ function callRow(call) {
   );
 }
 
+// Where a step inside blocks runs: in which branch, once per item of which loop.
+function placeText(step) {
+  const parts = [...(step.branches || []).map(([id, branch]) => `in the ${branch} branch of ${id}`), ...(step.loops || []).map((loop) => `once per item of ${loop.step_id}${loop.count != null ? ` (${loop.count} items)` : ""}`)];
+  return parts.length ? h("p", { class: "hint" }, `Runs ${parts.join(", ")}.`) : null;
+}
+
+function blockCard(step) {
+  let text;
+  if (step.action === "if") {
+    const condition = step.condition || {};
+    text = condition.decided ? `Takes the ${condition.branch} branch with these inputs.` : condition.error ? `Condition fails: ${condition.error.message}` : `Branch decided during the run (needs ${(condition.waits_for || []).join(", ")}).`;
+  } else {
+    const items = step.items || {};
+    const count = items.count != null ? `${items.count} items` : `up to ${items.max_items} items (${items.waits_for ? `needs ${items.waits_for.join(", ")}` : "known during the run"})`;
+    text = `Runs its steps once per item: ${count}, ${items.concurrency} at a time.`;
+  }
+  return h(
+    "article",
+    { class: "preview-step", "data-step": step.step_id },
+    h("h4", {}, `${step.step_id} (${step.action})`),
+    placeText(step),
+    step.error ? h("p", { class: "error", role: "alert" }, `${step.error.code}: ${step.error.message}`) : null,
+    h("p", { class: "hint" }, text),
+  );
+}
+
 function stepCard(step) {
+  if (step.action === "if" || step.action === "for_each") return blockCard(step);
   const skipped = step.when.decided && !step.when.value;
   return h(
     "article",
     { class: "preview-step", "data-step": step.step_id },
     h("h4", {}, `${step.phase === "on_failure" ? "On failure: " : ""}${step.step_id} (${step.action})`),
+    placeText(step),
     step.when.decided
       ? skipped
         ? h("p", { class: "hint" }, "Skipped: its condition is false.")

@@ -1,0 +1,67 @@
+"""How many runs waited on each worker queue over the last minutes: sampled by beat's tick once a
+minute, answered per space for the Queue page's chart.
+
+A minute with no sample of a queue answers 0 for it: the sampler writes a row only for a space and
+queue with runs waiting. Samples older than `RETENTION` are deleted as new ones are written.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app.persistence.repositories.queue_samples import QueueSampleRepository
+from app.persistence.types import AsyncSession
+from app.services.identity.access import SpaceAccess
+
+MAX_MINUTES = 24 * 60
+DEFAULT_MINUTES = 60
+RETENTION = timedelta(minutes=MAX_MINUTES)
+
+
+def _minute(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(second=0, microsecond=0)
+
+
+class QueueDepthService:
+    def __init__(self) -> None:
+        # The last minute this process sampled: the tick runs every few seconds, a sample once a minute.
+        self._sampled: datetime | None = None
+
+    async def sample(self, session: AsyncSession, now: datetime) -> bool:
+        """Sample the current minute unless this process already did; True when it sampled."""
+        minute = _minute(now)
+        if self._sampled == minute:
+            return False
+        repository = QueueSampleRepository(session)
+        await repository.sample(minute)
+        await repository.forget_before(minute - RETENTION)
+        self._sampled = minute
+        return True
+
+    async def of_space(
+        self, session: AsyncSession, access: SpaceAccess, minutes: int, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Per queue, the queued and pending runs of each of the last `minutes` minutes, oldest first."""
+        last = _minute(now or datetime.now(UTC))
+        first = last - timedelta(minutes=minutes - 1)
+        samples = await QueueSampleRepository(session).of_space(access.space_id, first)
+        slots = [first + timedelta(minutes=offset) for offset in range(minutes)]
+        index = {slot: position for position, slot in enumerate(slots)}
+        queues: dict[str, dict[str, list[int]]] = {}
+        for sample in samples:
+            position = index.get(_minute(sample.sampled_at))
+            if position is None:
+                continue
+            series = queues.setdefault(sample.queue, {"queued": [0] * minutes, "pending": [0] * minutes})
+            series["queued"][position] = sample.queued
+            series["pending"][position] = sample.pending
+        return {
+            "minutes": minutes,
+            "first_minute": first,
+            "last_minute": last,
+            "queues": [{"queue": name, **queues[name]} for name in sorted(queues)],
+        }
+
+
+queue_depth_service = QueueDepthService()

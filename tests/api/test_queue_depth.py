@@ -1,0 +1,94 @@
+"""The queue chart's data: beat's tick samples each space's queued and pending runs per worker queue
+once a minute; the API answers a space's minutes, zeros where nothing waited, and nothing of another's."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from app.persistence.models import QueueSample
+from app.persistence.transaction import transaction
+from app.services.runs.queue_depth import QueueDepthService
+from tests.api.test_run_stats import _runs, _set
+from tests.support.factories import Factory
+
+
+async def _sample(app: Any, service: QueueDepthService, now: datetime) -> bool:
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        return await service.sample(session, now)
+
+
+async def _samples_of(app: Any, space_id: str) -> list[datetime]:
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        rows = await session.scalars(
+            select(QueueSample.sampled_at).where(QueueSample.space_id == uuid.UUID(space_id))
+        )
+        return sorted(rows)
+
+
+async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, factory: Factory) -> None:
+    alice = await factory.owner()
+    bob = await factory.owner()
+    automation = await alice.create_automation()
+    ids = await _runs(alice, automation["id"], 3)
+    await _set(app, ids[0], status="queued")
+    await _runs(bob, (await bob.create_automation())["id"], 1)
+
+    now = datetime.now(UTC)
+    assert await _sample(app, QueueDepthService(), now - timedelta(minutes=3))
+    service = QueueDepthService()
+    assert await _sample(app, service, now)
+    assert not await _sample(app, service, now), "once a minute per process"
+    assert await _sample(app, QueueDepthService(), now) is True, (
+        "another process: the same minute, no new row"
+    )
+    assert len(await _samples_of(app, alice.space_id)) == 2
+
+    answer = await alice.request("GET", alice.space_path("/queue/depth"), params={"minutes": 10})
+    assert answer.status_code == 200, answer.text
+    depth = answer.json()
+    assert depth["minutes"] == 10
+    [fast] = depth["queues"]
+    assert len(fast["queued"]) == len(fast["pending"]) == 10
+    # The minute may have turned since the sample: the newest sample is in one of the last two slots.
+    assert sorted(fast["pending"], reverse=True)[:2] == [2, 2]
+    assert sum(fast["pending"]) == 4, "two samples, zeros elsewhere"
+    assert sum(fast["queued"]) == 2
+    first = datetime.fromisoformat(depth["first_minute"])
+    last = datetime.fromisoformat(depth["last_minute"])
+    assert last - first == timedelta(minutes=9)
+
+    theirs = (await bob.request("GET", bob.space_path("/queue/depth"))).json()
+    assert theirs["minutes"] == 60
+    assert [(q["queue"], sum(q["pending"])) for q in theirs["queues"]] == [(fast["queue"], 2)]
+
+
+async def test_an_idle_space_and_bad_ranges(factory: Factory) -> None:
+    alice = await factory.owner()
+    idle = (await alice.request("GET", alice.space_path("/queue/depth"), params={"minutes": 1})).json()
+    assert idle["queues"] == []
+    assert idle["minutes"] == 1
+    for minutes in ("0", "-1", "1441", "an hour", "1.5"):
+        response = await alice.request("GET", alice.space_path("/queue/depth"), params={"minutes": minutes})
+        assert response.status_code == 422, (minutes, response.text)
+        assert "minutes" in response.json()["error"]["details"][0]["path"]
+
+
+async def test_another_space_is_404_and_old_samples_are_forgotten(app: Any, factory: Factory) -> None:
+    alice = await factory.owner()
+    bob = await factory.owner()
+    await _runs(alice, (await alice.create_automation())["id"], 1)
+    response = await bob.request("GET", bob.space_path("/queue/depth", space_id=alice.space_id))
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "space_not_found"
+
+    now = datetime.now(UTC)
+    assert await _sample(app, QueueDepthService(), now - timedelta(hours=25))
+    assert len(await _samples_of(app, alice.space_id)) == 1
+    assert await _sample(app, QueueDepthService(), now)
+    kept = await _samples_of(app, alice.space_id)
+    assert len(kept) == 1, "a day's samples are kept, no more"
+    assert now - kept[0] < timedelta(minutes=1)
