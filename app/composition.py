@@ -31,6 +31,7 @@ from app.engine.validation import Vocabulary
 from app.integrations.artifact_store import ArtifactStore, store_for
 from app.integrations.llm import LiteLlm, ModelSettings
 from app.integrations.llm.embeddings import LiteLlmEmbedder
+from app.integrations.mcp.pool import McpSessionPool
 from app.jobs import Job
 from app.registry import ActionResolver, CapabilityResolver, RegistryActions, RegistrySource
 from app.registry import actions as native_actions
@@ -96,6 +97,8 @@ class Runtime:
     send_job: SendJob
     mcp: McpSettings
     """What MCP sessions need: keys, egress, the operator's stdio servers, limits."""
+    mcp_sessions: McpSessionPool
+    """The MCP sessions this process keeps open between tool calls (closed at shutdown)."""
     artifact_store: ArtifactStore
     artifact_limits: ArtifactLimits
     knowledge: KnowledgeLimits = dataclasses.field(default_factory=KnowledgeLimits)
@@ -158,6 +161,12 @@ def build_runtime(
     llm = LiteLlm(settings.llm_allowed_models, settings.llm_models)
     keyring = keyring_for(settings)
     mcp = mcp_settings(settings, allow, keyring)
+    mcp_sessions = McpSessionPool(
+        size=settings.mcp_session_pool_size,
+        idle_seconds=settings.mcp_session_idle_seconds,
+        allow=allow,
+        resolver=mcp.resolver,
+    )
     plugins = load_plugins(
         settings.plugin_ids, reserved=native_namespaces(), min_poll_seconds=settings.plugin_poll_min_seconds
     )
@@ -167,7 +176,7 @@ def build_runtime(
         [
             RegistrySource(native_capabilities),
             DatabaseSource(sessions, secrets, queries or NoQueries()),
-            McpCapabilitySource(sessions, McpInvoker(sessions, mcp)),
+            McpCapabilitySource(sessions, McpInvoker(sessions, mcp, mcp_sessions)),
             plugin_source,
         ]
     )
@@ -197,6 +206,7 @@ def build_runtime(
         ),
         send_job=job_sender(send_task),
         mcp=mcp,
+        mcp_sessions=mcp_sessions,
         artifact_store=store_for(settings),
         artifact_limits=ArtifactLimits(
             max_bytes=settings.artifact_max_bytes,

@@ -17,10 +17,12 @@ V = TypeVar("V")
 class LruCache(Generic[K, V]):
     """At most `size` entries: a hit makes an entry the newest; inserting past `size` evicts the oldest."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, on_evict: Callable[[V], None] | None = None) -> None:
+        """`on_evict` is handed each value pushed out by a newer one (to release what it holds)."""
         if size < 1:
             raise ValueError("an LRU cache holds at least one entry")
         self.size = size
+        self._on_evict = on_evict
         self._entries: OrderedDict[K, V] = OrderedDict()
 
     def __len__(self) -> int:
@@ -41,8 +43,18 @@ class LruCache(Generic[K, V]):
         self._entries[key] = value
         self._entries.move_to_end(key)
         if len(self._entries) > self.size:
-            self._entries.popitem(last=False)
+            _, evicted = self._entries.popitem(last=False)
+            if self._on_evict is not None:
+                self._on_evict(evicted)
         return value
+
+    def pop(self, key: K) -> V | None:
+        """Remove and answer the entry of `key` (None when absent); `on_evict` is not called."""
+        return self._entries.pop(key, None)
+
+    def values(self) -> list[V]:
+        """Every value, least recent first."""
+        return list(self._entries.values())
 
     def get_or_build(self, key: K, build: Callable[[], V]) -> V:
         """The cached value, or `build()`'s, stored for next time. A failing build stores nothing."""

@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.mcp_endpoint.close()
+            await runtime.mcp_sessions.aclose()
             await app.state.run_events.close()
             await drafts_redis.aclose()
             await redis.aclose()

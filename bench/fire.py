@@ -20,7 +20,7 @@ import httpx
 
 from bench.data import Hook, create_hooks, webhook_body
 from bench.floors import ensure_floor_table, insert_round
-from bench.report import Row, median, ms, percentile, rate, ratio
+from bench.report import Headline, Row, latency_headline, median, ms, percentile, rate, ratio, ratio_headline
 from bench.stack import BenchStack, cpu_seconds, log
 
 
@@ -119,10 +119,8 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
     assert not stack.worker_running, "the fire benchmark measures the intake alone"
     shared = asyncio.run(create_hooks(stack.database_url, 1))
     separate = asyncio.run(create_hooks(stack.database_url, concurrency))
-    cases = {
-        f"fire throughput, {concurrency} clients → 1 webhook": shared,
-        f"fire throughput, {concurrency} clients → {concurrency} webhooks": separate,
-    }
+    separate_name = f"fire throughput, {concurrency} clients → {concurrency} webhooks"
+    cases = {f"fire throughput, {concurrency} clients → 1 webhook": shared, separate_name: separate}
     log(f"fire: {rounds} rounds of {per_round} fires per case, {concurrency} clients")
     measured, floor = asyncio.run(_measure(stack, cases, concurrency, warmup, rounds, per_round, api.pid))
     stack.purge_broker()  # the wake-ups of runs no worker will take
@@ -132,6 +130,17 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
         f"p50 {ms(percentile(floor.latencies, 50))}, p99 {ms(percentile(floor.latencies, 99))})"
     )
     for name, case in measured.items():
+        headlines: tuple[Headline, ...] = ()
+        if name == separate_name:
+            headlines = (
+                ratio_headline(
+                    f"webhook fire, {name.removeprefix('fire throughput, ')}",
+                    1 / case.rate,
+                    1 / floor.rate,
+                    8,
+                ),
+                latency_headline("webhook fire p99, same case", percentile(case.latencies, 99), 0.050),
+            )
         rows.append(
             Row(
                 name,
@@ -143,6 +152,7 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
                 f"HTTP/1.1 keep-alive; median of {rounds} rounds x {per_round} fires after {warmup} "
                 "warm-up; no worker running",
                 target="≤ 8x, p99 < 50 ms",
+                headlines=headlines,
             )
         )
     stack.purge_broker()

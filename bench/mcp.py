@@ -1,18 +1,21 @@
-"""MCP call overhead: one tool call through the MCP client (a session per call, as the service makes
-it) against the native `http.request` capability's port doing the same work (POST two numbers, read
-the sum) on the same loopback server. Both go through the egress guard."""
+"""MCP call cost: one tool call as the service makes it (through its pool of open sessions) and with a
+session opened per call, each against the floor of a call inside one session held open by hand; and
+the native `http.request` capability's port doing the same work (POST two numbers, read the sum) on the
+same loopback server. All of them go through the egress guard."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.integrations.http import GuardedHttp
 from app.integrations.mcp.client import HttpEndpoint, connect
+from app.integrations.mcp.pool import McpSessionPool
 from app.security.egress import EgressAllowList
-from bench.report import Row, median, ms, ratio
+from bench.report import Row, median, ms, ratio, ratio_headline
 from bench.stack import log
 from tests.support.mcp_server import Asgi, McpTestServer
 
@@ -57,48 +60,85 @@ async def _native_call(http: GuardedHttp, url: str) -> Any:
     return json.loads(answer.content)
 
 
+async def _pooled_call(pool: McpSessionPool, url: str) -> Any:
+    return (await pool.call_tool("bench", HttpEndpoint(url), "add", {"a": 1, "b": 2}, TIMEOUT)).structured
+
+
+Call = Callable[[], Awaitable[Any]]
+
+
+async def _block(call: Call, calls: int) -> tuple[float, float]:
+    """Wall and process CPU seconds per call over `calls` calls (the server runs in this process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        await call()
+    return (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
+
+
 async def _measure(server: _BenchServer, warmup: int, calls: int, repeat: int) -> dict[str, list[float]]:
     http = GuardedHttp(ALLOW)
+    pool = McpSessionPool(size=8, idle_seconds=60, allow=ALLOW)
     add_url = f"http://127.0.0.1:{server.port}/add"
-    # Both sides must give the same answer, or the timing compares different work.
-    assert await _mcp_call(server.url) == await _native_call(http, add_url) == {"sum": 3}
-    for _ in range(warmup):
-        await _mcp_call(server.url)
-        await _native_call(http, add_url)
-    samples: dict[str, list[float]] = {"mcp": [], "reused": [], "native": []}
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for _ in range(calls):
-            await _mcp_call(server.url)
-        samples["mcp"].append((time.perf_counter() - started) / calls)
-        started = time.perf_counter()
-        async with connect(HttpEndpoint(server.url), allow=ALLOW, timeout_seconds=TIMEOUT) as session:
-            for _ in range(calls):
-                await session.call_tool("add", {"a": 1, "b": 2}, TIMEOUT)
-        samples["reused"].append((time.perf_counter() - started) / calls)
-        started = time.perf_counter()
-        for _ in range(calls):
-            await _native_call(http, add_url)
-        samples["native"].append((time.perf_counter() - started) / calls)
+    # Every side must give the same answer, or the timing compares different work.
+    assert await _mcp_call(server.url) == await _pooled_call(pool, server.url) == {"sum": 3}
+    assert await _native_call(http, add_url) == {"sum": 3}
+    samples: dict[str, list[float]] = {}
+    try:
+        async with connect(HttpEndpoint(server.url), allow=ALLOW, timeout_seconds=3600) as session:
+            sides: dict[str, Call] = {
+                "per_call": lambda: _mcp_call(server.url),
+                "pooled": lambda: _pooled_call(pool, server.url),
+                "reused": lambda: session.call_tool("add", {"a": 1, "b": 2}, TIMEOUT),
+                "native": lambda: _native_call(http, add_url),
+            }
+            for call in sides.values():
+                await _block(call, warmup)
+            for index in range(repeat):
+                # The order turns every repeat, so no side always follows the same one.
+                names = list(sides)
+                names = names[index % len(names) :] + names[: index % len(names)]
+                for name in names:
+                    wall, cpu = await _block(sides[name], calls)
+                    samples.setdefault(name, []).append(wall)
+                    samples.setdefault(f"{name}_cpu", []).append(cpu)
+    finally:
+        await pool.aclose()
     return samples
 
 
 def run(warmup: int, calls: int, repeat: int) -> list[Row]:
-    log(f"mcp call overhead: {calls} calls x {repeat} repeats per side")
+    log(f"mcp call cost: {calls} calls x {repeat} repeats per side")
     server = _BenchServer().start()
     try:
         samples = asyncio.run(_measure(server, warmup, calls, repeat))
     finally:
         server.stop()
-    mcp, reused, native = (median(samples[key]) for key in ("mcp", "reused", "native"))
+    per_call, pooled, reused, native, per_call_cpu, pooled_cpu, reused_cpu = (
+        median(samples[key])
+        for key in ("per_call", "pooled", "reused", "native", "per_call_cpu", "pooled_cpu", "reused_cpu")
+    )
+    reused_text = f"{ms(reused)} (one session held open by hand, same server)"
+    alternating = f"median of {repeat} x {calls}, the four sides in turning order"
     return [
         Row(
+            "MCP tool call (pooled session, as the service makes it)",
+            f"{ms(pooled)} per call",
+            reused_text,
+            ratio(pooled, reused),
+            f"tools/call in the session the pool keeps open for the connection (lookup, hold, call, "
+            f"release) over streamable HTTP through the egress guard; process CPU per call (client and "
+            f"server) {ms(pooled_cpu)} vs {ms(reused_cpu)} reused ({ratio(pooled_cpu, reused_cpu)}); the "
+            f"native http.request port doing the same work takes {ms(native)}; {alternating}",
+            target="≤ 1.5x reused-session cost",
+            headlines=(ratio_headline("MCP tool call, pooled session", pooled, reused, 1.5),),
+        ),
+        Row(
             "MCP tool call (a session per call)",
-            f"{ms(mcp)} per call",
-            f"{ms(native)} (native http.request port, same work, same server)",
-            ratio(mcp, native),
-            f"connect + initialise + tools/call + close over streamable HTTP through the egress guard; "
-            f"in one reused session a call takes {ms(reused)} ({ratio(reused, native)} floor); "
-            f"median of {repeat} x {calls}, alternating",
-        )
+            f"{ms(per_call)} per call",
+            reused_text,
+            ratio(per_call, reused),
+            f"connect + initialise + tools/call + close, what each call cost before sessions were pooled; "
+            f"process CPU per call {ms(per_call_cpu)} ({ratio(per_call_cpu, reused_cpu)} the reused "
+            f"session's); {ratio(per_call, native)} the native http.request port; {alternating}",
+        ),
     ]

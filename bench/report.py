@@ -11,6 +11,16 @@ HEADER = ("figure", "result", "floor (same run, same servers)", "x floor", "targ
 
 
 @dataclass(frozen=True)
+class Headline:
+    """A headline figure as the summary shows it: measured, its target, and whether it meets it."""
+
+    name: str
+    measured: str
+    target: str
+    met: bool
+
+
+@dataclass(frozen=True)
 class Row:
     """One line of the table. `ratio` is our cost per operation over the floor's (1.0x = as fast)."""
 
@@ -20,6 +30,20 @@ class Row:
     ratio: str = "—"
     details: str = ""
     target: str = "—"  # the goal of issue 14, beside the figure
+    headlines: tuple[Headline, ...] = ()
+    """What of this row the closing summary puts beside its target."""
+
+
+def ratio_headline(name: str, cost: float, floor_cost: float, limit: float) -> Headline:
+    """A cost over its floor against a ratio the target allows at most."""
+    return Headline(
+        name, ratio(cost, floor_cost), f"≤ {limit:g}x", floor_cost > 0 and cost / floor_cost <= limit
+    )
+
+
+def latency_headline(name: str, seconds: float, limit_seconds: float) -> Headline:
+    """A latency against a bound it must stay under."""
+    return Headline(name, ms(seconds), f"< {ms(limit_seconds)}", seconds < limit_seconds)
 
 
 def median(samples: Sequence[float]) -> float:
@@ -62,6 +86,18 @@ def us(seconds: float) -> str:
 
 def mib(size: int) -> str:
     return f"{size / 2**20:,.0f} MiB"
+
+
+def summary(rows: Sequence[Row]) -> str:
+    """The headline figures of `rows` beside their targets (empty when no row carries one)."""
+    headlines = [headline for row in rows for headline in row.headlines]
+    if not headlines:
+        return ""
+    lines = ["| headline | measured | target | met |", "|---|---:|---:|---|"]
+    for headline in headlines:
+        cells = (headline.name, headline.measured, headline.target, "yes" if headline.met else "NO")
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
 
 
 def table(rows: Sequence[Row]) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.report import Row, table
+from bench.report import Row, summary, table
 from bench.stack import FULL_REDIS_DB, SMOKE_REDIS_DB, BenchStack, Servers, log, machine, resolve_servers
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.md"
@@ -390,6 +390,9 @@ def _document(profile: Profile, machine_lines: list[tuple[str, str]], rows: list
         table(rows),
         "",
     ]
+    headlines = summary(rows)
+    if headlines:
+        lines += ["### Headline figures against their targets", "", headlines, ""]
     return "\n".join(lines)
 
 

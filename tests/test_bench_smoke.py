@@ -31,3 +31,12 @@ def test_benchmark_suite_runs_and_prints_every_row() -> None:
     assert "FAILED" not in result.stdout
     assert "x floor" in result.stdout
     assert "| target |" in result.stdout
+    summary = result.stdout.split("### Headline figures against their targets", 1)[1]
+    for headline in (
+        "| webhook fire, ",
+        "| webhook fire p99",
+        "| run latency, 3 steps, p50 |",
+        "| run throughput, 3 steps |",
+        "| MCP tool call, pooled session |",
+    ):
+        assert headline in summary, summary

@@ -56,3 +56,24 @@ def test_overwriting_a_key_refreshes_it() -> None:
 def test_a_cache_holds_at_least_one_entry() -> None:
     with pytest.raises(ValueError):
         LruCache(0)
+
+
+def test_an_evicted_value_is_handed_to_on_evict() -> None:
+    evicted: list[str] = []
+    cache: LruCache[str, str] = LruCache(2, on_evict=evicted.append)
+    cache.put("a", "A")
+    cache.put("b", "B")
+    assert cache.get("a") == "A"
+    cache.put("c", "C")
+    assert evicted == ["B"]
+    assert cache.values() == ["A", "C"]
+
+
+def test_pop_removes_without_on_evict() -> None:
+    evicted: list[str] = []
+    cache: LruCache[str, str] = LruCache(2, on_evict=evicted.append)
+    cache.put("a", "A")
+    assert cache.pop("a") == "A"
+    assert cache.pop("a") is None
+    assert "a" not in cache
+    assert evicted == []

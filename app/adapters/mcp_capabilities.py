@@ -3,14 +3,20 @@
 Each worker (and the API) asks the database what a space can call, so a tool harvested after the process
 started resolves at once. Capabilities and their handler closures are built once per
 (space, capability, schema hash, risk and flags) and cached; a closure holds only ids (connection and
-tool name). Each call reads the connection, decrypts its credential for this call, opens a session,
-calls the tool, and drops the credential with the session.
+tool name). Each call reads the connection and decrypts its credential. Over plain HTTP the call goes
+to the process's open session for that space, connection and endpoint (`McpSessionPool`): the key holds
+a keyed digest of the URL and headers, so an edited connection or a rotated credential opens a new
+session and the old one closes when idle. OAuth and stdio connections open a session per call, and
+their credentials leave memory with it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
+import secrets
 import unicodedata
 import uuid
 from collections.abc import Sequence
@@ -19,9 +25,10 @@ from urllib.parse import urlsplit
 
 from app.definitions.signals import StepError
 from app.engine.secret_refs import scrub
-from app.integrations.mcp.client import HttpEndpoint, ToolAnswer, connect
+from app.integrations.mcp.client import Endpoint, HttpEndpoint, ToolAnswer, connect
 from app.integrations.mcp.errors import McpAuthorizationRequired, McpError
 from app.integrations.mcp.oauth import StoredOAuth
+from app.integrations.mcp.pool import McpSessionPool
 from app.lru import LruCache
 from app.persistence.models import McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
@@ -60,7 +67,7 @@ def result_of(tool: str, answer: ToolAnswer) -> Any:
     return result
 
 
-# How much longer than its step a tool call's session may last (see `McpInvoker.handler`).
+# How much longer than its step a tool call may last (see `McpInvoker.handler`).
 SESSION_GRACE_SECONDS = 1.0
 
 
@@ -68,20 +75,35 @@ def _step_error(exc: McpError) -> StepError:
     return StepError(exc.code, exc.message, retryable=exc.retryable)
 
 
-class McpInvoker:
-    """Calls a tool of a connection for a step: credentials per call, one session per call."""
+# Keys the endpoint digests of this process: a pool key never holds something a credential can be
+# guessed back from.
+_FINGERPRINT_KEY = secrets.token_bytes(32)
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], settings: McpSettings) -> None:
+
+def endpoint_fingerprint(endpoint: HttpEndpoint) -> bytes:
+    """A keyed digest of everything a session is opened with (URL, header names and values)."""
+    parts = [endpoint.url, *(f"{name.lower()}\n{value}" for name, value in sorted(endpoint.headers.items()))]
+    return hmac.digest(_FINGERPRINT_KEY, "\0".join(parts).encode("utf-8"), hashlib.sha256)
+
+
+class McpInvoker:
+    """Calls a tool of a connection for a step: credentials read per call; over plain HTTP, in the
+    session this process keeps open for that space, connection and endpoint."""
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], settings: McpSettings, pool: McpSessionPool
+    ) -> None:
         self.sessions = sessions
         self.settings = settings
+        self.pool = pool
 
     def handler(self, connection_id: uuid.UUID, tool_name: str) -> Handler:
         """A handler for one tool; it holds only the connection id and the tool's name."""
 
         async def call_mcp_tool(ctx: HandlerContext, args: dict[str, Any]) -> Any:
-            # The step's own timeout ends a slow call (`step_timeout`); the session's bound only keeps a
-            # session from outliving its step. Equal bounds would race, and a late event loop would let
-            # the session's win and report the server as unreachable.
+            # The step's own timeout ends a slow call (`step_timeout`); the call's bound only keeps it
+            # from outliving its step. Equal bounds would race, and a late event loop would let the
+            # call's win and report the server as unreachable.
             return await self.call(
                 uuid.UUID(ctx.space_id),
                 connection_id,
@@ -116,13 +138,7 @@ class McpInvoker:
                 raise _step_error(exc) from None
         credentials = list(endpoint.credentials) if isinstance(endpoint, HttpEndpoint) else []
         try:
-            async with connect(
-                endpoint,
-                allow=self.settings.allow,
-                timeout_seconds=timeout_seconds,
-                resolver=self.settings.resolver,
-            ) as mcp:
-                answer = await mcp.call_tool(tool_name, args, timeout_seconds)
+            answer = await self._answer(space_id, connection_id, endpoint, tool_name, args, timeout_seconds)
             # A server may echo the credential back: nothing of it reaches a record.
             return scrub(result_of(tool_name, answer), credentials)
         except McpError as exc:
@@ -137,6 +153,28 @@ class McpInvoker:
             credentials.clear()
             if oauth is not None and oauth.changed:
                 await self._save_oauth(connection_id, oauth)
+
+    async def _answer(
+        self,
+        space_id: uuid.UUID,
+        connection_id: uuid.UUID,
+        endpoint: Endpoint,
+        tool_name: str,
+        args: dict[str, Any],
+        timeout_seconds: float,
+    ) -> ToolAnswer:
+        if isinstance(endpoint, HttpEndpoint) and endpoint.auth is None and self.pool.idle_seconds > 0:
+            key = (space_id, connection_id, endpoint_fingerprint(endpoint))
+            return await self.pool.call_tool(key, endpoint, tool_name, args, timeout_seconds)
+        # OAuth refreshes its tokens inside the session and they are sealed again after the call, and a
+        # stdio server is a child process: both keep a session per call.
+        async with connect(
+            endpoint,
+            allow=self.settings.allow,
+            timeout_seconds=timeout_seconds,
+            resolver=self.settings.resolver,
+        ) as mcp:
+            return await mcp.call_tool(tool_name, args, timeout_seconds)
 
     async def _save_oauth(self, connection_id: uuid.UUID, oauth: StoredOAuth) -> None:
         async with self.sessions.begin() as session:

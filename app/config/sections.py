@@ -413,6 +413,25 @@ class McpSettings(BaseModel):
             " gone needs approval for that call. 0 turns the check off (drift is then found by harvests)."
         ),
     )
+    mcp_session_idle_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        le=3600,
+        description=(
+            "An MCP session over HTTP stays open between tool calls for this long without a call (one per"
+            " connection and credential, per worker process), so a call skips connecting and initialising."
+            " 0 opens a session per call. OAuth and stdio connections always open a session per call."
+        ),
+    )
+    mcp_session_pool_size: int = Field(
+        default=64,
+        ge=1,
+        le=10000,
+        description=(
+            "At most this many MCP sessions stay open per process; opening one more closes the least"
+            " recently used."
+        ),
+    )
     mcp_call_timeout_seconds: float = Field(
         default=30.0,
         gt=0,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from celery import current_app
+from celery.signals import worker_process_shutdown, worker_shutdown
 from redis.asyncio import Redis
 
 from app.composition import Runtime, build_runtime
@@ -108,3 +109,18 @@ def runtime() -> WorkerRuntime:
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run a task's coroutine on this process's loop."""
     return runtime().loop.run_until_complete(coroutine)
+
+
+def close_mcp_sessions(**_: Any) -> None:
+    """End the MCP sessions this process kept open, so servers see them closed rather than dropped.
+
+    A pool process receives `worker_process_shutdown`; a solo worker runs tasks in its main process and
+    receives `worker_shutdown`. Only a runtime this very process built has sessions to close."""
+    current = _runtime
+    if current is None or current.pid != os.getpid() or current.loop.is_closed() or current.loop.is_running():
+        return
+    current.loop.run_until_complete(current.core.mcp_sessions.aclose())
+
+
+worker_process_shutdown.connect(close_mcp_sessions, weak=False)
+worker_shutdown.connect(close_mcp_sessions, weak=False)

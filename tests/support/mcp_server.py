@@ -9,6 +9,13 @@ are recorded in `seen_headers`, and every `tools/list` request a client sent is 
 `list_calls` (the SDK's server also lists its own tools to check a call's headers: those do not count);
 a `required_bearer` makes the server answer 401 to any request
 without `Authorization: Bearer <it>`.
+
+Every handshake a client opens a session with (`server/discover`, or `initialize` in older protocol
+versions) is counted in `session_opens`. A `legacy` server answers `server/discover` as a server of an
+older protocol version does (no such method), so clients fall back to `initialize` and it hands out
+session ids (a restart forgets them); the session id of each `tools/call` is kept in `call_sessions`.
+`restart()` serves again on the same port; `kill()` drops every open connection at once (as a crashed
+server would) and stops.
 """
 
 from __future__ import annotations
@@ -101,13 +108,18 @@ class McpTestServer:
     seen_headers: list[dict[str, str]] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     list_calls: int = 0
+    session_opens: int = 0
+    call_sessions: list[str | None] = field(default_factory=list)
+    legacy: bool = False
+    _discovering: Any = None
+    host: str = "127.0.0.1"
     port: int = 0
     _server: uvicorn.Server | None = None
     _thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
+        return f"http://{self.host}:{self.port}/mcp"
 
     def reset(self) -> None:
         self.tools = default_tools()
@@ -116,6 +128,8 @@ class McpTestServer:
         self.seen_headers.clear()
         self.calls.clear()
         self.list_calls = 0
+        self.session_opens = 0
+        self.call_sessions.clear()
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -154,7 +168,7 @@ class McpTestServer:
     def _app(self) -> Asgi:
         server = Server("test-server", on_list_tools=self._list_tools, on_call_tool=self._call_tool)
         inner = server.streamable_http_app(
-            stateless_http=True,
+            stateless_http=not self.legacy,
             json_response=True,
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
@@ -168,12 +182,15 @@ class McpTestServer:
                     await send({"type": "http.response.body", "body": b""})
                     return
                 if scope.get("method") == "POST":
-                    receive = await self._counting(receive)
+                    receive = await self._counting(receive, headers.get("mcp-session-id"))
+                    if self.legacy and self._discovering:
+                        await self._no_such_method(send)
+                        return
             await inner(scope, receive, send)
 
         return app
 
-    async def _counting(self, receive: Any) -> Any:
+    async def _counting(self, receive: Any, session_id: str | None) -> Any:
         """Read the request body whole, count the `tools/list` requests in it, and replay it."""
         messages = []
         while True:
@@ -182,11 +199,20 @@ class McpTestServer:
             if message["type"] != "http.request" or not message.get("more_body"):
                 break
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        self._discovering = None
         with contextlib.suppress(ValueError):
             parsed = json.loads(body or b"null")
             for request in parsed if isinstance(parsed, list) else [parsed]:
                 if isinstance(request, dict) and request.get("method") == "tools/list":
                     self.list_calls += 1
+                if isinstance(request, dict) and request.get("method") == "server/discover":
+                    self._discovering = request.get("id")
+                if isinstance(request, dict) and request.get("method") == "tools/call":
+                    self.call_sessions.append(session_id)
+                if isinstance(request, dict) and request.get("method") == "initialize":
+                    self.session_opens += 1
+        if self._discovering is not None and not self.legacy:
+            self.session_opens += 1
         replay = iter(messages)
 
         async def replayed() -> Any:
@@ -194,12 +220,32 @@ class McpTestServer:
 
         return replayed
 
-    def start(self) -> McpTestServer:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    async def _no_such_method(self, send: Any) -> None:
+        """What a server older than `server/discover` answers it (the client then sends `initialize`)."""
+        error = {
+            "jsonrpc": "2.0",
+            "id": self._discovering,
+            "error": {"code": -32601, "message": "Method not found"},
+        }
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": json.dumps(error).encode()})
+
+    def start(self, port: int = 0) -> McpTestServer:
+        """Serve on `port` (a free one when 0) in a thread of its own."""
+        if port:
+            self.port = port
+        else:
+            with socket.socket() as probe:
+                probe.bind((self.host, 0))
+                self.port = probe.getsockname()[1]
         config = uvicorn.Config(
-            self._app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            self._app(), host=self.host, port=self.port, log_level="warning", lifespan="on"
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
@@ -217,3 +263,21 @@ class McpTestServer:
         if self._thread is not None:
             with contextlib.suppress(RuntimeError):
                 self._thread.join(timeout=10)
+
+    def restart(self) -> McpTestServer:
+        """Stop, then serve a new server (no sessions, same tools) on the same port."""
+        self.stop()
+        return self.start(self.port)
+
+    def kill(self) -> None:
+        """Abort every open connection (calls in flight included) and stop without waiting for them."""
+        server = self._server
+        if server is None:
+            return
+        for connection in list(server.server_state.connections):
+            transport = getattr(connection, "transport", None)
+            loop = getattr(connection, "loop", None)
+            if transport is not None and loop is not None:
+                loop.call_soon_threadsafe(transport.abort)
+        server.force_exit = True
+        self.stop()

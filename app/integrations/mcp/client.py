@@ -1,7 +1,8 @@
 """Talking to one MCP server: open a session, list its tools to the end, call one tool.
 
-A session lasts one harvest or one call (connect, initialise, one or a few requests, close): nothing
-is pooled, so credentials live exactly as long as the call. HTTP goes through the egress guard
+`connect` opens a session for one harvest or one call (connect, initialise, one or a few requests,
+close). Tool calls over plain streamable HTTP keep their sessions open between calls instead (see
+`app.integrations.mcp.pool`); both open them with `open_http`. HTTP goes through the egress guard
 (`egress_client_httpx2`); a stdio server is a command the operator declared, run as a child process.
 The SDK reports failures as exception groups around transport errors; `classify` turns them into one
 `McpError` with a stable code.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, MutableSequence, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -148,6 +149,57 @@ def _listing(tool: types.Tool) -> ToolListing:
 
 
 @asynccontextmanager
+async def open_http(
+    endpoint: HttpEndpoint,
+    *,
+    allow: EgressAllowList | None,
+    request_timeout_seconds: float,
+    resolver: Resolver | None,
+    statuses: MutableSequence[int],
+    pin_hosts: bool = False,
+    observe: Callable[[httpx2.Response], None] | None = None,
+) -> AsyncIterator[Client]:
+    """An initialised client of a streamable HTTP server through the egress guard; the HTTP statuses
+    it receives are appended to `statuses` (the SDK hides a 401 behind a generic error); `observe` sees
+    each response, called in the context of the request's sender.
+
+    `pin_hosts` keeps every connection of this client on the addresses checked for its first one."""
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from app.security.egress.httpx2_bridge import egress_client_httpx2
+
+    async def record(response: httpx2.Response) -> None:
+        statuses.append(response.status_code)
+        if observe is not None:
+            observe(response)
+
+    http = egress_client_httpx2(
+        allow=allow,
+        timeout=request_timeout_seconds,
+        max_response_bytes=MAX_RESPONSE_BYTES,
+        resolver=resolver,
+        headers=endpoint.headers,
+        auth=endpoint.auth,
+        event_hooks={"response": [record]},
+        pin_hosts=pin_hosts,
+    )
+    async with http:
+        transport = streamable_http_client(endpoint.url, http_client=http)
+        async with Client(transport, cache=None, read_timeout_seconds=request_timeout_seconds) as client:
+            yield client
+
+
+def failure(exc: BaseException, statuses: Sequence[int]) -> McpError:
+    """One `McpError` for what a session raised; a refused credential wins over what it caused."""
+    refused = [status for status in statuses if status in (401, 403)]
+    error = classify(exc)
+    if refused and isinstance(error, McpServerError | McpUnreachable | McpProtocolError):
+        error = McpUnauthorized(f"the MCP server refused the credentials (HTTP {refused[-1]})")
+    return error
+
+
+@asynccontextmanager
 async def connect(
     endpoint: Endpoint,
     *,
@@ -163,32 +215,19 @@ async def connect(
     # starts: most processes never talk to an MCP server.
     from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
-    from mcp.client.streamable_http import streamable_http_client
 
-    from app.security.egress.httpx2_bridge import egress_client_httpx2
-
-    # The SDK turns an HTTP 401 into a generic JSON-RPC error; the statuses seen tell it apart.
     statuses: list[int] = []
-
-    async def record(response: httpx2.Response) -> None:
-        statuses.append(response.status_code)
-
     try:
         async with asyncio.timeout(timeout_seconds):
             if isinstance(endpoint, HttpEndpoint):
-                http = egress_client_httpx2(
+                async with open_http(
+                    endpoint,
                     allow=allow,
-                    timeout=timeout_seconds,
-                    max_response_bytes=MAX_RESPONSE_BYTES,
+                    request_timeout_seconds=timeout_seconds,
                     resolver=resolver,
-                    headers=endpoint.headers,
-                    auth=endpoint.auth,
-                    event_hooks={"response": [record]},
-                )
-                async with http:
-                    transport = streamable_http_client(endpoint.url, http_client=http)
-                    async with Client(transport, cache=None, read_timeout_seconds=timeout_seconds) as client:
-                        yield McpSession(client)
+                    statuses=statuses,
+                ) as client:
+                    yield McpSession(client)
             else:
                 parameters = StdioServerParameters(
                     command=endpoint.command, args=list(endpoint.args), env=dict(endpoint.env) or None
@@ -206,8 +245,4 @@ async def connect(
     except BaseException as exc:
         if not isinstance(exc, Exception | BaseExceptionGroup):
             raise
-        refused = [status for status in statuses if status in (401, 403)]
-        error = classify(exc)
-        if refused and isinstance(error, McpServerError | McpUnreachable | McpProtocolError):
-            error = McpUnauthorized(f"the MCP server refused the credentials (HTTP {refused[-1]})")
-        raise error from None
+        raise failure(exc, statuses) from None

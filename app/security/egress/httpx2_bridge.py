@@ -74,12 +74,14 @@ class GuardedHttpx2Transport(httpx2.AsyncBaseTransport):
         resolver: Resolver,
         max_response_bytes: int,
         total_timeout: float,
+        pin_hosts: bool = False,
     ) -> None:
         self._inner = GuardedTransport(
             allow=allow,
             resolver=resolver,
             max_response_bytes=max_response_bytes,
             total_timeout=total_timeout,
+            pin_hosts=pin_hosts,
         )
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -115,17 +117,21 @@ def egress_client_httpx2(
     headers: Mapping[str, str] | None = None,
     auth: httpx2.Auth | None = None,
     event_hooks: Mapping[str, list[Callable[..., Any]]] | None = None,
+    pin_hosts: bool = False,
 ) -> httpx2.AsyncClient:
     """An `httpx2.AsyncClient` with the egress guard as its transport (use it as `async with`).
 
     `timeout` bounds each request from sending to its last body byte (a streamed MCP answer included);
-    the arguments mean what they mean for `egress_client()`.
+    the arguments mean what they mean for `egress_client()`. With `pin_hosts`, the client resolves and
+    checks each host once and keeps every later connection on those addresses (a client that outlives
+    one call must not follow a DNS change).
     """
     transport = GuardedHttpx2Transport(
         allow=allow or EgressAllowList(),
         resolver=resolver or system_resolver,
         max_response_bytes=max_response_bytes,
         total_timeout=timeout,
+        pin_hosts=pin_hosts,
     )
     return httpx2.AsyncClient(
         transport=transport,

@@ -3,8 +3,12 @@
 Pinning works at the socket level. httpcore asks its network backend to `connect_tcp(host, port)` for
 every new connection; our backend resolves the host once, checks every address, and opens the socket to
 one of exactly those addresses. There is no second lookup that a rebinding DNS server could answer
-differently. Everything above the socket is unchanged: the request line and Host header carry the original
-name, and TLS sends it as SNI and verifies the certificate against it.
+differently. A transport that lives long (an MCP session kept open between calls) can also pin its
+hosts: the first checked answer for a host and port is kept, and every later connection of that
+transport goes to those same addresses, whatever the DNS says by then.
+
+Everything above the socket is unchanged: the request line and Host header carry the original name,
+and TLS sends it as SNI and verifies the certificate against it.
 """
 
 from __future__ import annotations
@@ -46,10 +50,11 @@ _DECODABLE = {"gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "defla
 class _CheckedBackend(httpcore.AsyncNetworkBackend):
     """Opens TCP connections only to addresses that were resolved and checked for this very connection."""
 
-    def __init__(self, allow: EgressAllowList, resolver: Resolver) -> None:
+    def __init__(self, allow: EgressAllowList, resolver: Resolver, *, pin_hosts: bool = False) -> None:
         self._allow = allow
         self._resolver = resolver
         self._network = httpcore.AnyIOBackend()
+        self._pinned: dict[tuple[str, int], tuple[IPAddress, ...]] | None = {} if pin_hosts else None
 
     async def connect_tcp(
         self,
@@ -59,9 +64,21 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
     ) -> httpcore.AsyncNetworkStream:
+        addresses = self._pinned.get((host, port)) if self._pinned is not None else None
+        if addresses is None:
+            addresses = await self._resolve(host, port)
+            if self._pinned is not None:
+                self._pinned[(host, port)] = addresses
+        *others, last = addresses
+        for address in others:
+            with contextlib.suppress(httpcore.ConnectError, httpcore.ConnectTimeout):
+                return await self._connect(address, port, timeout, local_address, socket_options)
+        return await self._connect(last, port, timeout, local_address, socket_options)
+
+    async def _resolve(self, host: str, port: int) -> tuple[IPAddress, ...]:
         try:
             # Resolvers block (getaddrinfo); the deadline around the request still bounds the wait.
-            addresses = await asyncio.to_thread(
+            return await asyncio.to_thread(
                 resolve_checked,
                 host,
                 port,
@@ -71,11 +88,6 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
             )
         except OSError as exc:
             raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from exc
-        *others, last = addresses
-        for address in others:
-            with contextlib.suppress(httpcore.ConnectError, httpcore.ConnectTimeout):
-                return await self._connect(address, port, timeout, local_address, socket_options)
-        return await self._connect(last, port, timeout, local_address, socket_options)
 
     async def _connect(
         self,
@@ -197,12 +209,13 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         max_response_bytes: int,
         total_timeout: float,
         ssl_context: ssl.SSLContext | None = None,
+        pin_hosts: bool = False,
     ) -> None:
         self._limit = max_response_bytes
         self._total_timeout = total_timeout
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=ssl_context or httpx.create_ssl_context(),
-            network_backend=_CheckedBackend(allow, resolver),
+            network_backend=_CheckedBackend(allow, resolver, pin_hosts=pin_hosts),
             max_connections=100,
             max_keepalive_connections=20,
             keepalive_expiry=5.0,
