@@ -203,6 +203,7 @@ def build_runtime(
             allowed_models=frozenset(settings.llm_allowed_models),
             caps=operator_caps(settings),
             plugin_namespaces=frozenset(plugin.namespace for plugin in plugins.loaded),
+            max_wait_seconds=settings.max_wait_seconds,
         ),
         send_job=job_sender(send_task),
         mcp=mcp,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine.validation import validate_definition
+from app.engine.validation import Vocabulary, validate_definition
 from tests.engine.test_validator import check
 
 
@@ -156,3 +156,26 @@ def test_on_failure_reads_plan_bindings_but_not_loop_bodies() -> None:
     found = check(document)
     assert ("/execution/on_failure/0/config/output", "reference_outside_loop", "error") in found
     assert [code for path, code, _ in found if path.startswith("/execution")] == ["reference_outside_loop"]
+
+
+def test_a_wait_past_the_maximum_is_refused_at_save_unless_templated() -> None:
+    def wait(config: dict[str, Any]) -> list[tuple[str, str]]:
+        document = _plan({"step_id": "pause", "action": "wait", "config": config})
+        return [(p.path, p.code) for p in validate_definition(document) if p.severity == "error"]
+
+    assert wait({"for": "P31D"}) == [("/plan/0/config/for", "wait_too_long")]
+    assert wait({"for": "P2D"}) == []
+    assert wait({"for": "two days"}) == [("/plan/0/config/for", "invalid_duration")]
+    assert wait({"for": "{{ inputs.delay }}"}) == [], "a template is checked when the step runs"
+    event = _plan(
+        {"step_id": "reply", "action": "wait_for_event", "config": {"event_type": "x.y", "timeout": "P60D"}}
+    )
+    assert ("/plan/0/config/timeout", "wait_too_long") in [
+        (p.path, p.code) for p in validate_definition(event)
+    ]
+    shorter = Vocabulary(max_wait_seconds=3600)
+    inside_loop = _plan(
+        _loop("each", [{"step_id": "pause", "action": "wait", "config": {"for": "PT2H"}}], items=[1])
+    )
+    found = [(p.path, p.code) for p in validate_definition(inside_loop, shorter)]
+    assert ("/plan/0/for_each/steps/0/config/for", "wait_too_long") in found

@@ -33,6 +33,7 @@ from app.registry import DYNAMIC_OUTPUT, Actions, Capabilities, Registry, Trigge
 from app.registry import actions as default_actions
 from app.registry import capabilities as default_capabilities
 from app.registry import triggers as default_triggers
+from app.registry.builtin_waits import DEFAULT_MAX_WAIT_SECONDS, wait_config_problems
 
 MAX_SCHEMA_PROBLEMS_PER_CONFIG = 50
 DEFAULT_MAX_ITEMS = ForEachBlock.model_fields["max_items"].default
@@ -65,6 +66,8 @@ class Vocabulary:
     space_defaults: frozenset[str] | None = None
     # The operator's spending defaults and maximums (settings); None skips the maximum check.
     caps: OperatorCaps | None = None
+    # The longest a waiting step may wait (AUTOMATIONS_MAX_WAIT_SECONDS).
+    max_wait_seconds: float = DEFAULT_MAX_WAIT_SECONDS
 
 
 def validate_definition(document: Any, vocabulary: Vocabulary | None = None) -> list[Problem]:
@@ -257,6 +260,13 @@ def _step(located: RawStep, vocabulary: Vocabulary, scope: PlanScope) -> list[Pr
         if action is not None and action.type in CAPABILITY_NAMING_ACTIONS:
             problems += _named_capability(config, (*base, "config"), vocabulary)
         problems += _model(config.get("model"), (*base, "config", "model"), vocabulary)
+        if isinstance(action_type, str):
+            problems += [
+                Problem(join(*base, "config") + pointer, code, message)
+                for pointer, code, message in wait_config_problems(
+                    action_type, config, max_seconds=vocabulary.max_wait_seconds
+                )
+            ]
 
     sources: list[tuple[tuple[str | int, ...], str, bool]] = [
         (where, text, False) for where, text in template_leaves(config, (*base, "config"))
