@@ -155,7 +155,7 @@ class ForEachBlock(_Strict):
     )
     continue_on_error: bool = Field(
         default=False,
-        description="A failed iteration yields {\"error\": …} in the output instead of failing the step.",
+        description='A failed iteration yields {"error": …} in the output instead of failing the step.',
     )
 
 
