@@ -28,7 +28,7 @@ def upgrade() -> None:
             "path",
             sa.String(1024),
             nullable=True,
-            comment="Which execution of the step: its step_id, behind `<loop>/<iteration>/` per loop around it.",
+            comment="Which execution of the step: step_id behind `<loop>/<iteration>/` per loop around it.",
         ),
     )
     op.execute("UPDATE run_steps SET path = step_id")

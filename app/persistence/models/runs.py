@@ -151,7 +151,7 @@ class RunStep(IdMixin, Base):
     step_index: Mapped[int] = mapped_column(Integer)
     path: Mapped[str] = mapped_column(
         String(1024),
-        comment="Which execution of the step: its step_id, behind `<loop>/<iteration>/` per loop around it.",
+        comment="Which execution of the step: step_id behind `<loop>/<iteration>/` per loop around it.",
     )
     step_id: Mapped[str] = mapped_column(String(64))
     action: Mapped[str] = mapped_column(String(100))
