@@ -17,8 +17,7 @@ import pytest
 from sqlalchemy import event, select, update
 from sqlalchemy.exc import IntegrityError
 
-from app.definitions.automation import Step
-from app.engine.claim_ports import ClaimLost, StopRequested
+from app.engine.claim_ports import ClaimLost, StepAt, StopRequested
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, DomainEvent, Notification, Run, RunStep
 from app.services.runs.journal import RunJournal
@@ -202,19 +201,20 @@ class TestJournal:
         async with AutocommitWrites.open(app.state.engine) as writes:
             yield run.id, writes
 
-    def _step(self) -> Step:
-        return Step.model_validate({"step_id": "shape", "action": "transform_data", "config": {"output": 1}})
+    def _step_at(self, index: int) -> StepAt:
+        step_id = THREE_STEPS["plan"][index]["step_id"]
+        return StepAt(step_id, index, step_id, THREE_STEPS["plan"][index]["action"])
 
     async def test_a_cancel_stops_before_the_attempt_begins(self, app: Any, claimed: Any) -> None:
         run_id, writes = claimed
         journal = RunJournal(writes.write, run_id, 1)
-        first = await journal.begin_step("plan", 0, self._step(), 1)
+        first = await journal.begin_step("plan", self._step_at(0), 1)
         await journal.finish_step(first, status="succeeded", output={"ok": True})
         async with app.state.sessionmaker() as session, session.begin():
             await session.execute(update(Run).where(Run.id == run_id).values(cancel_requested=True))
 
         with pytest.raises(StopRequested) as stopped:
-            await journal.begin_step("plan", 1, self._step(), 1)
+            await journal.begin_step("plan", self._step_at(1), 1)
 
         assert stopped.value.reason == "cancelled"
         # The earlier attempt's end went out with the refused begin; no second record exists.
@@ -225,14 +225,14 @@ class TestJournal:
     ) -> None:
         run_id, writes = claimed
         journal = RunJournal(writes.write, run_id, 1)
-        first = await journal.begin_step("plan", 0, self._step(), 1)
+        first = await journal.begin_step("plan", self._step_at(0), 1)
         await journal.finish_step(first, status="failed", error={"code": "boom", "message": "x"})
         async with app.state.sessionmaker() as session, session.begin():
             # Another claim took the run (its lease had expired).
             await session.execute(update(Run).where(Run.id == run_id).values(attempt=2))
 
         with pytest.raises(ClaimLost):
-            await journal.begin_step("plan", 0, self._step(), 2)
+            await journal.begin_step("plan", self._step_at(0), 2)
 
         steps = await _steps(app, run_id)
         assert [(s.attempt, s.status, s.error) for s in steps] == [
@@ -251,12 +251,13 @@ class TestJournal:
                         phase="plan",
                         step_index=0,
                         step_id="x",
+                        path="x",
                         action="x",
                         attempt=1,
                         status="running",
                     )
                 )
         journal = RunJournal(writes.write, run_id, 1)
-        record = await journal.begin_step("plan", 0, self._step(), 1)
+        record = await journal.begin_step("plan", self._step_at(0), 1)
         assert await journal.stop_reason() is None
         assert [s.id for s in await _steps(app, run_id)] == [record]
