@@ -1653,6 +1653,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/spaces/{space_id}/runs/{run_id}/steps/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The records of one step of a run by its path, with those of the steps under it
+         * @description `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration 3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+         */
+        get: operations["get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/spaces/{space_id}/secrets": {
         parameters: {
             query?: never;
@@ -2372,7 +2392,7 @@ export interface components {
             /** Name */
             name: string;
             /** Plan */
-            plan: components["schemas"]["DefinitionStep"][];
+            plan: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
             /**
              * Schema Version
              * @default 1.0
@@ -2935,6 +2955,87 @@ export interface components {
              * @default null
              */
             mcp?: components["schemas"]["DefinitionMcpExposure"] | null;
+        };
+        /**
+         * ForEachBlock
+         * @description Run a step list once per item of a list, at most `concurrency` iterations at a time.
+         */
+        DefinitionForEachBlock: {
+            /**
+             * Concurrency
+             * @default 1
+             */
+            concurrency?: number;
+            /**
+             * Continue On Error
+             * @description A failed iteration yields {"error": …} in the output instead of failing the step.
+             * @default false
+             */
+            continue_on_error?: boolean;
+            /**
+             * Items
+             * @description A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.
+             */
+            items: string | unknown[];
+            /**
+             * Max Items
+             * @description A list longer than this fails the step (too_many_items) before any iteration runs.
+             * @default 100
+             */
+            max_items?: number;
+            /** Steps */
+            steps: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * ForEachStep
+         * @description A loop: each iteration sees `item` and `index`; the output lists the iterations' outputs in order
+         *     (an iteration's output is the output of its last step that ran).
+         */
+        DefinitionForEachStep: {
+            for_each: components["schemas"]["DefinitionForEachBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Output As
+             * @default null
+             */
+            output_as?: string | null;
+            /** Step Id */
+            step_id: string;
+        };
+        /**
+         * IfBlock
+         * @description Run one of two step lists, chosen by a filter over the run context.
+         */
+        DefinitionIfBlock: {
+            /**
+             * Condition
+             * @description Filter expression (the event filter grammar) over the run context: `inputs.*`, `trigger.*`, `run.*`, the outputs bound by `output_as`, and `item` / `index` inside a loop. Values may be templates of the same context.
+             */
+            condition: {
+                [key: string]: unknown;
+            };
+            /** Else */
+            else?: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+            /** Then */
+            then: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];
+        };
+        /**
+         * IfStep
+         * @description A branch: its condition picks `then` or `else`; the step's record says which ran.
+         */
+        DefinitionIfStep: {
+            if: components["schemas"]["DefinitionIfBlock"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /** Step Id */
+            step_id: string;
         };
         /**
          * Inputs
@@ -4924,6 +5025,11 @@ export interface components {
             finished_at: string | null;
             /** Output */
             output: unknown | null;
+            /**
+             * Path
+             * @description Which execution of the step the record is: its step_id, behind `<loop id>/<iteration>/` for each loop around it (`fetch/3/classify`).
+             */
+            path: string;
             /** Phase */
             phase: string;
             /**
@@ -4935,7 +5041,10 @@ export interface components {
             status: string;
             /** Step Id */
             step_id: string;
-            /** Step Index */
+            /**
+             * Step Index
+             * @description The step's index within its own step list.
+             */
             step_index: number;
             /**
              * Suppressed
@@ -20814,6 +20923,131 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunOut"];
+                };
+            };
+            /** @description Bad request: a malformed value, header or precondition. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Your role in the space does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found (or in a space you are not a member of). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a newer version exists). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request failed validation; details point at each problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The expected version (If-Match or `version`) is required. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A backing service (database, broker, model provider) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get: {
+        parameters: {
+            query?: {
+                phase?: string | null;
+            };
+            header?: never;
+            path: {
+                run_id: string;
+                path: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStepOut"][];
                 };
             };
             /** @description Bad request: a malformed value, header or precondition. */
