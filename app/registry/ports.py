@@ -318,6 +318,11 @@ class HandlerContext(Protocol):
     def step_id(self) -> str: ...
 
     @property
+    def step_path(self) -> str:
+        """Which execution of the step this is: its id, or `fetch/3/classify` inside a loop."""
+        ...
+
+    @property
     def ports(self) -> Ports: ...
 
     @property
