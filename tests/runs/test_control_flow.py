@@ -183,14 +183,10 @@ class TestPausesAndCrashes:
         approvals = await pending_approvals(owner, run_id=run["id"])
         assert len(approvals) == 2, "one call per iteration, told apart by path"
 
-        first, second = approvals
-        answer = await decide(owner, first["id"], "approve", {"scope": "once"})
-        assert answer.status_code == 200, answer.text
-        # The first iteration's call runs; the second iteration's call pauses the run again.
-        await until(lambda: _paused_after(owner, run["id"], first["id"]))
-        assert loopback.hits[f"{hit}-1"] + loopback.hits[f"{hit}-2"] == 1
-        answer = await decide(owner, second["id"], "approve", {"scope": "once"})
-        assert answer.status_code == 200, answer.text
+        # The run goes on once no call of it waits for a decision any more.
+        for approval in approvals:
+            answer = await decide(owner, approval["id"], "approve", {"scope": "once"})
+            assert answer.status_code == 200, answer.text
         done = await wait_for(owner, run["id"])
         assert done["status"] == "succeeded", done
         assert (loopback.hits[f"{hit}-1"], loopback.hits[f"{hit}-2"]) == (1, 1)
@@ -240,9 +236,3 @@ class TestPausesAndCrashes:
         assert [o["json"]["name"] for o in output] == [f"{work}-{i}" for i in items]
         interrupted = next(s for s in done["steps"] if s["path"] == "fan/4/work")
         assert interrupted["error"]["code"] == "interrupted"
-
-
-async def _paused_after(owner: Caller, run_id: str, executed: str) -> bool:
-    run = await get_run(owner, run_id)
-    calls = {call["id"]: call["status"] for call in run["invocations"]}
-    return run["status"] == "awaiting_approval" and calls.get(executed) == "executed"
