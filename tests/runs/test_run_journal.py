@@ -8,6 +8,7 @@ a given plan, so it guards the run path against a statement creeping back in.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -261,3 +262,43 @@ class TestJournal:
         record = await journal.begin_step("plan", self._step_at(0), 1)
         assert await journal.stop_reason() is None
         assert [s.id for s in await _steps(app, run_id)] == [record]
+
+    async def test_concurrent_iterations_lose_no_attempt_end(self, app: Any, claimed: Any) -> None:
+        run_id, writes = claimed
+        journal = RunJournal(writes.write, run_id, 1)
+        paths = [f"fan/{index}/shape" for index in range(5)]
+
+        async def iteration(path: str) -> None:
+            record = await journal.begin_step("plan", StepAt(path, 0, "shape", "transform_data"), 1)
+            await asyncio.sleep(0)
+            await journal.finish_step(record, status="succeeded", output={"path": path})
+
+        await asyncio.gather(*(iteration(path) for path in paths))
+        # Every end still waiting is written before the next record, the last one with it.
+        await journal.begin_step("plan", StepAt("after", 1, "after", "transform_data"), 1)
+
+        steps = {s.path: s for s in await _steps(app, run_id)}
+        assert [(steps[p].status, steps[p].output_full) for p in paths] == [
+            ("succeeded", {"path": p}) for p in paths
+        ]
+        assert steps["after"].status == "running"
+
+    async def test_the_finish_gets_the_last_end_after_the_others_are_written(
+        self, app: Any, claimed: Any
+    ) -> None:
+        run_id, writes = claimed
+        journal = RunJournal(writes.write, run_id, 1)
+        records = [
+            await journal.begin_step("plan", StepAt(f"fan/{index}/shape", 0, "shape", "transform_data"), 1)
+            for index in range(3)
+        ]
+        for record in records:
+            await journal.finish_step(record, status="succeeded", output=1)
+
+        last = await journal.take_ended()
+
+        assert last is not None
+        assert last.record_id == records[-1]
+        statuses = {s.id: s.status for s in await _steps(app, run_id)}
+        assert [statuses[r] for r in records] == ["succeeded", "succeeded", "running"]
+        assert await journal.take_ended() is None
