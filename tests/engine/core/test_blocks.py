@@ -407,3 +407,23 @@ class TestPausesAndStops:
         assert record.error is not None
         assert record.error["code"] == "loop_stopped"
         assert "echo" not in script.calls
+
+
+class TestCallIdentity:
+    def test_a_call_inside_a_loop_is_identified_by_its_step_path(self) -> None:
+        ctx = context(pipeline(), step_id="p")
+        ctx.step_path = "fan/2/p"
+        call = ctx.next_call_id()
+        assert call.key == "run-1/fan/2/p/1/0"
+        assert call.as_dict() == {
+            "run_id": "run-1",
+            "step_id": "p",
+            "attempt": 1,
+            "index": 0,
+            "path": "fan/2/p",
+        }
+
+    def test_a_step_outside_loops_keeps_its_identity(self) -> None:
+        call = context(pipeline(), step_id="p").next_call_id()
+        assert call.key == "run-1/p/1/0"
+        assert call.as_dict() == {"run_id": "run-1", "step_id": "p", "attempt": 1, "index": 0}
