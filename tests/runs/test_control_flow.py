@@ -210,7 +210,7 @@ class TestPausesAndCrashes:
                         http_step(
                             "work",
                             f"{loopback.url}/slow/{work}-{{{{ item }}}}"
-                            "?seconds={{ 4 if item == 4 else 0 }}",
+                            "?seconds={{ 4 if item == 4 and run.attempt == 1 else 0 }}",
                         ),
                     ],
                     concurrency=3,
@@ -231,7 +231,7 @@ class TestPausesAndCrashes:
             _, index, step = path.split("/")
             name = f"{ping if step == 'ping' else work}-{index}"
             assert loopback.hits[name] == 1, f"{path} succeeded before the crash and ran again"
-        assert loopback.hits[f"{work}-4"] == 2, "the interrupted step ran again"
+        assert loopback.hits[f"{work}-4"] >= 2, "the interrupted step ran again"
         output = last_at(done, "fan")["output"]
         assert [o["json"]["name"] for o in output] == [f"{work}-{i}" for i in items]
         interrupted = next(s for s in done["steps"] if s["path"] == "fan/4/work")
