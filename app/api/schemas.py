@@ -256,7 +256,11 @@ class RunOut(Out):
 
 class RunStepOut(Out):
     phase: str
-    step_index: int
+    step_index: int = Field(description="The step's index within its own step list.")
+    path: str = Field(
+        description="Which execution of the step the record is: its step_id, behind `<loop id>/<iteration>/` "
+        "for each loop around it (`fetch/3/classify`)."
+    )
     step_id: str
     action: str
     attempt: int

@@ -36,20 +36,31 @@ class CallId:
 
     `index` counts the calls of one step attempt in the order they are made, so a run resumed after a
     suspension meets the suspended call again under the same id and can execute it exactly once.
+    Inside a loop the same step runs once per iteration: `path` (`fetch/3/classify`) tells those
+    executions apart; it is None for a step outside any loop, whose path is its step id.
     """
 
     run_id: str
     step_id: str
     attempt: int
     index: int
+    path: str | None = None
 
     @property
     def key(self) -> str:
-        """One string for storage and lookups: `<run>/<step>/<attempt>/<index>`."""
-        return f"{self.run_id}/{self.step_id}/{self.attempt}/{self.index}"
+        """One string for storage and lookups: `<run>/<step path>/<attempt>/<index>`."""
+        return f"{self.run_id}/{self.path or self.step_id}/{self.attempt}/{self.index}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"run_id": self.run_id, "step_id": self.step_id, "attempt": self.attempt, "index": self.index}
+        identity: dict[str, Any] = {
+            "run_id": self.run_id,
+            "step_id": self.step_id,
+            "attempt": self.attempt,
+            "index": self.index,
+        }
+        if self.path is not None:
+            identity["path"] = self.path
+        return identity
 
 
 class Suspend(BaseException):

@@ -8,9 +8,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
-from app.definitions.automation import Step
-
 Phase = Literal["plan", "on_failure"]
+StepKey = tuple[str, str]
+"""(phase, path): which execution of a step a record is (see `app.definitions.plan_tree`)."""
+
+
+@dataclass(frozen=True)
+class StepAt:
+    """A step where the executor meets it: its path, its index within its own list, what it runs."""
+
+    path: str
+    index: int
+    step_id: str
+    action: str
+    """The action type, or "if" / "for_each" for a block."""
 
 
 class ClaimLost(BaseException):
@@ -36,10 +47,11 @@ class Journal(Protocol):
     be recorded together with the journal's next write, which comes before anything else the run
     does (the next attempt's begin, the plan's failure, a stop check, the claim's finish). A crash in
     between loses the end of an attempt whose effects the run has not yet built on, as a crash just
-    before `finish_step` would.
+    before `finish_step` would. Iterations of a loop call it concurrently: every end is kept until
+    written, none replaces another.
     """
 
-    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> Any:
+    async def begin_step(self, phase: Phase, at: StepAt, attempt: int) -> Any:
         """Record a new attempt (durable on return); raises `StopRequested` instead when the run was
         cancelled or the claim lost, and the attempt must not begin."""
         ...
@@ -91,9 +103,13 @@ class SystemClock:
 class Resume:
     """What earlier claims of this run already did, reloaded from its step records."""
 
-    outputs: dict[str, Any] = field(default_factory=dict)
-    done: set[tuple[str, int]] = field(default_factory=set)
-    failed_attempts: dict[tuple[str, int], int] = field(default_factory=dict)
+    outputs: dict[StepKey, Any] = field(default_factory=dict)
+    """The output of every succeeded step, by (phase, path): bound again as the walk meets the step."""
+    done: set[StepKey] = field(default_factory=set)
+    """Steps that succeeded or were skipped: never run again."""
+    failed_attempts: dict[StepKey, int] = field(default_factory=dict)
+    failures: dict[StepKey, dict[str, Any]] = field(default_factory=dict)
+    """The error of each not-done step's last failed attempt: a final one is not tried again."""
     plan_error: dict[str, Any] | None = None
     failed_step_id: str | None = None
 

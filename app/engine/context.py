@@ -84,7 +84,7 @@ class ActionContext:
     resumed: Mapping[str, Any] | None = None
     """The suspension record of this attempt when it continues after a decision (see `Suspend.as_dict`)."""
     step_path: str = ""
-    """The step's path in the plan tree (`step_id` outside loops); a durable wait is keyed by it."""
+    """Which execution of the step this is (`fetch/3/classify` inside a loop); its step id when empty."""
     _calls: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -108,7 +108,9 @@ class ActionContext:
 
     def next_call_id(self) -> CallId:
         """The identity of the next call this attempt makes (calls are numbered from 0 in order)."""
-        call_id = CallId(str(self.run.get("id", "")), self.step_id, self.attempt, self._calls)
+        # A step outside any loop keeps the identity it had before plans held loops.
+        path = self.step_path if self.step_path != self.step_id else None
+        call_id = CallId(str(self.run.get("id", "")), self.step_id, self.attempt, self._calls, path)
         self._calls += 1
         return call_id
 

@@ -1,64 +1,35 @@
-"""The executor: a loop with bookkeeping that walks a plan step by step.
+"""The executor: walks one claim of a run's plan (a tree of steps), then its on_failure steps.
 
 It does no I/O of its own. The journal (persistence of step attempts, cancellation and lease checks),
-the clock (time and waiting) and the action context (side effects) are handed to it, so the same loop
+the clock (time and waiting) and the action context (side effects) are handed to it, so the same walk
 runs in a worker and in a unit test with fakes. A resumed run starts at the first step without a
-recorded success; a succeeded step never runs again.
-
-Each step attempt has exactly one timer: the step's timeout (or what is left of the run's), around
-the whole handler. A `Suspend` raised anywhere below the handler ends the claim with a `suspended`
-outcome; it is never turned into a failure or retried.
+recorded success; a succeeded step never runs again (`app.engine.blocks` walks the lists,
+`app.engine.attempts` runs one action step's attempts).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
-from app.definitions.automation import AutomationDefinition, ExecutionPolicy, Step
-from app.definitions.json_schema import CompiledSchema, schema_problems
-from app.definitions.signals import StepError, Suppressed, Suspend, Wait
-from app.engine.claim_ports import (
-    ClaimLost,
-    Clock,
-    Journal,
-    Outcome,
-    Phase,
-    Resume,
-    StopRequested,
-    SystemClock,
+from app.definitions.automation import AutomationDefinition, ForEachStep, IfStep, Step
+from app.definitions.plan_tree import step_path
+from app.engine.attempts import (
+    INLINE_RETRY_SECONDS,
+    MAX_OUTPUT_BYTES,
+    RUN_TIMEOUT,
+    ContextFactory,
+    Scrub,
+    StepResult,
+    StepRunner,
 )
-from app.engine.context import ActionContext
-from app.engine.secret_refs import bind_references, reference_aware_problems
-from app.engine.steps import RetryPolicy
-from app.engine.templating import TemplateError, aevaluate_predicate, arender_value
-from app.registry import DYNAMIC_OUTPUT, ActionDefinition, Actions
+from app.engine.blocks import Walker
+from app.engine.claim_ports import ClaimLost, Clock, Journal, Outcome, Phase, Resume, SystemClock
+from app.registry import Actions
 
-MAX_OUTPUT_BYTES = 1024 * 1024
-# Waits up to this long happen in the worker; longer ones go back to the broker.
-INLINE_RETRY_SECONDS = 5.0
-WAIT_SLICE_SECONDS = 0.25
-RUN_TIMEOUT = {"code": "run_timeout", "message": "the run's time ran out"}
-
-
-@dataclass(frozen=True)
-class _StepResult:
-    kind: Literal["ok", "skipped", "failed", "stop"]
-    output: Any = None
-    error: dict[str, Any] | None = None
-    outcome: Outcome | None = None
-
-
-ContextFactory = Callable[[Step, dict[str, Any], float, int], ActionContext]
-"""(step, the run's template variables, seconds the attempt has, attempt number) → the handler's context."""
-Scrub = Callable[[Any], Any]
-"""What a step output becomes before it is recorded and bound: the same value the journal keeps."""
+__all__ = ["MAX_OUTPUT_BYTES", "RUN_TIMEOUT", "ContextFactory", "Executor", "Scrub"]
 
 
 def _unchanged(value: Any) -> Any:
@@ -79,13 +50,17 @@ class Executor:
         inline_retry_seconds: float = INLINE_RETRY_SECONDS,
         rng: random.Random | None = None,
     ) -> None:
-        self.actions = actions
         self.journal = journal
-        self.context_factory = context_factory
         self.clock = clock or SystemClock()
-        self.scrub = scrub
-        self.inline_retry_seconds = inline_retry_seconds
-        self.rng = rng
+        self.runner = StepRunner(
+            actions=actions,
+            journal=journal,
+            context_factory=context_factory,
+            clock=self.clock,
+            scrub=scrub,
+            inline_retry_seconds=inline_retry_seconds,
+            rng=rng,
+        )
 
     def now(self) -> datetime:
         return self.clock.now()
@@ -118,30 +93,27 @@ class Executor:
         deadline: datetime,
         reserve: timedelta,
     ) -> Outcome:
-        scope = {**variables, **resume.outputs}
-        outputs = dict(resume.outputs)
+        scope = dict(variables)
+        outputs: dict[str, Any] = {}
         policy = definition.execution
         plan_deadline = deadline - reserve if policy.on_failure else deadline
         if resume.plan_error is None:
-            for index, step in enumerate(definition.plan):
-                if ("plan", index) in resume.done:
-                    continue
-                result = await self._step("plan", index, step, scope, resume, plan_deadline, policy)
-                if result.kind == "stop" and _timed_out(result) and policy.on_failure:
-                    # Out of time, not stopped: the on_failure steps still run, in the reserve.
-                    result = _StepResult("failed", error=dict(RUN_TIMEOUT))
-                if result.kind == "stop":
-                    assert result.outcome is not None
-                    return result.outcome
-                if result.kind == "failed":
-                    assert result.error is not None
-                    resume.plan_error, resume.failed_step_id = result.error, step.step_id
-                    await self.journal.plan_failed(step.step_id, result.error)
-                    break
-                if result.kind == "ok" and step.output_as:
-                    scope[step.output_as] = outputs[step.output_as] = result.output
-            else:
+            walker = Walker(self.runner, "plan", resume, plan_deadline, policy)
+            result = await walker.walk(definition.plan, "", scope, outputs)
+            if result.kind == "stop" and _timed_out(result) and policy.on_failure:
+                # Out of time, not stopped: the on_failure steps still run, in the reserve.
+                result = StepResult("failed", error=dict(RUN_TIMEOUT), step_id=result.step_id)
+            if result.kind == "stop":
+                assert result.outcome is not None
+                return result.outcome
+            if result.kind != "failed":
                 return Outcome("succeeded", output=outputs)
+            assert result.error is not None
+            assert result.step_id is not None
+            resume.plan_error, resume.failed_step_id = result.error, result.step_id
+            await self.journal.plan_failed(result.step_id, result.error)
+        else:
+            scope.update(bound_outputs(definition.plan, "", resume, "plan"))
         return await self._on_failure(definition, scope, resume, deadline)
 
     async def _on_failure(
@@ -153,19 +125,13 @@ class Executor:
             "failed_step_id": resume.failed_step_id,
         }
         scope = {**scope, "run": run_vars}
-        for index, step in enumerate(definition.execution.on_failure):
-            if ("on_failure", index) in resume.done:
-                continue
-            result = await self._step(
-                "on_failure", index, step, scope, resume, deadline, definition.execution
-            )
-            if result.kind == "stop":
-                assert result.outcome is not None
-                return result.outcome
-            if result.kind == "failed":
-                break  # the run has failed already; a failing handler does not hide the first error
-            if result.kind == "ok" and step.output_as:
-                scope[step.output_as] = result.output
+        walker = Walker(self.runner, "on_failure", resume, deadline, definition.execution)
+        # A failing handler ends the handlers, and the run has failed already: it does not hide the
+        # plan's error.
+        result = await walker.walk(definition.execution.on_failure, "", scope, {})
+        if result.kind == "stop":
+            assert result.outcome is not None
+            return result.outcome
         # A plan that ran out of time stays a timeout, whatever its on_failure steps did.
         timed_out = (resume.plan_error or {}).get("code") == RUN_TIMEOUT["code"]
         return Outcome(
@@ -174,199 +140,26 @@ class Executor:
             failed_step_id=resume.failed_step_id,
         )
 
-    async def _step(
-        self,
-        phase: Phase,
-        index: int,
-        step: Step,
-        scope: dict[str, Any],
-        resume: Resume,
-        deadline: datetime,
-        execution: ExecutionPolicy,
-    ) -> _StepResult:
-        retry = RetryPolicy(
-            max_retries=step.max_retries if step.max_retries is not None else execution.max_retries,
-            backoff=step.retry_backoff if step.retry_backoff is not None else execution.retry_backoff,
-        )
-        attempt = resume.failed_attempts.get((phase, index), 0) + 1
-        while True:
-            if self.now() >= deadline:
-                # A cancel asked for meanwhile still wins over the timeout.
-                stop = await self._stop_or_timeout(deadline)
-                assert stop is not None
-                return _StepResult("stop", outcome=stop)
-            try:
-                record = await self.journal.begin_step(phase, index, step, attempt)
-            except StopRequested as requested:
-                return _StepResult("stop", outcome=Outcome(requested.reason))
-            try:
-                result = await self._attempt(step, scope, record, deadline, attempt)
-            except _DeadlineReached:
-                await self.journal.finish_step(record, status="failed", error=dict(RUN_TIMEOUT))
-                return _StepResult("stop", outcome=Outcome("timed_out", error=dict(RUN_TIMEOUT)))
-            if result.kind != "failed":
-                return result
-            assert result.error is not None
-            if not (result.error.get("retryable", True) and retry.allows(attempt)):
-                return result
-            delay = retry.delay(attempt, self.rng)
-            if delay > self.inline_retry_seconds:
-                return _StepResult("stop", outcome=Outcome("retry_later", retry_in_seconds=delay))
-            stop = await self._wait(delay, deadline)
-            if stop is not None:
-                return _StepResult("stop", outcome=stop)
-            attempt += 1
 
-    async def _attempt(
-        self, step: Step, scope: dict[str, Any], record: Any, deadline: datetime, attempt: int
-    ) -> _StepResult:
-        config: Any = None
-        ctx: ActionContext | None = None
-        action: ActionDefinition | None = None
-        try:
-            if step.when is not None and not await aevaluate_predicate(step.when, scope):
-                await self.journal.finish_step(record, status="skipped")
-                return _StepResult("skipped")
-            action = self.actions.get(step.action)
-            if action is None:
-                raise StepError("unknown_action", f"no action {step.action!r}", retryable=False)
-            config = bind_references(step.config, await arender_value(step.config, scope))
-            _check_config(action, config)
-            remaining = (deadline - self.now()).total_seconds()
-            limit = min(float(step.timeout_seconds), remaining) if step.timeout_seconds else remaining
-            ctx = self.context_factory(step, scope.get("run", {}), limit, attempt)
-            started = time.monotonic()
-            try:
-                output = await asyncio.wait_for(action.handler(ctx, config), limit)
-            except TimeoutError:
-                if limit >= remaining:
-                    raise _DeadlineReached from None
-                raise StepError(
-                    "step_timeout", f"no result within {limit:g} s (after {time.monotonic() - started:.1f} s)"
-                ) from None
-            _check_output(action, config, output)
-            output = self.scrub(output)
-        except Suppressed as held:
-            # A dry or verify run held the step's call back: what it would have sent is the output,
-            # so later steps still render; the attempt succeeded without touching anything.
-            output = self.scrub(_held_output(action, held))
-            await self.journal.finish_step(
-                record, status="succeeded", config=config, output=output, suppressed=_held(ctx)
+def bound_outputs(
+    steps: Sequence[Step | IfStep | ForEachStep], prefix: str, resume: Resume, phase: Phase
+) -> dict[str, Any]:
+    """The names the done steps of a list bound (in a branch an earlier claim took too), without
+    running anything: the scope of on_failure steps when an earlier claim failed the plan."""
+    bound: dict[str, Any] = {}
+    for step in steps:
+        key = (phase, step_path(prefix, step.step_id))
+        if key not in resume.done:
+            continue
+        if isinstance(step, IfStep):
+            branch = (resume.outputs.get(key) or {}).get("branch")
+            bound.update(
+                bound_outputs(step.if_.then if branch == "then" else step.if_.else_, prefix, resume, phase)
             )
-            return _StepResult("ok", output=output)
-        except Suspend as signal:
-            suspension = signal.as_dict()
-            await self.journal.suspend_step(record, config=config, suspension=suspension)
-            return _StepResult("stop", outcome=Outcome("suspended", suspension=suspension))
-        except Wait as signal:
-            waiting = signal.as_dict()
-            await self.journal.suspend_step(record, config=config, suspension=waiting)
-            return _StepResult("stop", outcome=Outcome("waiting", suspension=waiting))
-        except TemplateError as exc:
-            return await self._failed(
-                record, config, {"code": exc.code, "message": exc.message, "retryable": False}
-            )
-        except StepError as exc:
-            return await self._failed(record, config, {**exc.as_dict(), "retryable": exc.retryable}, action)
-        except _DeadlineReached:
-            raise
-        except Exception as exc:  # a handler's own failure: the message only, never a traceback
-            message = f"{type(exc).__name__}: {str(exc)[:500]}"
-            return await self._failed(
-                record, config, {"code": "action_error", "message": message, "retryable": True}, action
-            )
-        await self.journal.finish_step(
-            record,
-            status="succeeded",
-            config=_recorded(action, config, output),
-            output=output,
-            suppressed=_held(ctx),
-        )
-        return _StepResult("ok", output=output)
-
-    async def _failed(
-        self, record: Any, config: Any, error: dict[str, Any], action: ActionDefinition | None = None
-    ) -> _StepResult:
-        await self.journal.finish_step(
-            record, status="failed", config=_recorded(action, config, None), error=error
-        )
-        return _StepResult("failed", error=error)
-
-    async def _stop_or_timeout(self, deadline: datetime) -> Outcome | None:
-        reason = await self.journal.stop_reason()
-        if reason == "cancelled":
-            return Outcome("cancelled")
-        if reason == "lease_lost":
-            return Outcome("lease_lost")
-        if self.now() >= deadline:
-            return Outcome("timed_out", error=dict(RUN_TIMEOUT))
-        return None
-
-    async def _wait(self, seconds: float, deadline: datetime) -> Outcome | None:
-        """Sleep in slices, so a cancel or the deadline interrupts the wait."""
-        until = self.now() + timedelta(seconds=seconds)
-        while self.now() < until:
-            stop = await self._stop_or_timeout(deadline)
-            if stop is not None:
-                return stop
-            await self.clock.sleep(min(WAIT_SLICE_SECONDS, max(0.0, (until - self.now()).total_seconds())))
-        return None
+        elif step.output_as and key in resume.outputs:
+            bound[step.output_as] = resume.outputs[key]
+    return bound
 
 
-def _recorded(action: ActionDefinition | None, config: Any, output: Any) -> Any:
-    """The rendered config as the step record keeps it (see `ActionDefinition.recorded_config`)."""
-    if action is None or action.recorded_config is None or not isinstance(config, dict):
-        return config
-    return action.recorded_config(config, output)
-
-
-def _held_output(action: ActionDefinition | None, held: Suppressed) -> Any:
-    """A held-back step's output: the action's example fields (if it declares them), and what it would
-    have sent."""
-    example = action.example_output if action is not None else None
-    return {**example, **held.as_output()} if isinstance(example, dict) else held.as_output()
-
-
-def _held(ctx: ActionContext | None) -> list[dict[str, Any]] | None:
-    """The calls the attempt held back, or None when it held back none (a live run never does)."""
-    return list(ctx.suppressed) if ctx is not None and ctx.suppressed else None
-
-
-def _timed_out(result: _StepResult) -> bool:
+def _timed_out(result: StepResult) -> bool:
     return result.outcome is not None and result.outcome.status == "timed_out"
-
-
-class _DeadlineReached(Exception):
-    """The run's own timeout ended the step (not the step's timeout)."""
-
-
-def _check_config(action: ActionDefinition, config: Any) -> None:
-    problems = reference_aware_problems(action.config_schema, config, compiled=action.config_check)
-    if problems:
-        raise StepError("invalid_config", problems[0], retryable=False, details=problems)
-
-
-def _check(
-    schema: dict[str, Any], value: Any, code: str, *, retryable: bool, compiled: CompiledSchema | None = None
-) -> None:
-    problems = schema_problems(schema, value, compiled=compiled)
-    if problems:
-        raise StepError(code, problems[0], retryable=retryable, details=problems)
-
-
-def _check_output(action: ActionDefinition, config: Any, output: Any) -> None:
-    schema = (
-        config.get("output_schema") if action.output_contract is DYNAMIC_OUTPUT else action.output_contract
-    )
-    if isinstance(schema, dict):
-        # A static contract is compiled once on the action; a step's own output_schema by content.
-        compiled = action.output_check if schema is action.output_contract else None
-        _check(schema, output, "invalid_output", retryable=True, compiled=compiled)
-    try:
-        size = len(json.dumps(output, ensure_ascii=False, allow_nan=False).encode("utf-8"))
-    except (TypeError, ValueError) as exc:
-        raise StepError("invalid_output", f"output is not JSON data: {exc}", retryable=False) from None
-    if size > MAX_OUTPUT_BYTES:
-        raise StepError(
-            "output_too_large", f"output is {size} bytes, over {MAX_OUTPUT_BYTES}", retryable=False
-        )

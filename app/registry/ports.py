@@ -358,7 +358,7 @@ class HandlerContext(Protocol):
 
     @property
     def step_path(self) -> str:
-        """The step's path in the plan tree (`step_id` outside loops, `loop/3/step` inside)."""
+        """Which execution of the step this is: its id, or `fetch/3/classify` inside a loop."""
         ...
 
     @property

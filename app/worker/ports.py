@@ -3,6 +3,7 @@ notifications, the run's cost ledger and its automation's key/value state."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections import deque
@@ -197,11 +198,15 @@ class ClaimCallLimiter:
         self.window_seconds = window_seconds
         self._calls: deque[float] = deque()
         self._seeded = run.attempt <= 1
+        self._seeding = asyncio.Lock()
 
     async def allow(self) -> bool:
         """Count one call of this claim's run; False when it is over the limit for the last minute."""
         if not self._seeded:
-            await self._seed()
+            # Iterations of a loop call concurrently: the run's earlier calls are counted in once.
+            async with self._seeding:
+                if not self._seeded:
+                    await self._seed()
         now = time.monotonic()
         while self._calls and self._calls[0] <= now - self.window_seconds:
             self._calls.popleft()

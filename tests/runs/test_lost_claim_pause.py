@@ -14,7 +14,7 @@ from sqlalchemy import select, text, update
 
 from app.definitions.automation import Step
 from app.definitions.signals import CallId
-from app.engine.claim_ports import ClaimLost
+from app.engine.claim_ports import ClaimLost, StepAt
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, Run, RunStep
 from app.registry.ports import InvocationRecord
@@ -63,8 +63,9 @@ async def _ask(app: Any, run: Run) -> str:
         return await invocation_service.request_approval(session, run, _call(run))
 
 
-def _step() -> Step:
-    return Step.model_validate(PLAN["plan"][0])
+def _step_at(index: int) -> StepAt:
+    step = Step.model_validate(PLAN["plan"][index])
+    return StepAt(step.step_id, index, step.step_id, step.action)
 
 
 def _suspension(run: Run) -> dict[str, Any]:
@@ -89,7 +90,7 @@ async def _begun(claimed: tuple[Run, AutocommitWrites]) -> tuple[Run, RunJournal
     """Claim 1's journal with the step's first attempt begun: (run, journal, record id)."""
     run, writes = claimed
     journal = RunJournal(writes.write, run.id, 1)
-    return run, journal, await journal.begin_step("plan", 0, _step(), 1)
+    return run, journal, await journal.begin_step("plan", _step_at(0), 1)
 
 
 async def test_a_pause_is_written_while_the_claim_holds_the_run(
@@ -102,7 +103,7 @@ async def test_a_pause_is_written_while_the_claim_holds_the_run(
         step = await session.get(RunStep, record)
     assert step is not None
     assert (step.status, step.suspension["call"]["index"]) == ("suspended", 0)
-    assert journal.unheeded_call is None
+    assert journal.unheeded_calls == []
 
 
 async def test_a_lost_claim_writes_no_pause_and_its_question_is_withdrawn(
@@ -119,14 +120,14 @@ async def test_a_lost_claim_writes_no_pause_and_its_question_is_withdrawn(
         step = await session.get(RunStep, record)
     assert step is not None
     assert (step.status, step.suspension) == ("running", None), "no resume point for a later claim"
-    assert journal.unheeded_call == _call(run).call_key
+    assert journal.unheeded_calls == [_call(run).call_key]
 
     async with app.state.sessionmaker() as session, session.begin():
-        assert await approval_service.withdraw(session, run.id, journal.unheeded_call) == 1
+        assert await approval_service.withdraw(session, run.id, journal.unheeded_calls[0]) == 1
     [call] = await _calls(app, run)
     assert (call.status, (call.error or {}).get("code")) == ("expired", "approval_withdrawn")
     async with app.state.sessionmaker() as session, session.begin():
-        assert await approval_service.withdraw(session, run.id, journal.unheeded_call) == 0, "once"
+        assert await approval_service.withdraw(session, run.id, journal.unheeded_calls[0]) == 0, "once"
 
 
 # Another claim takes the run the moment a question is asked: the pending call and the takeover commit

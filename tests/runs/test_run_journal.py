@@ -8,6 +8,7 @@ a given plan, so it guards the run path against a statement creeping back in.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -17,8 +18,7 @@ import pytest
 from sqlalchemy import event, select, update
 from sqlalchemy.exc import IntegrityError
 
-from app.definitions.automation import Step
-from app.engine.claim_ports import ClaimLost, StopRequested
+from app.engine.claim_ports import ClaimLost, StepAt, StopRequested
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import ActionInvocation, DomainEvent, Notification, Run, RunStep
 from app.services.runs.journal import RunJournal
@@ -202,19 +202,20 @@ class TestJournal:
         async with AutocommitWrites.open(app.state.engine) as writes:
             yield run.id, writes
 
-    def _step(self) -> Step:
-        return Step.model_validate({"step_id": "shape", "action": "transform_data", "config": {"output": 1}})
+    def _step_at(self, index: int) -> StepAt:
+        step_id = THREE_STEPS["plan"][index]["step_id"]
+        return StepAt(step_id, index, step_id, THREE_STEPS["plan"][index]["action"])
 
     async def test_a_cancel_stops_before_the_attempt_begins(self, app: Any, claimed: Any) -> None:
         run_id, writes = claimed
         journal = RunJournal(writes.write, run_id, 1)
-        first = await journal.begin_step("plan", 0, self._step(), 1)
+        first = await journal.begin_step("plan", self._step_at(0), 1)
         await journal.finish_step(first, status="succeeded", output={"ok": True})
         async with app.state.sessionmaker() as session, session.begin():
             await session.execute(update(Run).where(Run.id == run_id).values(cancel_requested=True))
 
         with pytest.raises(StopRequested) as stopped:
-            await journal.begin_step("plan", 1, self._step(), 1)
+            await journal.begin_step("plan", self._step_at(1), 1)
 
         assert stopped.value.reason == "cancelled"
         # The earlier attempt's end went out with the refused begin; no second record exists.
@@ -225,14 +226,14 @@ class TestJournal:
     ) -> None:
         run_id, writes = claimed
         journal = RunJournal(writes.write, run_id, 1)
-        first = await journal.begin_step("plan", 0, self._step(), 1)
+        first = await journal.begin_step("plan", self._step_at(0), 1)
         await journal.finish_step(first, status="failed", error={"code": "boom", "message": "x"})
         async with app.state.sessionmaker() as session, session.begin():
             # Another claim took the run (its lease had expired).
             await session.execute(update(Run).where(Run.id == run_id).values(attempt=2))
 
         with pytest.raises(ClaimLost):
-            await journal.begin_step("plan", 0, self._step(), 2)
+            await journal.begin_step("plan", self._step_at(0), 2)
 
         steps = await _steps(app, run_id)
         assert [(s.attempt, s.status, s.error) for s in steps] == [
@@ -251,12 +252,53 @@ class TestJournal:
                         phase="plan",
                         step_index=0,
                         step_id="x",
+                        path="x",
                         action="x",
                         attempt=1,
                         status="running",
                     )
                 )
         journal = RunJournal(writes.write, run_id, 1)
-        record = await journal.begin_step("plan", 0, self._step(), 1)
+        record = await journal.begin_step("plan", self._step_at(0), 1)
         assert await journal.stop_reason() is None
         assert [s.id for s in await _steps(app, run_id)] == [record]
+
+    async def test_concurrent_iterations_lose_no_attempt_end(self, app: Any, claimed: Any) -> None:
+        run_id, writes = claimed
+        journal = RunJournal(writes.write, run_id, 1)
+        paths = [f"fan/{index}/shape" for index in range(5)]
+
+        async def iteration(path: str) -> None:
+            record = await journal.begin_step("plan", StepAt(path, 0, "shape", "transform_data"), 1)
+            await asyncio.sleep(0)
+            await journal.finish_step(record, status="succeeded", output={"path": path})
+
+        await asyncio.gather(*(iteration(path) for path in paths))
+        # Every end still waiting is written before the next record, the last one with it.
+        await journal.begin_step("plan", StepAt("after", 1, "after", "transform_data"), 1)
+
+        steps = {s.path: s for s in await _steps(app, run_id)}
+        assert [(steps[p].status, steps[p].output_full) for p in paths] == [
+            ("succeeded", {"path": p}) for p in paths
+        ]
+        assert steps["after"].status == "running"
+
+    async def test_the_finish_gets_the_last_end_after_the_others_are_written(
+        self, app: Any, claimed: Any
+    ) -> None:
+        run_id, writes = claimed
+        journal = RunJournal(writes.write, run_id, 1)
+        records = [
+            await journal.begin_step("plan", StepAt(f"fan/{index}/shape", 0, "shape", "transform_data"), 1)
+            for index in range(3)
+        ]
+        for record in records:
+            await journal.finish_step(record, status="succeeded", output=1)
+
+        last = await journal.take_ended()
+
+        assert last is not None
+        assert last.record_id == records[-1]
+        statuses = {s.id: s.status for s in await _steps(app, run_id)}
+        assert [statuses[r] for r in records] == ["succeeded", "succeeded", "running"]
+        assert await journal.take_ended() is None

@@ -1670,6 +1670,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/spaces/{space_id}/runs/{run_id}/steps/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The records of one step of a run by its path, with those of the steps under it
+         * @description `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration 3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+         */
+        get: operations["get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/spaces/{space_id}/secrets": {
         parameters: {
             query?: never;
@@ -4783,6 +4803,12 @@ export interface components {
             automation_version: number;
             /** Cancel Requested */
             cancel_requested: boolean;
+            /**
+             * Children Cost Usd
+             * @description Model spend of its finished child runs (counted against its budget; not in cost_usd).
+             * @default 0
+             */
+            children_cost_usd?: number;
             /** Cost Usd */
             cost_usd: number;
             /**
@@ -4926,6 +4952,12 @@ export interface components {
             automation_version: number;
             /** Cancel Requested */
             cancel_requested: boolean;
+            /**
+             * Children Cost Usd
+             * @description Model spend of its finished child runs (counted against its budget; not in cost_usd).
+             * @default 0
+             */
+            children_cost_usd?: number;
             /** Cost Usd */
             cost_usd: number;
             /**
@@ -5094,6 +5126,11 @@ export interface components {
             finished_at: string | null;
             /** Output */
             output: unknown | null;
+            /**
+             * Path
+             * @description Which execution of the step the record is: its step_id, behind `<loop id>/<iteration>/` for each loop around it (`fetch/3/classify`).
+             */
+            path: string;
             /** Phase */
             phase: string;
             /**
@@ -5105,7 +5142,10 @@ export interface components {
             status: string;
             /** Step Id */
             step_id: string;
-            /** Step Index */
+            /**
+             * Step Index
+             * @description The step's index within its own step list.
+             */
             step_index: number;
             /**
              * Suppressed
@@ -21110,6 +21150,131 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunOut"];
+                };
+            };
+            /** @description Bad request: a malformed value, header or precondition. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Your role in the space does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found (or in a space you are not a member of). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict with the current state (e.g. a newer version exists). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The request failed validation; details point at each problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The expected version (If-Match or `version`) is required. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too many requests; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A backing service (database, broker, model provider) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get: {
+        parameters: {
+            query?: {
+                phase?: string | null;
+            };
+            header?: never;
+            path: {
+                run_id: string;
+                path: string;
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStepOut"][];
                 };
             };
             /** @description Bad request: a malformed value, header or precondition. */

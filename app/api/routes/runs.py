@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request, Response, status
+from fastapi import APIRouter, Header, Path, Query, Request, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import (
@@ -178,6 +178,27 @@ async def get_run(run_id: uuid.UUID, session: SessionDep, access: SpaceDep) -> R
         invocations=[InvocationOut.model_validate(i) for i in invocations],
         llm_spend=[StepSpendOut.model_validate(s) for s in spend],
     )
+
+
+# A step's id, behind `<loop id>/<iteration>/` per enclosing loop; or an iteration (`fetch/3`).
+STEP_PATH_PATTERN = r"^[a-z][a-z0-9_]{0,63}(/[0-9]{1,4}/[a-z][a-z0-9_]{0,63})*(/[0-9]{1,4})?$"
+
+
+@router.get(
+    "/runs/{run_id}/steps/{path:path}",
+    summary="The records of one step of a run by its path, with those of the steps under it",
+    description="`fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records "
+    "of iteration 3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.",
+)
+async def get_run_steps(
+    run_id: uuid.UUID,
+    path: Annotated[str, Path(max_length=1024, pattern=STEP_PATH_PATTERN)],
+    session: SessionDep,
+    access: SpaceDep,
+    phase: Annotated[str | None, Query(pattern="^(plan|on_failure)$")] = None,
+) -> list[RunStepOut]:
+    steps = await run_service.steps_at(session, access, run_id, path, phase)
+    return [RunStepOut.model_validate(step) for step in steps]
 
 
 @router.post(

@@ -172,12 +172,16 @@ class RunStep(IdMixin, Base):
     __tablename__ = "run_steps"
     __table_args__ = (
         CheckConstraint(_one_of("status", STEP_STATUSES), name="status"),
-        Index("uq_run_steps_attempt", "run_id", "phase", "step_index", "attempt", unique=True),
+        Index("uq_run_steps_path_attempt", "run_id", "phase", "path", "attempt", unique=True),
     )
 
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
     phase: Mapped[str] = mapped_column(String(16), comment="plan or on_failure")
     step_index: Mapped[int] = mapped_column(Integer)
+    path: Mapped[str] = mapped_column(
+        String(1024),
+        comment="Which execution of the step: step_id behind `<loop>/<iteration>/` per loop around it.",
+    )
     step_id: Mapped[str] = mapped_column(String(64))
     action: Mapped[str] = mapped_column(String(100))
     attempt: Mapped[int] = mapped_column(Integer)

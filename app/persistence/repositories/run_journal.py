@@ -29,6 +29,7 @@ BEGIN_COLUMNS = (
     "run_id",
     "phase",
     "step_index",
+    "path",
     "step_id",
     "action",
     "attempt",

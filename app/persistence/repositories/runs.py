@@ -333,3 +333,18 @@ class RunStepRepository(RepositoryBase[RunStep]):
     async def for_run(self, run_id: uuid.UUID) -> Sequence[RunStep]:
         statement = select(RunStep).where(RunStep.run_id == run_id).order_by(RunStep.started_at, RunStep.id)
         return (await self.session.scalars(statement)).all()
+
+    async def at_path(self, run_id: uuid.UUID, path: str, phase: str | None = None) -> Sequence[RunStep]:
+        """The run's records of the step at `path` and of every step under it (an iteration's steps
+        under `loop/3`, a loop's under `loop`), oldest first."""
+        statement = (
+            select(RunStep)
+            .where(
+                RunStep.run_id == run_id,
+                (RunStep.path == path) | RunStep.path.startswith(f"{path}/", autoescape=True),
+            )
+            .order_by(RunStep.started_at, RunStep.id)
+        )
+        if phase is not None:
+            statement = statement.where(RunStep.phase == phase)
+        return (await self.session.scalars(statement)).all()

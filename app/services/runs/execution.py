@@ -83,30 +83,28 @@ class ExecutionDeps:
     ports: PortsFactory
 
 
-def resume_from(run: Run, records: list[RunStep], definition: AutomationDefinition) -> Resume:
-    """What earlier claims did: done steps, their outputs, attempts used, and whether the plan failed.
+def resume_from(run: Run, records: list[RunStep]) -> Resume:
+    """What earlier claims did: done steps and their outputs by path, attempts used, the last failure of
+    each step not done, and whether the plan failed.
 
     A suspended attempt is not used up: the next claim runs that attempt again, so its calls get the
-    same identities and the suspended one is recognised.
+    same identities and the suspended one is recognised. Records come oldest first.
     """
     resume = Resume(plan_error=run.error if run.failed_step_id else None, failed_step_id=run.failed_step_id)
-    steps = {"plan": definition.plan, "on_failure": definition.execution.on_failure}
     for record in records:
-        key = (record.phase, record.step_index)
+        key = (record.phase, record.path)
         if record.status in ("succeeded", "skipped"):
             resume.done.add(key)
-            step = (
-                steps[record.phase][record.step_index]
-                if record.step_index < len(steps[record.phase])
-                else None
-            )
-            if record.status == "succeeded" and step is not None and step.output_as:
-                resume.outputs[step.output_as] = record.output_full
+            if record.status == "succeeded":
+                resume.outputs[key] = record.output_full
         else:
             used = record.attempt - 1 if record.status == "suspended" else record.attempt
             resume.failed_attempts[key] = max(resume.failed_attempts.get(key, 0), used)
+            if record.status == "failed" and record.error is not None:
+                resume.failures[key] = record.error
     for key in resume.done:
         resume.failed_attempts.pop(key, None)
+        resume.failures.pop(key, None)
     return resume
 
 
@@ -137,10 +135,11 @@ class _Claimed:
     resume: Resume
     deadline: datetime
     deadline_saved: bool
-    suspended: dict[tuple[str, int, int], tuple[uuid.UUID, datetime]]
-    """(phase, step index, attempt) → (record, started at) of attempts an earlier claim suspended."""
+    suspended: dict[tuple[str, str, int], tuple[uuid.UUID, datetime]]
+    """(phase, path, attempt) → (record, started at) of attempts an earlier claim suspended."""
     governance: Governance
     paused: dict[tuple[str, int], dict[str, Any]]
+    """(path, attempt) → what a suspended attempt saved, for the attempt that continues it."""
 
 
 def _calls_a_model(definition: AutomationDefinition) -> bool:
@@ -182,14 +181,17 @@ class ExecutionService:
                 # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
                 # and an approval asked for just before the loss is withdrawn.
                 await journal.flush()
-                if journal.unheeded_call is not None:
+                if journal.unheeded_calls:
                     async with writes.transaction() as session:
-                        await approval_service.withdraw(session, run.id, journal.unheeded_call)
+                        for call_key in journal.unheeded_calls:
+                            await approval_service.withdraw(session, run.id, call_key)
                 return outcome.status
             # A suspended claim moves the run to awaiting_approval (the table's `suspend` edge): the
             # lease and the worker are released, and only a decision puts it back to pending. The last
             # attempt's end is written by the same statement as the run's new status.
-            await finish_claim(writes, run, outcome, settings.limits, utcnow(), step_end=journal.take_ended())
+            await finish_claim(
+                writes, run, outcome, settings.limits, utcnow(), step_end=await journal.take_ended()
+            )
         return outcome.status
 
     async def _walk(
@@ -214,11 +216,14 @@ class ExecutionService:
             daily_cost_cap_usd=caps.daily_cost_usd.value,
         )
 
-        def context(step: Step, run_vars: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
+        def context(
+            step: Step, path: str, run_vars: dict[str, Any], timeout: float, attempt: int
+        ) -> ActionContext:
             return ActionContext(
                 space_id=str(run.space_id),
                 run=run_vars,
                 step_id=step.step_id,
+                step_path=path,
                 ports=ports,
                 pipeline=deps.pipeline,
                 timeout_seconds=timeout,
@@ -228,7 +233,7 @@ class ExecutionService:
                 mode=as_run_mode(run.mode),
                 llm=as_llm_mode(run.llm_mode),
                 governance=claimed.governance,
-                resumed=paused.pop((step.step_id, attempt), None),
+                resumed=paused.pop((path, attempt), None),
             )
 
         executor = Executor(
@@ -272,13 +277,13 @@ class ExecutionService:
                         "message": "the worker stopped during this attempt",
                     }
             suspended = {
-                (record.phase, record.step_index, record.attempt): (record.id, record.started_at)
+                (record.phase, record.path, record.attempt): (record.id, record.started_at)
                 for record in records
                 if record.status == "suspended"
             }
             # What each paused attempt saved (the call it paused at, an agent's transcript).
             paused = {
-                (record.step_id, record.attempt): dict(record.suspension or {})
+                (record.path, record.attempt): dict(record.suspension or {})
                 for record in records
                 if record.status == "suspended"
             }
@@ -289,7 +294,7 @@ class ExecutionService:
                 (claim.automation_modes, claim.space_modes),
                 claim.approval_grants,
             )
-            resume = resume_from(run, records, definition)
+            resume = resume_from(run, records)
             return _Claimed(
                 run=run,
                 definition=definition,

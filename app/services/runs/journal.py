@@ -4,21 +4,25 @@ Every record is one statement on the claim's autocommit connection (`AutocommitW
 it returns: the stop check is part of beginning an attempt, and an attempt's end rides with the next
 statement (the next begin, the plan's failure, a stop check) or with the claim's finish, before the
 run does anything that builds on it.
+
+The iterations of a loop record concurrently: the journal's writes take turns, and every attempt end
+waits in a list until a write carries it (the last one inside that write's statement, any others as
+statements of their own just before), so no end replaces another.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from typing import Any
 
 from app import metrics
-from app.definitions.automation import Step
 from app.definitions.run_states import RunStatus
 from app.definitions.signals import CallId
-from app.engine.claim_ports import ClaimLost, Phase, StopRequested
+from app.engine.claim_ports import ClaimLost, Phase, StepAt, StopRequested
 from app.persistence.base import utcnow
 from app.persistence.repositories.run_journal import RunJournalRepository, StepEnd
 from app.persistence.types import AsyncSession
@@ -37,7 +41,7 @@ class RunJournal:
         writes: Writes,
         run_id: uuid.UUID,
         attempt: int,
-        suspended: dict[tuple[str, int, int], tuple[uuid.UUID, datetime]] | None = None,
+        suspended: dict[tuple[str, str, int], tuple[uuid.UUID, datetime]] | None = None,
         *,
         deadline: datetime | None = None,
     ) -> None:
@@ -45,63 +49,88 @@ class RunJournal:
         self.run_id = run_id
         self.attempt = attempt
         self.lease_lost = False
-        # The key of a call this claim asked a human about and then lost the run before pausing on.
-        self.unheeded_call: str | None = None
-        # (phase, step index, attempt) -> (record, started at) of an attempt an earlier claim suspended.
+        # The keys of calls this claim asked a human about and then lost the run before pausing on.
+        self.unheeded_calls: list[str] = []
+        # (phase, path, attempt) -> (record, started at) of an attempt an earlier claim suspended.
         self.suspended = dict(suspended or {})
         # The run's deadline while the database does not hold it yet: written with the first begin.
         self.unsaved_deadline = deadline
         # Record id -> (action, started at) of attempts this claim began or continued.
         self._started: dict[uuid.UUID, tuple[str, datetime]] = {}
-        self._ended: StepEnd | None = None
+        # Attempt ends not written yet, oldest first (concurrent iterations each leave theirs).
+        self._ended: list[StepEnd] = []
+        self._turn = asyncio.Lock()
 
-    def take_ended(self) -> StepEnd | None:
-        """The attempt end not yet written (the claim's finish records it in its own statement)."""
-        ended, self._ended = self._ended, None
-        return ended
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[tuple[RunJournalRepository, StepEnd | None]]:
+        """One write of the journal, in turn: the pending ends but the last are written first; the last
+        is handed to the block to ride in its statement. They wait again if the block fails."""
+        async with self._turn:
+            pending, self._ended = self._ended, []
+            try:
+                async with self.writes() as session:
+                    steps = RunJournalRepository(session)
+                    for end in pending[:-1]:
+                        await steps.end(end)
+                    yield steps, pending[-1] if pending else None
+            except BaseException:
+                self._ended[:0] = pending
+                raise
+
+    async def take_ended(self) -> StepEnd | None:
+        """The last attempt end not yet written, for the claim's finish to record in its own statement;
+        any earlier pending ends are written first."""
+        async with self._turn:
+            pending, self._ended = self._ended, []
+            if len(pending) > 1:
+                async with self.writes() as session:
+                    steps = RunJournalRepository(session)
+                    for end in pending[:-1]:
+                        await steps.end(end)
+            return pending[-1] if pending else None
 
     async def flush(self) -> None:
-        """Write an attempt end that is still pending (a claim that ends without a finish)."""
-        ended = self.take_ended()
+        """Write the attempt ends still pending (a claim that ends without a finish)."""
+        ended = await self.take_ended()
         if ended is not None:
             async with self.writes() as session:
                 await RunJournalRepository(session).end(ended)
 
-    async def begin_step(self, phase: Phase, index: int, step: Step, attempt: int) -> uuid.UUID:
+    async def begin_step(self, phase: Phase, at: StepAt, attempt: int) -> uuid.UUID:
         if self.lease_lost:
             raise ClaimLost()
         now = utcnow()
-        resumed = self.suspended.pop((phase, index, attempt), None)
+        resumed = self.suspended.pop((phase, at.path, attempt), None)
         record_id = resumed[0] if resumed is not None else uuid.uuid4()
         record = {
             "id": record_id,
             "run_id": self.run_id,
             "phase": phase,
-            "step_index": index,
-            "step_id": step.step_id,
-            "action": step.action,
+            "step_index": at.index,
+            "path": at.path,
+            "step_id": at.step_id,
+            "action": at.action,
             "attempt": attempt,
             "status": "running",
             "started_at": now,
         }
-        async with self.writes() as session:
-            cancelled = await RunJournalRepository(session).begin(
+        async with self._write() as (steps, previous):
+            cancelled = await steps.begin(
                 record,
                 attempt=self.attempt,
                 # The attempt that suspended continues: same record, same attempt, same call ids.
                 resumed=resumed is not None,
-                previous=self._ended,
+                previous=previous,
                 deadline=self.unsaved_deadline,
             )
-        self._ended = None
         if cancelled is None:
             raise ClaimLost()
         self.unsaved_deadline = None
         if cancelled:
             if resumed is not None:
-                self.suspended[(phase, index, attempt)] = resumed
+                self.suspended[(phase, at.path, attempt)] = resumed
             raise StopRequested("cancelled")
-        self._started[record_id] = (step.action, resumed[1] if resumed is not None else now)
+        self._started[record_id] = (at.action, resumed[1] if resumed is not None else now)
         return record_id
 
     def _end(self, record: Any, status: str) -> StepEnd:
@@ -130,43 +159,38 @@ class RunJournal:
             end.values["output_full"] = output
         end.values["error"] = redact(error) if error else None
         end.values["suppressed"] = for_display(suppressed) if suppressed else None
-        self._ended = end
+        self._ended.append(end)
 
     async def suspend_step(self, record: Any, *, config: Any, suspension: dict[str, Any]) -> None:
         """Record the pause, the resume point of a later claim, only while this claim holds the run.
 
         A lost claim's pause is not written (the claim that took the run over decides how the step goes
-        on); the call it asked a human about is left in `unheeded_call` for the claim's end to withdraw.
+        on); the call it asked a human about is left in `unheeded_calls` for the claim's end to withdraw.
         """
         end = self._end(record, "suspended")
         end.values["config"] = for_display(config) if config is not None else None
         end.values["suspension"] = redact(suspension)
-        previous = self.take_ended()
-        async with self.writes() as session:
-            steps = RunJournalRepository(session)
+        async with self._write() as (steps, previous):
             if previous is not None:
                 await steps.end(previous)
             held = await steps.suspend(end, run_id=self.run_id, attempt=self.attempt)
         if not held:
             call = suspension.get("call")
-            self.unheeded_call = CallId(**call).key if isinstance(call, dict) else None
+            if isinstance(call, dict):
+                self.unheeded_calls.append(CallId(**call).key)
             raise ClaimLost()
 
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
-        async with self.writes() as session:
-            held = await RunJournalRepository(session).fail_plan(
-                self.run_id, self.attempt, step_id, redact(error), self._ended
-            )
-        self._ended = None
+        async with self._write() as (steps, previous):
+            held = await steps.fail_plan(self.run_id, self.attempt, step_id, redact(error), previous)
         if not held:
             raise ClaimLost()
 
     async def stop_reason(self) -> str | None:
         if self.lease_lost:
             return "lease_lost"
-        async with self.writes() as session:
-            state = await RunJournalRepository(session).stop_state(self.run_id, self._ended)
-        self._ended = None
+        async with self._write() as (steps, previous):
+            state = await steps.stop_state(self.run_id, previous)
         if state is None:
             return "lease_lost"
         attempt, status, cancel_requested = state

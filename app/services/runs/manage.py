@@ -190,6 +190,16 @@ class RunService:
         run = await _run_in_space(session, access, run_id)
         return RunDetail(run, await RunStepRepository(session).for_run(run.id))
 
+    async def steps_at(
+        self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID, path: str, phase: str | None
+    ) -> Sequence[RunStep]:
+        """The records of the run's step at `path` and of the steps under it; 404 when there are none."""
+        run = await _run_in_space(session, access, run_id)
+        steps = await RunStepRepository(session).at_path(run.id, path, phase)
+        if not steps:
+            raise NotFound("The run has no step record at this path.", code="step_not_found")
+        return steps
+
     async def cancel(
         self, session: AsyncSession, access: SpaceAccess, run_id: uuid.UUID, limits: DispatchLimits
     ) -> Run:

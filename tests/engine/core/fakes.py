@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.definitions.automation import Step
 from app.definitions.run_modes import LlmMode, RunMode
 from app.engine.capabilities import CapabilityPipeline, NamedRule, NoSecrets, SecretResolver, default_rules
-from app.engine.claim_ports import StopRequested
+from app.engine.claim_ports import StepAt, StopRequested
 from app.engine.context import ActionContext, RunLimits
 from app.registry import Capability, CapabilityResolver, CapabilitySource, Registry, RegistrySource
 from app.registry.llm_ports import LlmReply, LlmToolCall
@@ -45,6 +44,8 @@ class Record:
     index: int
     step_id: str
     attempt: int
+    path: str = ""
+    action: str = ""
     status: str = "running"
     config: Any = None
     output: Any = None
@@ -62,10 +63,10 @@ class FakeJournal:
         self.stop_after = stop_after
         self.stop = stop
 
-    async def begin_step(self, phase: str, index: int, step: Step, attempt: int) -> Record:
+    async def begin_step(self, phase: str, at: StepAt, attempt: int) -> Record:
         if self.stop_after is not None and len(self.records) >= self.stop_after:
             raise StopRequested("cancelled" if self.stop == "cancelled" else "lease_lost")
-        record = Record(phase, index, step.step_id, attempt)
+        record = Record(phase, at.index, at.step_id, attempt, at.path, at.action)
         self.records.append(record)
         return record
 
@@ -95,6 +96,10 @@ class FakeJournal:
 
     def attempts(self, step_id: str) -> list[Record]:
         return [record for record in self.records if record.step_id == step_id]
+
+    def at(self, path: str) -> list[Record]:
+        """The attempts recorded at `path`."""
+        return [record for record in self.records if record.path == path]
 
 
 class FakeLlm:

@@ -82,8 +82,10 @@ def step(step_id: str, action: str = "work", **fields: Any) -> dict[str, Any]:
 def executor(script: Script, journal: FakeJournal, clock: FakeClock, **options: Any) -> Executor:
     built = pipeline()
 
-    def make(step: Step, run: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
-        return context(built, step_id=step.step_id, attempt=attempt, timeout=timeout)
+    def make(step: Step, path: str, run: dict[str, Any], timeout: float, attempt: int) -> ActionContext:
+        ctx = context(built, step_id=step.step_id, attempt=attempt, timeout=timeout)
+        ctx.step_path = path
+        return ctx
 
     return Executor(
         actions=script.registry,
@@ -347,7 +349,7 @@ class TestOnFailureReserve:
 class TestResume:
     async def test_done_steps_are_not_run_again_and_their_outputs_are_restored(self) -> None:
         script = Script()
-        resume = Resume(outputs={"first": {"n": 41}}, done={("plan", 0)})
+        resume = Resume(outputs={("plan", "a"): {"n": 41}}, done={("plan", "a")})
         document = definition(
             step("a", output_as="first"),
             step("b", "echo", config={"n": "{{ first.n + 1 }}"}, output_as="second"),
@@ -361,7 +363,7 @@ class TestResume:
     async def test_attempt_numbers_continue_from_earlier_claims(self) -> None:
         script = Script()
         outcome, journal, _ = await run(
-            script, definition(step("a"), max_retries=5), resume=Resume(failed_attempts={("plan", 0): 2})
+            script, definition(step("a"), max_retries=5), resume=Resume(failed_attempts={("plan", "a"): 2})
         )
         assert outcome.status == "succeeded"
         assert [r.attempt for r in journal.records] == [3]

@@ -144,7 +144,7 @@ class TestTheExecutor:
         executor = Executor(
             actions=actions,
             journal=journal,
-            context_factory=lambda step, run, timeout, attempt: context(
+            context_factory=lambda step, path, run, timeout, attempt: context(
                 built, ports, step_id=step.step_id, attempt=attempt, mode="dry_run"
             ),
             clock=FakeClock(),

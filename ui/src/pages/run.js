@@ -101,7 +101,7 @@ export function runPage(main, id) {
                 h(
                   "div",
                   { class: "step-head" },
-                  h("strong", {}, step.step_id),
+                  h("strong", {}, step.path || step.step_id),
                   ` ${step.action} · attempt ${step.attempt} · `,
                   statusBadge(step.status),
                   step.duration_ms !== null ? ` · ${step.duration_ms} ms` : "",

@@ -53,7 +53,7 @@ function timelineRows(run, now = Date.now()) {
     const end = step.finished_at ? Date.parse(step.finished_at) : now;
     return {
       kind: "step",
-      label: `${step.phase === "on_failure" ? "on_failure " : ""}${step.step_id}${step.attempt > 1 ? ` #${step.attempt}` : ""}`,
+      label: `${step.phase === "on_failure" ? "on_failure " : ""}${step.path || step.step_id}${step.attempt > 1 ? ` #${step.attempt}` : ""}`,
       status: step.status,
       start,
       end,
@@ -121,7 +121,7 @@ function showDetails(box, row) {
   const step = row.step;
   fill(
     box,
-    h("h3", {}, `${step.step_id} (${step.action}), attempt ${step.attempt}`),
+    h("h3", {}, `${step.path || step.step_id} (${step.action}), attempt ${step.attempt}`),
     h("p", {}, `${step.status} · ${span(row.duration)}${row.cost ? ` · model spend $${row.cost.toFixed(4)}` : ""}`),
     step.error ? h("div", { class: "error", role: "alert", id: "timeline-error" }, h("strong", {}, "Error"), pretty(step.error)) : null,
     step.output !== null && step.output !== undefined ? h("details", {}, h("summary", {}, "Output"), pretty(step.output)) : null,
