@@ -29,18 +29,20 @@ export function runPage(main, id) {
 
   async function load() {
     try {
-      const [run, artifacts] = await Promise.all([
+      const [run, artifacts, children] = await Promise.all([
         call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: id }) } })),
         call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}/artifacts", { params: { path: inSpace({ run_id: id }) } })).catch((error) => ({ error })),
+        // The runs its call_automation steps started: a help, so the page works without them.
+        call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query: { parent_run_id: id, limit: 50 } } })).catch(() => null),
       ]);
-      if (!stale) paint(run, artifacts);
+      if (!stale) paint(run, artifacts, children ? children.items : []);
     } catch (error) {
       fill(body, errorBox(error), h("p", {}, h("a", { href: "/runs" }, "Back to runs")));
     }
   }
 
-  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run @param {any} artifacts */
-  function paint(run, artifacts) {
+  /** @param {import("../api.js").Schema<"RunDetailWithInvocationsOut">} run @param {any} artifacts @param {any[]} children */
+  function paint(run, artifacts, children = []) {
     const spend = run.llm_spend || [];
     const spendOf = new Map(spend.map((s) => [s.step_id, s]));
     const lastAttempt = new Map(run.steps.map((step, index) => [step.step_id, index]));
@@ -71,6 +73,17 @@ export function runPage(main, id) {
         run.parent_run_id
           ? [h("dt", {}, "Started by"), h("dd", {}, h("a", { href: `/runs/${run.parent_run_id}` }, `run ${run.parent_run_id.slice(0, 8)}`), ` (step ${run.parent_path})`)]
           : null,
+        children.length
+          ? [
+              h("dt", {}, "Child runs"),
+              h(
+                "dd",
+                { id: "child-runs" },
+                children.map((child, index) => [index ? ", " : "", h("a", { href: `/runs/${child.id}` }, `run ${child.id.slice(0, 8)}`), ` (${child.parent_path}: ${child.status})`]),
+              ),
+            ]
+          : null,
+        run.children_cost_usd ? [h("dt", {}, "Child runs' model spend"), h("dd", {}, `$${run.children_cost_usd.toFixed(4)} (counted against this run's budget)`)] : null,
         h("dt", {}, "Queue"),
         h("dd", {}, run.queue),
         h("dt", {}, "Created"),
