@@ -13,7 +13,7 @@ from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
 from tests.ui.space_api import space_api
 from tests.ui.test_draft_to_run import sign_in
-from tests.ui.test_visual_pages import _doc_shot, _focused_node, _no_overlap, _step
+from tests.ui.test_visual_pages import _doc_shot, _no_overlap, _step, _tab_to
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -80,12 +80,7 @@ def test_the_diagram_draws_branches_and_loops_with_modes_and_opens_nested_forms(
     _doc_shot(page, "#plan-diagram", "ui-plan-blocks.png")
 
     # Keyboard only: Tab to the loop's body step, Enter opens its own form.
-    page.locator("[data-node='step-1']").focus()
-    for _ in range(5):
-        if _focused_node(page) == "step-1-each-0":
-            break
-        page.keyboard.press("Tab")
-    assert _focused_node(page) == "step-1-each-0"
+    _tab_to(page, "step-1", "step-1-each-0")
     page.keyboard.press("Enter")
     page.wait_for_function(
         "() => document.querySelector(\"[data-section='/plan/1/for_each/steps/0']\")"

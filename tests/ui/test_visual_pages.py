@@ -60,6 +60,16 @@ def _focused_node(page: Any) -> str | None:
     return node
 
 
+def _tab_to(page: Any, start: str, target: str, presses: int = 5) -> None:
+    """Focus node `start`, then press Tab until node `target` has the focus (at most `presses` times)."""
+    page.locator(f"[data-node='{start}']").focus()
+    for _ in range(presses):
+        if _focused_node(page) == target:
+            break
+        page.keyboard.press("Tab")
+    assert _focused_node(page) == target
+
+
 def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback, fake_llm: FakeLlm
 ) -> None:
@@ -117,12 +127,7 @@ def test_plan_diagram_shows_modes_and_opens_forms_from_the_keyboard(
         "() => document.querySelector(\"[data-section='/plan/1']\").contains(document.activeElement)"
     )
     # Shift+Tab back to the diagram, on to the on_failure step: Space opens it inside the general form.
-    page.locator("[data-node='step-2']").focus()
-    for _ in range(4):
-        if _focused_node(page) == "failure-0":
-            break
-        page.keyboard.press("Tab")
-    assert _focused_node(page) == "failure-0"
+    _tab_to(page, "step-2", "failure-0", presses=4)
     page.keyboard.press(" ")
     page.wait_for_function(
         "() => document.querySelector(\"[data-schemapath='root.execution.on_failure.0']\")"
