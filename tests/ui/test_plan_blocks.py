@@ -39,6 +39,16 @@ def _definition(url: str) -> dict[str, Any]:
             },
             {**_step("report"), "when": "{{ labels | length > 0 }}"},
         ],
+        "execution": {
+            "on_failure": [
+                {
+                    "step_id": "tidy",
+                    "action": "transform_data",
+                    "when": "{{ run.failed_step_id == 'ask_finance' }}",
+                    "config": {"output": "{{ run.error.message }}"},
+                }
+            ]
+        },
     }
 
 
@@ -149,6 +159,10 @@ def test_forms_follow_the_schemas_hints_and_check_templates_as_they_are_typed(
     assert names.index("root[step_id]") < names.index("root[action]") < names.index("root[when]"), names
     assert names.index("root[when]") < names.index("root[config][output][step]"), names
     assert form.locator("textarea[name='root[when]']").count() == 1, "x-widget template: a multi-line field"
+    # The on_failure steps, inside the general form, get the template editor too.
+    page.locator(
+        "[data-section='/'] [name='root[execution][on_failure][0][when]'][data-template='ready']"
+    ).wait_for(state="attached")
 
     # A template the server refuses is marked beside its field before anything is saved.
     url = page.locator("[data-section='/plan/0/if/then/0'] input[name='root[config][url]']")

@@ -207,6 +207,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       editor.setValue(startval);
       // A step's template fields get the template editor, completing what the step can read.
       if (pointer.startsWith("/plan/")) upgradeTemplateFields(holder, () => templateContext(value, pointer, schemas.catalog));
+      // The general form holds the on_failure steps: their template fields get the editor too.
+      else if (!pointer) upgradeTemplateFields(holder, () => templateContext(value, "/execution/on_failure", schemas.catalog));
       applyMarks();
     });
     editor.on("change", () => {

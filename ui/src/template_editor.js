@@ -34,7 +34,8 @@ export function templateContext(definition, pointer, catalog) {
   const actions = new Map(((catalog && catalog.actions) || []).map((action) => [action.type, action]));
   const triggers = new Map(((catalog && catalog.triggers) || []).map((trigger) => [trigger.type, trigger]));
   const steps = flatten(definition.plan || []);
-  const at = steps.findIndex((entry) => entry.pointer === pointer);
+  // An on_failure step reads what the whole plan bound (outside loops), as the validator allows.
+  const at = pointer.startsWith("/execution/on_failure") ? steps.length : steps.findIndex((entry) => entry.pointer === pointer);
   const here = steps[at];
   const loops = here ? here.loops : [];
   const outputs = steps
