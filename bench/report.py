@@ -29,7 +29,7 @@ class Row:
     floor: str = "—"
     ratio: str = "—"
     details: str = ""
-    target: str = "—"  # the goal of issue 14, beside the figure
+    target: str = "—"  # the figure's goal, printed beside it
     headlines: tuple[Headline, ...] = ()
     """What of this row the closing summary puts beside its target."""
 
