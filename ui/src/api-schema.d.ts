@@ -1984,7 +1984,7 @@ export interface components {
              * Rules
              * @description Ordered rules over a call's arguments, tried before `modes` (first match wins): {"capability": "payments.refund", "when": {"amount": {"gt": 1000}}, "mode": "require_approval", "approvals": 2}. Left out: the level keeps its rules; [] removes them.
              */
-            rules?: unknown[] | null;
+            rules?: components["schemas"]["StorableJson"][] | null;
         };
         /** ActionModesOut */
         ActionModesOut: {
@@ -1996,6 +1996,25 @@ export interface components {
             rules?: {
                 [key: string]: unknown;
             }[];
+        };
+        /** Activation */
+        Activation: {
+            /**
+             * Acknowledged Overlap
+             * @description Activate although it strictly overlaps active automations.
+             * @default false
+             */
+            acknowledged_overlap?: boolean;
+            /**
+             * Coexistence Note
+             * @description Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.
+             */
+            coexistence_note?: string | null;
+            /**
+             * Version
+             * @description Expected current version (or use If-Match).
+             */
+            version?: number | null;
         };
         /** ApprovalDecision */
         ApprovalDecision: {
@@ -2367,7 +2386,7 @@ export interface components {
             inputs?: components["schemas"]["DefinitionInputs"];
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Name */
             name: string;
@@ -2625,7 +2644,7 @@ export interface components {
             server?: string | null;
             /**
              * Tool Prefix
-             * @description First segment of the tools' ids.
+             * @description First segment of the tools' ids: a lowercase letter, then up to 39 of a-z, 0-9, _.
              */
             tool_prefix: string;
             /**
@@ -2826,7 +2845,7 @@ export interface components {
              * @description Any JSON object: every way it falls short of a definition is reported, not refused.
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** EventConfig */
@@ -2842,7 +2861,7 @@ export interface components {
              * @default null
              */
             filters?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** EventTrigger */
@@ -2946,7 +2965,7 @@ export interface components {
              * @description JSON Schema (draft 2020-12) the resolved inputs of every run must satisfy.
              */
             schema?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /**
@@ -2973,21 +2992,21 @@ export interface components {
              * @description An unsaved definition (see GET /api/v1/schemas/definition).
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Inputs
              * @description Inputs; the schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Trigger Payload
              * @description The fire's payload, as `trigger` in templates.
              */
             trigger_payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** ScheduleConfig */
@@ -3039,7 +3058,7 @@ export interface components {
             action: string;
             /** Config */
             config?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Max Retries
@@ -3095,7 +3114,7 @@ export interface components {
              * @default null
              */
             params?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** WebhookConfig */
@@ -3144,7 +3163,7 @@ export interface components {
             format?: "text" | "markdown";
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Source Url */
             source_url?: string | null;
@@ -3222,7 +3241,7 @@ export interface components {
         DocumentPatch: {
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
             /** Tags */
             tags?: string[] | null;
@@ -3310,7 +3329,7 @@ export interface components {
              * @description The whole proposal, replacing the draft's one: any JSON object, kept as it is; every way it falls short of a definition is reported in the draft's problems, and it saves only once valid.
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** DraftExampleOut */
@@ -3532,7 +3551,7 @@ export interface components {
              * @description At most 262144 bytes as compact JSON.
              */
             payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Source Id */
             source_id?: string | null;
@@ -3644,7 +3663,7 @@ export interface components {
              * Value
              * @description Any JSON value but null, at most 16 KB; never a secret reference or a credential.
              */
-            value: unknown;
+            value: components["schemas"]["StorableJson"];
         };
         /** InvitationAccept */
         InvitationAccept: {
@@ -3806,7 +3825,7 @@ export interface components {
              * Value
              * @description Any JSON value, at most 64 KB written compactly.
              */
-            value: unknown;
+            value: components["schemas"]["StorableJson"];
         };
         /** LinkCallOut */
         LinkCallOut: {
@@ -4381,7 +4400,7 @@ export interface components {
              * @description Replaces what the space configured for the plugin (checked against its settings schema; never secrets: settings are shown in answers). Omitted: kept.
              */
             settings?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** PluginTaskOut */
@@ -4477,14 +4496,14 @@ export interface components {
              * @description Inputs; the schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Trigger Payload
              * @description The fire's payload, as `trigger` in templates.
              */
             trigger_payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** PreviewOut */
@@ -4600,7 +4619,7 @@ export interface components {
              * @description Inputs; the inputs schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Llm
@@ -5175,25 +5194,6 @@ export interface components {
              */
             updated_at: string;
         };
-        /** StatusChange */
-        StatusChange: {
-            /**
-             * Acknowledged Overlap
-             * @description Activate although it strictly overlaps active automations.
-             * @default false
-             */
-            acknowledged_overlap?: boolean;
-            /**
-             * Coexistence Note
-             * @description Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.
-             */
-            coexistence_note?: string | null;
-            /**
-             * Version
-             * @description Expected current version (or use If-Match).
-             */
-            version?: number | null;
-        };
         /** StepSpendOut */
         StepSpendOut: {
             /**
@@ -5210,6 +5210,8 @@ export interface components {
             /** Step Id */
             step_id: string;
         };
+        /** @description Any JSON value whose strings and keys hold no NUL character. */
+        StorableJson: unknown;
         /** TokenCreate */
         TokenCreate: {
             /**
@@ -6099,7 +6101,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 automation_id: string;
@@ -6584,8 +6586,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "X-Slack-Request-Timestamp"?: string | null;
-                "X-Slack-Signature"?: string | null;
+                "X-Slack-Request-Timestamp"?: string;
+                "X-Slack-Signature"?: string;
             };
             path: {
                 space_id: string;
@@ -7572,7 +7574,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -8561,7 +8563,7 @@ export interface operations {
                 capability?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -9437,7 +9439,7 @@ export interface operations {
                 status?: components["schemas"]["AutomationStatus"][] | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -10317,7 +10319,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -10693,7 +10696,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -10703,7 +10707,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["Activation"] | null;
             };
         };
         responses: {
@@ -10822,7 +10826,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -11069,7 +11073,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -11079,7 +11084,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -11326,7 +11331,7 @@ export interface operations {
                 prefix?: string;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -11951,7 +11956,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -11961,7 +11967,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -12205,7 +12211,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 automation_id: string;
@@ -12704,7 +12710,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -12714,7 +12721,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -12833,7 +12840,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -13083,7 +13090,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -14081,7 +14089,7 @@ export interface operations {
                 status?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -14461,7 +14469,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file.
+                     */
+                    file: string;
+                    /** @description An http(s) URL the file came from. */
+                    source_url?: string;
+                    tags?: string[];
+                    /** @description Defaults to the file name. */
+                    title?: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             201: {
@@ -16186,7 +16209,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -16680,7 +16703,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The input name. */
+                /** @description The input name: a letter or _, then up to 63 letters, digits, _ or -. */
                 name: string;
                 space_id: string;
             };
@@ -16816,7 +16839,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The input name. */
+                /** @description The input name: a letter or _, then up to 63 letters, digits, _ or -. */
                 name: string;
                 space_id: string;
             };
@@ -16941,7 +16964,7 @@ export interface operations {
                 capability?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -17200,7 +17223,11 @@ export interface operations {
                     /** @constant */
                     jsonrpc: "2.0";
                     method: string;
-                    params?: Record<string, never>;
+                    params?: {
+                        [key: string]: components["schemas"]["StorableJson"];
+                    };
+                } & {
+                    [key: string]: components["schemas"]["StorableJson"];
                 };
             };
         };
@@ -17321,7 +17348,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -18558,7 +18585,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -19177,7 +19204,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -19800,7 +19827,7 @@ export interface operations {
                 automation_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -19926,7 +19953,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20055,7 +20082,7 @@ export interface operations {
                 status?: components["schemas"]["RunStatus"][] | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20180,7 +20207,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Last-Event-ID"?: string | null;
+                "Last-Event-ID"?: string;
             };
             path: {
                 space_id: string;
@@ -20922,7 +20949,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -21920,7 +21947,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -22294,7 +22321,7 @@ export interface operations {
                 run_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -22911,7 +22938,7 @@ export interface operations {
                 status?: ("pending" | "succeeded" | "failed") | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -23282,7 +23309,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -23649,7 +23676,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                authorization?: string | null;
+                authorization?: string;
             };
             path: {
                 token: string;
@@ -23792,7 +23819,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                authorization?: string | null;
+                authorization?: string;
             };
             path?: never;
             cookie?: never;
