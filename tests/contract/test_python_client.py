@@ -100,7 +100,7 @@ def test_the_client_signs_in_creates_fires_reads_and_pages_runs(ui_base: str, ow
         ]
         finished = [_finished(client, space_id, run.id) for run in fired]
         assert [run.status for run in finished] == ["succeeded"] * 3, [run.to_dict() for run in finished]
-        assert finished[0].output == {"ok": True}
+        assert {run.automation_id for run in finished} == {saved.id}
 
         paged = list(
             pages(
@@ -126,7 +126,7 @@ def test_an_error_answer_is_an_api_error_with_the_code_and_pointer(ui_base: str,
         assert "/definition/plan/0/action" in [path for path, _ in refused.value.details]
         with pytest.raises(ApiError) as missing:
             expect(get_run.sync(space_id, uuid.uuid4(), client=client))
-        assert missing.value.code == "not_found"
+        assert missing.value.code == "run_not_found"
 
 
 def test_a_wrong_password_is_refused(ui_base: str, owner: Owner) -> None:
