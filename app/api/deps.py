@@ -242,7 +242,7 @@ def parse_if_match(value: str | None) -> int | None:
 
 
 # What `parse_if_match` reads: `*`, or a version as an ETag, quoted or not, weak or not.
-IF_MATCH_PATTERN = rf'^ *(\*|(W/)?"?[0-9]{{1,{MAX_VERSION_DIGITS}}}"?) *$'
+IF_MATCH_PATTERN = rf'^[ \t]*(\*|(W/)?"*[0-9]{{1,{MAX_VERSION_DIGITS}}}"*)[ \t]*$'
 IfMatchDep = Annotated[
     str | None,
     Header(

@@ -2,11 +2,12 @@
 NUL character.
 
 `app.api.body` refuses a NUL anywhere in a JSON body (PostgreSQL stores neither a NUL in text nor a
-`\\u0000` in JSON), whatever the route. So the document says it once for every request body: each string
-schema reachable from a request body gets the NUL-free pattern unless it already has a pattern, a
-format or a fixed set of values; each object names its keys NUL-free; and each open value (`{}`, or the
-extra properties of an open object) becomes the component `StorableJson`, any JSON value whose strings
-and keys are NUL-free. A route added later is covered by construction.
+`\\u0000` in JSON), whatever the route. So the document says it once for every request body: each
+string schema reachable from a request body gets the NUL-free pattern unless it already has a
+pattern, a NUL-free format (uuid, date-time, ...) or a fixed set of values; each object names its keys
+NUL-free; and each open value (`{}`, or the extra properties of an open object) becomes the component
+`StorableJson`, any JSON value whose strings and keys are NUL-free. A route added later is covered
+by construction.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ _STORABLE_REF = {"$ref": f"{_REF}{STORABLE_JSON}"}
 _ONE = ("items", "not", "additionalProperties", "propertyNames", "contains", "if", "then", "else")
 _MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
 _MAP = ("properties", "patternProperties", "$defs")
+# Formats whose every value is NUL-free; others (email, uri, ...) are checked by the server only after
+# the body check, so a client generating one from the format alone may still produce a NUL.
+_NUL_FREE_FORMATS = ("uuid", "date-time", "date", "time", "duration", "binary")
 
 
 def storable_json_schema() -> dict[str, Any]:
@@ -53,7 +57,11 @@ def _storable(schema: dict[str, Any], components: dict[str, Any], seen: set[str]
             seen.add(name)
             _storable(components[name], components, seen)
         return
-    if schema.get("type") == "string" and not ({"pattern", "format", "enum", "const"} & set(schema)):
+    if (
+        schema.get("type") == "string"
+        and not ({"pattern", "enum", "const"} & set(schema))
+        and schema.get("format") not in _NUL_FREE_FORMATS
+    ):
         schema["pattern"] = NUL_FREE_PATTERN
     is_object = schema.get("type") == "object" or "properties" in schema
     if is_object and schema.get("additionalProperties", True) is not False:
