@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 NUL_FREE_PATTERN = r"^[^\x00]*$"
+_NO_NUL_AHEAD = r"^(?![\s\S]*\x00)"
 STORABLE_JSON = "StorableJson"
 _REF = "#/components/schemas/"
 _STORABLE_REF = {"$ref": f"{_REF}{STORABLE_JSON}"}
@@ -43,6 +44,18 @@ def storable_json_schema() -> dict[str, Any]:
     }
 
 
+def _nul_free(pattern: str | None) -> str:
+    """`pattern` that also refuses a NUL: unchanged when it names NUL already or has no construct that
+    could match one (a negated class, `.`, `\\S`, `\\D`, `\\W`); else behind a lookahead."""
+    if pattern is None:
+        return NUL_FREE_PATTERN
+    if "\\x00" in pattern or not any(part in pattern for part in ("[^", ".", "\\S", "\\D", "\\W")):
+        return pattern
+    if pattern.startswith("^"):
+        return _NO_NUL_AHEAD + pattern.removeprefix("^")
+    return rf"{_NO_NUL_AHEAD}[\s\S]*?(?:{pattern})"
+
+
 def _is_open(schema: dict[str, Any]) -> bool:
     """`{}` or a schema that says nothing about its value but a description or title."""
     return not (set(schema) - {"description", "title", "default", "examples"})
@@ -59,10 +72,10 @@ def _storable(schema: dict[str, Any], components: dict[str, Any], seen: set[str]
         return
     if (
         schema.get("type") == "string"
-        and not ({"pattern", "enum", "const"} & set(schema))
+        and not ({"enum", "const"} & set(schema))
         and schema.get("format") not in _NUL_FREE_FORMATS
     ):
-        schema["pattern"] = NUL_FREE_PATTERN
+        schema["pattern"] = _nul_free(schema.get("pattern"))
     is_object = schema.get("type") == "object" or "properties" in schema
     if is_object and schema.get("additionalProperties", True) is not False:
         schema.setdefault("propertyNames", {"type": "string", "pattern": NUL_FREE_PATTERN})
