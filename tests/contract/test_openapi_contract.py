@@ -27,21 +27,9 @@ CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXCLUDED_PATHS = r"(/runs/events$|/auth/sessions/current$|/tokens/\{token_id\}/revoke$)"
 
 
-@pytest.mark.timeout(900)
-def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) -> None:
-    REPORT_DIR.mkdir(parents=True, exist_ok=True)
-    # The API loads its model client on the first draft request; load it now, so that the run's
-    # request timeout judges the routes rather than that one-time load on a busy machine.
-    space_api(
-        ui_base,
-        owner,
-        "POST",
-        "/drafts",
-        json={"request": "say hello"},
-        check=False,
-        timeout=FIRST_MODEL_ANSWER_MS / 1000,
-    )
-    result = subprocess.run(
+def _schemathesis(ui_base: str, owner: Owner) -> subprocess.CompletedProcess[str]:
+    """One schemathesis run against the live API with every check."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -80,6 +68,33 @@ def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) 
         timeout=900,
         check=False,
     )
+
+
+def _only_generator_race(output: str) -> bool:
+    """Hypothesis describes a strategy's lambda by parsing its source with `ast`; two worker threads
+    doing so at once can trip Python's AST recursion guard ("AST constructor recursion depth
+    mismatch"), a runtime error inside the generator, not an answer of the API. Such a run, with no
+    failure found, is run once more."""
+    return "AST constructor recursion depth mismatch" in output and "=== FAILURES ===" not in output
+
+
+@pytest.mark.timeout(900)
+def test_the_running_api_keeps_its_openapi_contract(ui_base: str, owner: Owner) -> None:
+    REPORT_DIR.mkdir(parents=True, exist_ok=True)
+    # The API loads its model client on the first draft request; load it now, so that the run's
+    # request timeout judges the routes rather than that one-time load on a busy machine.
+    space_api(
+        ui_base,
+        owner,
+        "POST",
+        "/drafts",
+        json={"request": "say hello"},
+        check=False,
+        timeout=FIRST_MODEL_ANSWER_MS / 1000,
+    )
+    result = _schemathesis(ui_base, owner)
+    if result.returncode != 0 and _only_generator_race(result.stdout + result.stderr):
+        result = _schemathesis(ui_base, owner)
     output = result.stdout + result.stderr
     (REPORT_DIR / "output.txt").write_text(output)
     assert result.returncode == 0, output[-20000:]
