@@ -9,7 +9,7 @@ UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json 
 CHROMIUM ?= /usr/bin/chromium
 PGBOUNCER ?= /usr/sbin/pgbouncer
 
-.PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client browser pgbouncer docs docs-serve settings-docs
+.PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client python-client browser pgbouncer docs docs-serve settings-docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ ui-client: $(STAMP)
 	$(BIN)/python -m app.openapi_export
 	$(BIN)/python ui/build.py --generate
 	$(BIN)/python ui/build.py --check
+
+## python-client: after an API change, regenerate the Python client (clients/python/automations_client)
+python-client: $(STAMP)
+	$(BIN)/python clients/python/generate.py
 
 ## browser: the Chromium the browser tests drive (Debian's package; installed with apt when missing)
 browser:

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from app.api.fields import ToolPrefix
 from app.api.schemas import Body, ListOut, Out
 from app.services.resources.artifacts import MAX_LINK_SECONDS
 
@@ -50,7 +51,7 @@ class LinkOut(Out):
 class DatabaseCreate(Body):
     name: str = Field(min_length=1, max_length=64, description="1 to 64 characters of a-z, 0-9, _.")
     dsn_secret: str = Field(min_length=1, max_length=64, description="Name of the secret holding the DSN.")
-    tool_prefix: str = Field(
+    tool_prefix: ToolPrefix = Field(
         min_length=1, max_length=40, description="Capabilities become <prefix>.query and <prefix>.tables."
     )
     access: Literal["read", "write"] = Field(
@@ -68,7 +69,7 @@ class DatabasePatch(Body):
         max_length=64,
         description="Another secret holding the DSN; checked again.",
     )
-    tool_prefix: str | None = Field(
+    tool_prefix: ToolPrefix | None = Field(
         default=None,
         min_length=1,
         max_length=40,

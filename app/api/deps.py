@@ -193,11 +193,25 @@ class PageParams:
     cursor: str | None
 
 
+# A cursor is unpadded base64url (`app.persistence.pagination`); only one a listing issued is valid.
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]*$"
+# The document states the operator's AUTOMATIONS_PAGE_SIZE_MAX as this parameter's maximum.
+PAGE_SIZE_MARK = "x-page-size-max"
+
+
 async def get_page_params(
     settings: SettingsDep,
-    limit: Annotated[int | None, Query(ge=1, description="Items per page.")] = None,
+    limit: Annotated[
+        int | None, Query(ge=1, description="Items per page.", json_schema_extra={PAGE_SIZE_MARK: True})
+    ] = None,
     cursor: Annotated[
-        str | None, Query(max_length=512, description="next_cursor of the previous page.")
+        str | None,
+        Query(
+            max_length=512,
+            description="next_cursor of the previous page (only a cursor this listing issued is valid).",
+            # Stated, not enforced here: the listing refuses a bad cursor with its own code.
+            json_schema_extra={"pattern": CURSOR_PATTERN},
+        ),
     ] = None,
 ) -> PageParams:
     if limit is not None and limit > settings.page_size_max:
@@ -227,7 +241,17 @@ def parse_if_match(value: str | None) -> int | None:
     return int(tag)
 
 
-IfMatchDep = Annotated[str | None, Header(alias="If-Match")]
+# What `parse_if_match` reads: `*`, or a version as an ETag, quoted or not, weak or not.
+IF_MATCH_PATTERN = rf'^[ \t]*(\*|(W/)?"*[0-9]{{1,{MAX_VERSION_DIGITS}}}"*)[ \t]*$'
+IfMatchDep = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        description='The expected version as an ETag (e.g. "3"), or * for any version.',
+        # Stated, not enforced here: `parse_if_match` refuses anything else with its own code.
+        json_schema_extra={"pattern": IF_MATCH_PATTERN},
+    ),
+]
 
 
 def expected_version(if_match: str | None, body_version: int | None, *, required: bool) -> int | None:

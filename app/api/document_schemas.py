@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
+from app.api.fields import HTTP_URL_PATTERN, Tag, Title, stated
 from app.api.schemas import Body, PageOut
 from app.persistence.models import Document
 from app.services.knowledge.limits import MAX_QUERY_CHARS, MAX_TOP_K
@@ -27,19 +28,21 @@ IsoMoment = Annotated[datetime, BeforeValidator(_iso_only)]
 
 
 class DocumentCreate(Body):
-    title: str = Field(min_length=1, max_length=500)
+    title: Title
     text: str
     format: Literal["text", "markdown"] = "text"
-    tags: list[str] = Field(default_factory=list, max_length=50)
-    source_url: str | None = Field(default=None, max_length=2048)
+    tags: list[Tag] = Field(default_factory=list, max_length=50)
+    source_url: str | None = Field(
+        default=None, max_length=2048, json_schema_extra=stated(pattern=HTTP_URL_PATTERN)
+    )
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class DocumentPatch(Body):
     """Fields to change; each change makes a new revision (new text is indexed again)."""
 
-    title: str | None = Field(default=None, min_length=1, max_length=500)
-    tags: list[str] | None = Field(default=None, max_length=50)
+    title: Title | None = None
+    tags: list[Tag] | None = Field(default=None, max_length=50)
     metadata: dict[str, Any] | None = None
     text: str | None = None
 

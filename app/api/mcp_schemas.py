@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from app.api.fields import ToolPrefix
 from app.api.schemas import Body, Out
 
 MAX_URL_LENGTH = 2048
@@ -42,7 +43,7 @@ class ConnectionCreate(Body):
     server: str | None = Field(
         default=None, max_length=100, description="A stdio server the operator declared (transport stdio)."
     )
-    tool_prefix: str = Field(min_length=1, max_length=40, description="First segment of the tools' ids.")
+    tool_prefix: ToolPrefix = Field(min_length=1, max_length=40)
     auth: Auth = Field(default_factory=lambda: AuthNone(type="none"))
 
 
@@ -50,7 +51,7 @@ class ConnectionPatch(Body):
     name: str | None = Field(default=None, min_length=1, max_length=100)
     url: str | None = Field(default=None, max_length=MAX_URL_LENGTH)
     server: str | None = Field(default=None, max_length=100)
-    tool_prefix: str | None = Field(default=None, min_length=1, max_length=40)
+    tool_prefix: ToolPrefix | None = Field(default=None, min_length=1, max_length=40)
     auth: Auth | None = None
 
 

@@ -18,6 +18,9 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
+from app.api.deps import PAGE_SIZE_MARK
+from app.api.openapi_text import declare_storable_text
+from app.config import Settings
 from app.definitions.export import definition_json_schema
 
 DEFINITION = "AutomationDefinition"
@@ -112,5 +115,33 @@ def complete_openapi(app: FastAPI) -> dict[str, Any]:
             if path in HTML_PAGES:
                 for status in ERROR_STATUSES:
                     responses[status]["content"].update(copy.deepcopy(HTML))
+    declare_storable_text(document)
+    _tidy_parameters(document, app)
     app.openapi_schema = document
     return document
+
+
+# Keywords a parameter declares for its value (`json_schema_extra`), and the type each applies to.
+_VALUE_KEYWORDS = {"pattern": "string", "maximum": "integer"}
+
+
+def _tidy_parameters(document: dict[str, Any], app: FastAPI) -> None:
+    """Page size parameters get this application's AUTOMATIONS_PAGE_SIZE_MAX as their maximum; the
+    value keywords a parameter states move into the branch of an optional's `anyOf` they describe; and
+    an optional header is absent or a string, never null (a client would send the text `null`)."""
+    settings = getattr(app.state, "settings", None)
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "header" and "anyOf" in schema:
+                    (value,) = [branch for branch in schema.pop("anyOf") if branch.get("type") != "null"]
+                    schema.update(value)
+                if schema.pop(PAGE_SIZE_MARK, None) and isinstance(settings, Settings):
+                    schema["maximum"] = settings.page_size_max
+                for keyword, kind in _VALUE_KEYWORDS.items():
+                    if keyword in schema and "anyOf" in schema:
+                        value = schema.pop(keyword)
+                        for branch in schema["anyOf"]:
+                            if branch.get("type") == kind:
+                                branch[keyword] = value

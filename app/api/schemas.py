@@ -68,7 +68,7 @@ class VersionPrecondition(Body):
     version: ExpectedVersion = None
 
 
-class StatusChange(VersionPrecondition):
+class Activation(VersionPrecondition):
     acknowledged_overlap: bool = Field(
         default=False, description="Activate although it strictly overlaps active automations."
     )

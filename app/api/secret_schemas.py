@@ -7,13 +7,15 @@ from datetime import datetime
 
 from pydantic import Field, SecretStr, field_validator
 
+from app.api.fields import stated
 from app.api.schemas import Body, Out
 from app.services.resources.secrets import MAX_DESCRIPTION_LENGTH, MAX_VALUE_BYTES, value_size_problem
 
 
 class SecretPut(Body):
     value: SecretStr = Field(
-        description=f"The value, 1 to {MAX_VALUE_BYTES} bytes of UTF-8. Never shown again by any answer."
+        description=f"The value, 1 to {MAX_VALUE_BYTES} bytes of UTF-8. Never shown again by any answer.",
+        json_schema_extra=stated(min_length=1, max_length=MAX_VALUE_BYTES),
     )
     description: str | None = Field(default=None, max_length=MAX_DESCRIPTION_LENGTH)
     hosts: list[str] | None = Field(

@@ -125,5 +125,11 @@ class TestOnActivate:
             owner.space_path(f"/automations/{automation['id']}/pause"),
             json={"acknowledged_overlap": True, "coexistence_note": "a long enough note"},
         )
+        # Pause's body has only `version` (as its documented schema says): each extra field is named.
         assert response.status_code == 422
-        assert response.json()["error"]["code"] == "unexpected_acknowledgement"
+        error = response.json()["error"]
+        assert error["code"] == "validation_failed"
+        assert {detail["path"] for detail in error["details"]} == {
+            "/acknowledged_overlap",
+            "/coexistence_note",
+        }

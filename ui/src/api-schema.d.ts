@@ -2021,7 +2021,7 @@ export interface components {
              * Rules
              * @description Ordered rules over a call's arguments, tried before `modes` (first match wins): {"capability": "payments.refund", "when": {"amount": {"gt": 1000}}, "mode": "require_approval", "approvals": 2}. Left out: the level keeps its rules; [] removes them.
              */
-            rules?: unknown[] | null;
+            rules?: components["schemas"]["StorableJson"][] | null;
         };
         /** ActionModesOut */
         ActionModesOut: {
@@ -2033,6 +2033,25 @@ export interface components {
             rules?: {
                 [key: string]: unknown;
             }[];
+        };
+        /** Activation */
+        Activation: {
+            /**
+             * Acknowledged Overlap
+             * @description Activate although it strictly overlaps active automations.
+             * @default false
+             */
+            acknowledged_overlap?: boolean;
+            /**
+             * Coexistence Note
+             * @description Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.
+             */
+            coexistence_note?: string | null;
+            /**
+             * Version
+             * @description Expected current version (or use If-Match).
+             */
+            version?: number | null;
         };
         /** ApprovalDecision */
         ApprovalDecision: {
@@ -2404,7 +2423,7 @@ export interface components {
             inputs?: components["schemas"]["DefinitionInputs"];
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Name */
             name: string;
@@ -2662,7 +2681,7 @@ export interface components {
             server?: string | null;
             /**
              * Tool Prefix
-             * @description First segment of the tools' ids.
+             * @description First segment of the tools' ids: a lowercase letter, then up to 39 of a-z, 0-9, _.
              */
             tool_prefix: string;
             /**
@@ -2863,7 +2882,7 @@ export interface components {
              * @description Any JSON object: every way it falls short of a definition is reported, not refused.
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** EventConfig */
@@ -2879,7 +2898,7 @@ export interface components {
              * @default null
              */
             filters?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** EventTrigger */
@@ -3064,7 +3083,7 @@ export interface components {
              * @description JSON Schema (draft 2020-12) the resolved inputs of every run must satisfy.
              */
             schema?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /**
@@ -3091,21 +3110,21 @@ export interface components {
              * @description An unsaved definition (see GET /api/v1/schemas/definition).
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Inputs
              * @description Inputs; the schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Trigger Payload
              * @description The fire's payload, as `trigger` in templates.
              */
             trigger_payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** ScheduleConfig */
@@ -3157,7 +3176,7 @@ export interface components {
             action: string;
             /** Config */
             config?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Max Retries
@@ -3213,7 +3232,7 @@ export interface components {
              * @default null
              */
             params?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** WebhookConfig */
@@ -3262,7 +3281,7 @@ export interface components {
             format?: "text" | "markdown";
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Source Url */
             source_url?: string | null;
@@ -3340,7 +3359,7 @@ export interface components {
         DocumentPatch: {
             /** Metadata */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
             /** Tags */
             tags?: string[] | null;
@@ -3428,7 +3447,7 @@ export interface components {
              * @description The whole proposal, replacing the draft's one: any JSON object, kept as it is; every way it falls short of a definition is reported in the draft's problems, and it saves only once valid.
              */
             definition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** DraftExampleOut */
@@ -3650,7 +3669,7 @@ export interface components {
              * @description At most 262144 bytes as compact JSON.
              */
             payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Source Id */
             source_id?: string | null;
@@ -3762,7 +3781,7 @@ export interface components {
              * Value
              * @description Any JSON value but null, at most 16 KB; never a secret reference or a credential.
              */
-            value: unknown;
+            value: components["schemas"]["StorableJson"];
         };
         /** InvitationAccept */
         InvitationAccept: {
@@ -3924,7 +3943,7 @@ export interface components {
              * Value
              * @description Any JSON value, at most 64 KB written compactly.
              */
-            value: unknown;
+            value: components["schemas"]["StorableJson"];
         };
         /** LinkCallOut */
         LinkCallOut: {
@@ -4499,7 +4518,7 @@ export interface components {
              * @description Replaces what the space configured for the plugin (checked against its settings schema; never secrets: settings are shown in answers). Omitted: kept.
              */
             settings?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
         };
         /** PluginTaskOut */
@@ -4595,14 +4614,14 @@ export interface components {
              * @description Inputs; the schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Trigger Payload
              * @description The fire's payload, as `trigger` in templates.
              */
             trigger_payload?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
         };
         /** PreviewOut */
@@ -4758,7 +4777,7 @@ export interface components {
              * @description Inputs; the inputs schema's defaults fill the rest.
              */
             inputs?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /**
              * Llm
@@ -5385,25 +5404,6 @@ export interface components {
              */
             updated_at: string;
         };
-        /** StatusChange */
-        StatusChange: {
-            /**
-             * Acknowledged Overlap
-             * @description Activate although it strictly overlaps active automations.
-             * @default false
-             */
-            acknowledged_overlap?: boolean;
-            /**
-             * Coexistence Note
-             * @description Why both may run (10 to 1,000 characters); needed with acknowledged_overlap, kept.
-             */
-            coexistence_note?: string | null;
-            /**
-             * Version
-             * @description Expected current version (or use If-Match).
-             */
-            version?: number | null;
-        };
         /** StepSpendOut */
         StepSpendOut: {
             /**
@@ -5420,6 +5420,8 @@ export interface components {
             /** Step Id */
             step_id: string;
         };
+        /** @description Any JSON value whose strings and keys hold no NUL character. */
+        StorableJson: unknown;
         /** TokenCreate */
         TokenCreate: {
             /**
@@ -6309,7 +6311,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 automation_id: string;
@@ -6794,8 +6796,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "X-Slack-Request-Timestamp"?: string | null;
-                "X-Slack-Signature"?: string | null;
+                "X-Slack-Request-Timestamp"?: string;
+                "X-Slack-Signature"?: string;
             };
             path: {
                 space_id: string;
@@ -7782,7 +7784,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -8771,7 +8773,7 @@ export interface operations {
                 capability?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -9647,7 +9649,7 @@ export interface operations {
                 status?: components["schemas"]["AutomationStatus"][] | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -10527,7 +10529,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -10903,7 +10906,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -10913,7 +10917,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["Activation"] | null;
             };
         };
         responses: {
@@ -11032,7 +11036,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -11279,7 +11283,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -11289,7 +11294,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -11536,7 +11541,7 @@ export interface operations {
                 prefix?: string;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -12161,7 +12166,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -12171,7 +12177,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -12415,7 +12421,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 automation_id: string;
@@ -12914,7 +12920,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -12924,7 +12931,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["StatusChange"] | null;
+                "application/json": components["schemas"]["VersionPrecondition"] | null;
             };
         };
         responses: {
@@ -13043,7 +13050,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -13293,7 +13300,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: string | null;
+                /** @description The expected version as an ETag (e.g. "3"), or * for any version. */
+                "If-Match"?: string;
             };
             path: {
                 automation_id: string;
@@ -14291,7 +14299,7 @@ export interface operations {
                 status?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -14671,7 +14679,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file.
+                     */
+                    file: string;
+                    /** @description An http(s) URL the file came from. */
+                    source_url?: string;
+                    tags?: string[];
+                    /** @description Defaults to the file name. */
+                    title?: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             201: {
@@ -16396,7 +16419,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -16890,7 +16913,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The input name. */
+                /** @description The input name: a letter or _, then up to 63 letters, digits, _ or -. */
                 name: string;
                 space_id: string;
             };
@@ -17026,7 +17049,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The input name. */
+                /** @description The input name: a letter or _, then up to 63 letters, digits, _ or -. */
                 name: string;
                 space_id: string;
             };
@@ -17151,7 +17174,7 @@ export interface operations {
                 capability?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -17410,7 +17433,11 @@ export interface operations {
                     /** @constant */
                     jsonrpc: "2.0";
                     method: string;
-                    params?: Record<string, never>;
+                    params?: {
+                        [key: string]: components["schemas"]["StorableJson"];
+                    };
+                } & {
+                    [key: string]: components["schemas"]["StorableJson"];
                 };
             };
         };
@@ -17531,7 +17558,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -18768,7 +18795,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -19387,7 +19414,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20010,7 +20037,7 @@ export interface operations {
                 automation_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20136,7 +20163,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20391,7 +20418,7 @@ export interface operations {
                 parent_run_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -20516,7 +20543,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Last-Event-ID"?: string | null;
+                "Last-Event-ID"?: string;
             };
             path: {
                 space_id: string;
@@ -21383,7 +21410,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -22381,7 +22408,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -22755,7 +22782,7 @@ export interface operations {
                 run_id?: string | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -23372,7 +23399,7 @@ export interface operations {
                 status?: ("pending" | "succeeded" | "failed") | null;
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -23743,7 +23770,7 @@ export interface operations {
             query?: {
                 /** @description Items per page. */
                 limit?: number | null;
-                /** @description next_cursor of the previous page. */
+                /** @description next_cursor of the previous page (only a cursor this listing issued is valid). */
                 cursor?: string | null;
             };
             header?: never;
@@ -24110,7 +24137,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                authorization?: string | null;
+                authorization?: string;
             };
             path: {
                 token: string;
@@ -24253,7 +24280,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                authorization?: string | null;
+                authorization?: string;
             };
             path?: never;
             cookie?: never;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
@@ -19,6 +20,7 @@ from app.api.deps import (
 )
 from app.api.overlap_schemas import OverlapCheckOut
 from app.api.schemas import (
+    Activation,
     AutomationCreate,
     AutomationOut,
     AutomationSavedOut,
@@ -28,11 +30,9 @@ from app.api.schemas import (
     OverlapOut,
     PageOut,
     ProblemOut,
-    StatusChange,
     ValidationOut,
     VersionPrecondition,
 )
-from app.errors import ErrorDetail, ValidationFailed
 from app.persistence.models import Automation, AutomationStatus
 from app.services.automations.overlap import overlap_service
 from app.services.automations.overlap_query import TargetQuery
@@ -171,48 +171,67 @@ _STATUS_ACTIONS = {
 }
 
 
-def _status_route(action: str, summary: str) -> None:
-    """One route per status change, so other paths under an automation are never taken for one."""
+def _activate_route() -> None:
+    """Activation: the one status change that may acknowledge a strict overlap."""
+
+    async def activate_automation(
+        automation_id: uuid.UUID,
+        session: SessionDep,
+        access: SpaceDep,
+        response: Response,
+        body: Activation | None = None,
+        if_match: IfMatchDep = None,
+    ) -> AutomationOut:
+        expected = expected_version(if_match, body.version if body else None, required=False)
+        await overlap_service.check_activation(
+            session,
+            await automation_service.get(session, access, automation_id),
+            acknowledged=body.acknowledged_overlap if body else False,
+            note=body.coexistence_note if body else None,
+        )
+        automation = await automation_service.change_status(
+            session, access, automation_id, StatusAction.activate, expected_version=expected
+        )
+        return _out(response, automation)
+
+    _add_status_route("activate", activate_automation)
+
+
+def _status_route(action: str) -> None:
+    """A status change without acknowledgement: its body names at most the expected version."""
 
     async def change_status(
         automation_id: uuid.UUID,
         session: SessionDep,
         access: SpaceDep,
         response: Response,
-        body: StatusChange | None = None,
+        body: VersionPrecondition | None = None,
         if_match: IfMatchDep = None,
     ) -> AutomationOut:
         expected = expected_version(if_match, body.version if body else None, required=False)
-        if action == "activate":
-            await overlap_service.check_activation(
-                session,
-                await automation_service.get(session, access, automation_id),
-                acknowledged=body.acknowledged_overlap if body else False,
-                note=body.coexistence_note if body else None,
-            )
-        elif body is not None and (body.acknowledged_overlap or body.coexistence_note is not None):
-            raise ValidationFailed(
-                "acknowledged_overlap and coexistence_note go with activate only.",
-                code="unexpected_acknowledgement",
-                details=[ErrorDetail(path="/acknowledged_overlap", message="only when activating")],
-            )
         automation = await automation_service.change_status(
             session, access, automation_id, StatusAction[action], expected_version=expected
         )
         return _out(response, automation)
 
+    _add_status_route(action, change_status)
+
+
+def _add_status_route(action: str, endpoint: Callable[..., Awaitable[AutomationOut]]) -> None:
+    """One route per status change, so other paths under an automation are never taken for one."""
     router.add_api_route(
         f"/{{automation_id:uuid}}/{action}",
-        change_status,
+        endpoint,
         methods=["POST"],
-        summary=summary,
+        summary=_STATUS_ACTIONS[action],
         name=f"{action}_automation",
         operation_id=f"{action}_automation",
     )
 
 
-for _action, _summary in _STATUS_ACTIONS.items():
-    _status_route(_action, _summary)
+_activate_route()
+for _action in ("pause", "archive", "unarchive"):
+    _status_route(_action)
 
 
 @router.get("/{automation_id:uuid}/versions", summary="List versions, newest first")

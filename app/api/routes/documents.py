@@ -68,6 +68,18 @@ async def _bounded_body(request: Request, max_bytes: int) -> None:
     request._body = b"".join(parts)
 
 
+UPLOAD_FORM = {
+    "type": "object",
+    "required": ["file"],
+    "properties": {
+        "file": {"type": "string", "format": "binary", "description": "The file."},
+        "title": {"type": "string", "description": "Defaults to the file name."},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "source_url": {"type": "string", "description": "An http(s) URL the file came from."},
+    },
+}
+
+
 def _field(form_value: object) -> str | None:
     return form_value if isinstance(form_value, str) and form_value.strip() else None
 
@@ -76,6 +88,10 @@ def _field(form_value: object) -> str | None:
     "/documents/upload",
     status_code=status.HTTP_201_CREATED,
     summary="Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`",
+    # The form is read by hand (size-bounded first), so the document states its fields here.
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": UPLOAD_FORM}}}
+    },
 )
 async def upload_document(
     request: Request, session: SessionDep, access: SpaceDep, runtime: RuntimeDep

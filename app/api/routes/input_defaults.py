@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import SessionDep, SpaceDep
+from app.api.fields import InputName
 from app.api.input_default_schemas import InputDefaultOut, InputDefaultPut
 from app.api.schemas import ListOut
 from app.services.automations.input_defaults import input_default_service
 
 router = APIRouter(prefix="/spaces/{space_id}/input-defaults", tags=["spaces"], route_class=JsonBodyRoute)
 # Loose on purpose: the service decides what a name may be, so a bad one is a 422 naming it, not a 404.
-NamePath = Annotated[str, Path(min_length=1, max_length=200, description="The input name.")]
+NamePath = InputName
 
 
 @router.get("", summary="The space's input defaults, by name (members)")

@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from uuid import UUID
+
+
+
+
+
+
+T = TypeVar("T", bound="CallbackOut")
+
+
+
+@_attrs_define
+class CallbackOut:
+    """ 
+        Attributes:
+            authorized (bool):
+            connection_id (UUID):
+            space_id (UUID):
+     """
+
+    authorized: bool
+    connection_id: UUID
+    space_id: UUID
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        authorized = self.authorized
+
+        connection_id = str(self.connection_id)
+
+        space_id = str(self.space_id)
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "authorized": authorized,
+            "connection_id": connection_id,
+            "space_id": space_id,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        authorized = d.pop("authorized")
+
+        connection_id = UUID(d.pop("connection_id"))
+
+
+
+
+        space_id = UUID(d.pop("space_id"))
+
+
+
+
+        callback_out = cls(
+            authorized=authorized,
+            connection_id=connection_id,
+            space_id=space_id,
+        )
+
+
+        callback_out.additional_properties = d
+        return callback_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

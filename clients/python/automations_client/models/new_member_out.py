@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.role import Role
+from ..types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.invitation_out import InvitationOut
+
+
+
+
+
+T = TypeVar("T", bound="NewMemberOut")
+
+
+
+@_attrs_define
+class NewMemberOut:
+    """ 
+        Attributes:
+            created_at (datetime.datetime):
+            email (str):
+            role (Role):
+            space_id (UUID):
+            user_id (UUID):
+            invitation (InvitationOut | None | Unset): For a user created by this call: a single-use link to set their
+                password.
+     """
+
+    created_at: datetime.datetime
+    email: str
+    role: Role
+    space_id: UUID
+    user_id: UUID
+    invitation: InvitationOut | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.invitation_out import InvitationOut # noqa: PLC0415
+        created_at = self.created_at.isoformat()
+
+        email = self.email
+
+        role = self.role.value
+
+        space_id = str(self.space_id)
+
+        user_id = str(self.user_id)
+
+        invitation: dict[str, Any] | None | Unset
+        if isinstance(self.invitation, Unset):
+            invitation = UNSET
+        elif isinstance(self.invitation, InvitationOut):
+            invitation = self.invitation.to_dict()
+        else:
+            invitation = self.invitation
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "created_at": created_at,
+            "email": email,
+            "role": role,
+            "space_id": space_id,
+            "user_id": user_id,
+        })
+        if invitation is not UNSET:
+            field_dict["invitation"] = invitation
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.invitation_out import InvitationOut # noqa: PLC0415
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        email = d.pop("email")
+
+        role = Role(d.pop("role"))
+
+
+
+
+        space_id = UUID(d.pop("space_id"))
+
+
+
+
+        user_id = UUID(d.pop("user_id"))
+
+
+
+
+        def _parse_invitation(data: object) -> InvitationOut | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                invitation_type_0 = InvitationOut.from_dict(data)
+
+
+
+                return invitation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(InvitationOut | None | Unset, data)
+
+        invitation = _parse_invitation(d.pop("invitation", UNSET))
+
+
+        new_member_out = cls(
+            created_at=created_at,
+            email=email,
+            role=role,
+            space_id=space_id,
+            user_id=user_id,
+            invitation=invitation,
+        )
+
+
+        new_member_out.additional_properties = d
+        return new_member_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

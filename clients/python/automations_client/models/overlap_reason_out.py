@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="OverlapReasonOut")
+
+
+
+@_attrs_define
+class OverlapReasonOut:
+    """ 
+        Attributes:
+            kind (str): schedule, event, write or goal.
+            message (str):
+            strict (bool):
+     """
+
+    kind: str
+    message: str
+    strict: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        kind = self.kind
+
+        message = self.message
+
+        strict = self.strict
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "kind": kind,
+            "message": message,
+            "strict": strict,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        kind = d.pop("kind")
+
+        message = d.pop("message")
+
+        strict = d.pop("strict")
+
+        overlap_reason_out = cls(
+            kind=kind,
+            message=message,
+            strict=strict,
+        )
+
+
+        overlap_reason_out.additional_properties = d
+        return overlap_reason_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

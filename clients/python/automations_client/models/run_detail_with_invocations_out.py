@@ -1,0 +1,664 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.invocation_out import InvocationOut
+  from ..models.ran_as_out import RanAsOut
+  from ..models.run_detail_with_invocations_out_definition import RunDetailWithInvocationsOutDefinition
+  from ..models.run_detail_with_invocations_out_error_type_0 import RunDetailWithInvocationsOutErrorType0
+  from ..models.run_detail_with_invocations_out_inputs import RunDetailWithInvocationsOutInputs
+  from ..models.run_detail_with_invocations_out_trigger_payload import RunDetailWithInvocationsOutTriggerPayload
+  from ..models.run_step_out import RunStepOut
+  from ..models.step_spend_out import StepSpendOut
+  from ..models.webhook_delivery_out import WebhookDeliveryOut
+
+
+
+
+
+T = TypeVar("T", bound="RunDetailWithInvocationsOut")
+
+
+
+@_attrs_define
+class RunDetailWithInvocationsOut:
+    """ 
+        Attributes:
+            attempt (int): How many times a worker has claimed the run.
+            automation_id (UUID):
+            automation_version (int):
+            cancel_requested (bool):
+            cost_usd (float):
+            created_at (datetime.datetime):
+            definition (RunDetailWithInvocationsOutDefinition): The definition snapshot this run executes.
+            error (None | RunDetailWithInvocationsOutErrorType0):
+            failed_step_id (None | str):
+            finished_at (datetime.datetime | None):
+            id (UUID):
+            inputs (RunDetailWithInvocationsOutInputs):
+            invocations (list[InvocationOut]): The run's capability calls, oldest first (at most 500).
+            output (Any | None):
+            queue (str):
+            reason (None | str):
+            retry_at (datetime.datetime | None):
+            space_id (UUID):
+            started_at (datetime.datetime | None):
+            status (str):
+            steps (list[RunStepOut]):
+            trigger_id (None | UUID):
+            trigger_payload (RunDetailWithInvocationsOutTriggerPayload):
+            trigger_type (str):
+            webhook_deliveries (list[WebhookDeliveryOut]): Deliveries of this run's terminal event (newest first, at most
+                50), with attempts.
+            llm_mode (str | Unset):  Default: 'run'.
+            llm_spend (list[StepSpendOut] | Unset): Model spend per step, in the order the steps first called a model.
+            mode (str | Unset):  Default: 'live'.
+            priority (int | Unset):  Default: 0.
+            promoted_at (datetime.datetime | None | Unset): When it left the queue.
+            promotion_reason (None | str | Unset): Why it left the queue then.
+            ran_as (None | RanAsOut | Unset): Who the run acts as: who started it by hand, else the automation's creator.
+            replay_of (None | Unset | UUID): The run this one replays.
+            url (str | Unset):  Default: ''.
+     """
+
+    attempt: int
+    automation_id: UUID
+    automation_version: int
+    cancel_requested: bool
+    cost_usd: float
+    created_at: datetime.datetime
+    definition: RunDetailWithInvocationsOutDefinition
+    error: None | RunDetailWithInvocationsOutErrorType0
+    failed_step_id: None | str
+    finished_at: datetime.datetime | None
+    id: UUID
+    inputs: RunDetailWithInvocationsOutInputs
+    invocations: list[InvocationOut]
+    output: Any | None
+    queue: str
+    reason: None | str
+    retry_at: datetime.datetime | None
+    space_id: UUID
+    started_at: datetime.datetime | None
+    status: str
+    steps: list[RunStepOut]
+    trigger_id: None | UUID
+    trigger_payload: RunDetailWithInvocationsOutTriggerPayload
+    trigger_type: str
+    webhook_deliveries: list[WebhookDeliveryOut]
+    llm_mode: str | Unset = 'run'
+    llm_spend: list[StepSpendOut] | Unset = UNSET
+    mode: str | Unset = 'live'
+    priority: int | Unset = 0
+    promoted_at: datetime.datetime | None | Unset = UNSET
+    promotion_reason: None | str | Unset = UNSET
+    ran_as: None | RanAsOut | Unset = UNSET
+    replay_of: None | Unset | UUID = UNSET
+    url: str | Unset = ''
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.invocation_out import InvocationOut # noqa: PLC0415
+        from ..models.ran_as_out import RanAsOut # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_definition import RunDetailWithInvocationsOutDefinition # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_error_type_0 import RunDetailWithInvocationsOutErrorType0 # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_inputs import RunDetailWithInvocationsOutInputs # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_trigger_payload import RunDetailWithInvocationsOutTriggerPayload # noqa: PLC0415
+        from ..models.run_step_out import RunStepOut # noqa: PLC0415
+        from ..models.step_spend_out import StepSpendOut # noqa: PLC0415
+        from ..models.webhook_delivery_out import WebhookDeliveryOut # noqa: PLC0415
+        attempt = self.attempt
+
+        automation_id = str(self.automation_id)
+
+        automation_version = self.automation_version
+
+        cancel_requested = self.cancel_requested
+
+        cost_usd = self.cost_usd
+
+        created_at = self.created_at.isoformat()
+
+        definition = self.definition.to_dict()
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, RunDetailWithInvocationsOutErrorType0):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        failed_step_id: None | str
+        failed_step_id = self.failed_step_id
+
+        finished_at: None | str
+        if isinstance(self.finished_at, datetime.datetime):
+            finished_at = self.finished_at.isoformat()
+        else:
+            finished_at = self.finished_at
+
+        id = str(self.id)
+
+        inputs = self.inputs.to_dict()
+
+        invocations = []
+        for invocations_item_data in self.invocations:
+            invocations_item = invocations_item_data.to_dict()
+            invocations.append(invocations_item)
+
+
+
+        output: Any | None
+        output = self.output
+
+        queue = self.queue
+
+        reason: None | str
+        reason = self.reason
+
+        retry_at: None | str
+        if isinstance(self.retry_at, datetime.datetime):
+            retry_at = self.retry_at.isoformat()
+        else:
+            retry_at = self.retry_at
+
+        space_id = str(self.space_id)
+
+        started_at: None | str
+        if isinstance(self.started_at, datetime.datetime):
+            started_at = self.started_at.isoformat()
+        else:
+            started_at = self.started_at
+
+        status = self.status
+
+        steps = []
+        for steps_item_data in self.steps:
+            steps_item = steps_item_data.to_dict()
+            steps.append(steps_item)
+
+
+
+        trigger_id: None | str
+        if isinstance(self.trigger_id, UUID):
+            trigger_id = str(self.trigger_id)
+        else:
+            trigger_id = self.trigger_id
+
+        trigger_payload = self.trigger_payload.to_dict()
+
+        trigger_type = self.trigger_type
+
+        webhook_deliveries = []
+        for webhook_deliveries_item_data in self.webhook_deliveries:
+            webhook_deliveries_item = webhook_deliveries_item_data.to_dict()
+            webhook_deliveries.append(webhook_deliveries_item)
+
+
+
+        llm_mode = self.llm_mode
+
+        llm_spend: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.llm_spend, Unset):
+            llm_spend = []
+            for llm_spend_item_data in self.llm_spend:
+                llm_spend_item = llm_spend_item_data.to_dict()
+                llm_spend.append(llm_spend_item)
+
+
+
+        mode = self.mode
+
+        priority = self.priority
+
+        promoted_at: None | str | Unset
+        if isinstance(self.promoted_at, Unset):
+            promoted_at = UNSET
+        elif isinstance(self.promoted_at, datetime.datetime):
+            promoted_at = self.promoted_at.isoformat()
+        else:
+            promoted_at = self.promoted_at
+
+        promotion_reason: None | str | Unset
+        if isinstance(self.promotion_reason, Unset):
+            promotion_reason = UNSET
+        else:
+            promotion_reason = self.promotion_reason
+
+        ran_as: dict[str, Any] | None | Unset
+        if isinstance(self.ran_as, Unset):
+            ran_as = UNSET
+        elif isinstance(self.ran_as, RanAsOut):
+            ran_as = self.ran_as.to_dict()
+        else:
+            ran_as = self.ran_as
+
+        replay_of: None | str | Unset
+        if isinstance(self.replay_of, Unset):
+            replay_of = UNSET
+        elif isinstance(self.replay_of, UUID):
+            replay_of = str(self.replay_of)
+        else:
+            replay_of = self.replay_of
+
+        url = self.url
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "attempt": attempt,
+            "automation_id": automation_id,
+            "automation_version": automation_version,
+            "cancel_requested": cancel_requested,
+            "cost_usd": cost_usd,
+            "created_at": created_at,
+            "definition": definition,
+            "error": error,
+            "failed_step_id": failed_step_id,
+            "finished_at": finished_at,
+            "id": id,
+            "inputs": inputs,
+            "invocations": invocations,
+            "output": output,
+            "queue": queue,
+            "reason": reason,
+            "retry_at": retry_at,
+            "space_id": space_id,
+            "started_at": started_at,
+            "status": status,
+            "steps": steps,
+            "trigger_id": trigger_id,
+            "trigger_payload": trigger_payload,
+            "trigger_type": trigger_type,
+            "webhook_deliveries": webhook_deliveries,
+        })
+        if llm_mode is not UNSET:
+            field_dict["llm_mode"] = llm_mode
+        if llm_spend is not UNSET:
+            field_dict["llm_spend"] = llm_spend
+        if mode is not UNSET:
+            field_dict["mode"] = mode
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if promoted_at is not UNSET:
+            field_dict["promoted_at"] = promoted_at
+        if promotion_reason is not UNSET:
+            field_dict["promotion_reason"] = promotion_reason
+        if ran_as is not UNSET:
+            field_dict["ran_as"] = ran_as
+        if replay_of is not UNSET:
+            field_dict["replay_of"] = replay_of
+        if url is not UNSET:
+            field_dict["url"] = url
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.invocation_out import InvocationOut # noqa: PLC0415
+        from ..models.ran_as_out import RanAsOut # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_definition import RunDetailWithInvocationsOutDefinition # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_error_type_0 import RunDetailWithInvocationsOutErrorType0 # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_inputs import RunDetailWithInvocationsOutInputs # noqa: PLC0415
+        from ..models.run_detail_with_invocations_out_trigger_payload import RunDetailWithInvocationsOutTriggerPayload # noqa: PLC0415
+        from ..models.run_step_out import RunStepOut # noqa: PLC0415
+        from ..models.step_spend_out import StepSpendOut # noqa: PLC0415
+        from ..models.webhook_delivery_out import WebhookDeliveryOut # noqa: PLC0415
+        d = dict(src_dict)
+        attempt = d.pop("attempt")
+
+        automation_id = UUID(d.pop("automation_id"))
+
+
+
+
+        automation_version = d.pop("automation_version")
+
+        cancel_requested = d.pop("cancel_requested")
+
+        cost_usd = d.pop("cost_usd")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        definition = RunDetailWithInvocationsOutDefinition.from_dict(d.pop("definition"))
+
+
+
+
+        def _parse_error(data: object) -> None | RunDetailWithInvocationsOutErrorType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = RunDetailWithInvocationsOutErrorType0.from_dict(data)
+
+
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RunDetailWithInvocationsOutErrorType0, data)
+
+        error = _parse_error(d.pop("error"))
+
+
+        def _parse_failed_step_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        failed_step_id = _parse_failed_step_id(d.pop("failed_step_id"))
+
+
+        def _parse_finished_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return finished_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at"))
+
+
+        id = UUID(d.pop("id"))
+
+
+
+
+        inputs = RunDetailWithInvocationsOutInputs.from_dict(d.pop("inputs"))
+
+
+
+
+        invocations = []
+        _invocations = d.pop("invocations")
+        for invocations_item_data in (_invocations):
+            invocations_item = InvocationOut.from_dict(invocations_item_data)
+
+
+
+            invocations.append(invocations_item)
+
+
+        def _parse_output(data: object) -> Any | None:
+            if data is None:
+                return data
+            return cast(Any | None, data)
+
+        output = _parse_output(d.pop("output"))
+
+
+        queue = d.pop("queue")
+
+        def _parse_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        reason = _parse_reason(d.pop("reason"))
+
+
+        def _parse_retry_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                retry_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return retry_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        retry_at = _parse_retry_at(d.pop("retry_at"))
+
+
+        space_id = UUID(d.pop("space_id"))
+
+
+
+
+        def _parse_started_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                started_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return started_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        started_at = _parse_started_at(d.pop("started_at"))
+
+
+        status = d.pop("status")
+
+        steps = []
+        _steps = d.pop("steps")
+        for steps_item_data in (_steps):
+            steps_item = RunStepOut.from_dict(steps_item_data)
+
+
+
+            steps.append(steps_item)
+
+
+        def _parse_trigger_id(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                trigger_id_type_0 = UUID(data)
+
+
+
+                return trigger_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        trigger_id = _parse_trigger_id(d.pop("trigger_id"))
+
+
+        trigger_payload = RunDetailWithInvocationsOutTriggerPayload.from_dict(d.pop("trigger_payload"))
+
+
+
+
+        trigger_type = d.pop("trigger_type")
+
+        webhook_deliveries = []
+        _webhook_deliveries = d.pop("webhook_deliveries")
+        for webhook_deliveries_item_data in (_webhook_deliveries):
+            webhook_deliveries_item = WebhookDeliveryOut.from_dict(webhook_deliveries_item_data)
+
+
+
+            webhook_deliveries.append(webhook_deliveries_item)
+
+
+        llm_mode = d.pop("llm_mode", UNSET)
+
+        _llm_spend = d.pop("llm_spend", UNSET)
+        llm_spend: list[StepSpendOut] | Unset = UNSET
+        if _llm_spend is not UNSET:
+            llm_spend = []
+            for llm_spend_item_data in _llm_spend:
+                llm_spend_item = StepSpendOut.from_dict(llm_spend_item_data)
+
+
+
+                llm_spend.append(llm_spend_item)
+
+
+        mode = d.pop("mode", UNSET)
+
+        priority = d.pop("priority", UNSET)
+
+        def _parse_promoted_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                promoted_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return promoted_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        promoted_at = _parse_promoted_at(d.pop("promoted_at", UNSET))
+
+
+        def _parse_promotion_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        promotion_reason = _parse_promotion_reason(d.pop("promotion_reason", UNSET))
+
+
+        def _parse_ran_as(data: object) -> None | RanAsOut | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                ran_as_type_0 = RanAsOut.from_dict(data)
+
+
+
+                return ran_as_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RanAsOut | Unset, data)
+
+        ran_as = _parse_ran_as(d.pop("ran_as", UNSET))
+
+
+        def _parse_replay_of(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                replay_of_type_0 = UUID(data)
+
+
+
+                return replay_of_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        replay_of = _parse_replay_of(d.pop("replay_of", UNSET))
+
+
+        url = d.pop("url", UNSET)
+
+        run_detail_with_invocations_out = cls(
+            attempt=attempt,
+            automation_id=automation_id,
+            automation_version=automation_version,
+            cancel_requested=cancel_requested,
+            cost_usd=cost_usd,
+            created_at=created_at,
+            definition=definition,
+            error=error,
+            failed_step_id=failed_step_id,
+            finished_at=finished_at,
+            id=id,
+            inputs=inputs,
+            invocations=invocations,
+            output=output,
+            queue=queue,
+            reason=reason,
+            retry_at=retry_at,
+            space_id=space_id,
+            started_at=started_at,
+            status=status,
+            steps=steps,
+            trigger_id=trigger_id,
+            trigger_payload=trigger_payload,
+            trigger_type=trigger_type,
+            webhook_deliveries=webhook_deliveries,
+            llm_mode=llm_mode,
+            llm_spend=llm_spend,
+            mode=mode,
+            priority=priority,
+            promoted_at=promoted_at,
+            promotion_reason=promotion_reason,
+            ran_as=ran_as,
+            replay_of=replay_of,
+            url=url,
+        )
+
+
+        run_detail_with_invocations_out.additional_properties = d
+        return run_detail_with_invocations_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,151 @@
+"""The OpenAPI document states what the server enforces: NUL-free request text everywhere, the cursor's
+and If-Match's forms, the operator's page size maximum, and no acknowledgement on a plain status
+change. These read the document only; tests/contract runs it against the live API."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from app.api.deps import CURSOR_PATTERN, IF_MATCH_PATTERN, parse_if_match
+from app.api.openapi_text import NUL_FREE_PATTERN, STORABLE_JSON
+from app.config import Settings
+from app.errors import BadRequest
+from app.main import create_app
+from app.persistence.pagination import _encode
+
+AUTOMATION = "/api/v1/spaces/{space_id}/automations/{automation_id}"
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    return create_app(Settings(page_size_max=7)).openapi()
+
+
+def _request_strings(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every string schema reachable from a JSON request body, with where it was found."""
+    components = document["components"]["schemas"]
+    found: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+
+    def walk(schema: Any, where: str) -> None:
+        if isinstance(schema, list):
+            for index, item in enumerate(schema):
+                walk(item, f"{where}/{index}")
+            return
+        if not isinstance(schema, dict):
+            return
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                walk(components[name], name)
+            return
+        if schema.get("type") == "string":
+            found.append((where, schema))
+        for key, value in schema.items():
+            if key in ("properties", "$defs", "patternProperties"):
+                for name, child in value.items():
+                    walk(child, f"{where}/{name}")
+            elif isinstance(value, dict | list) and key not in ("enum", "const", "examples", "default"):
+                walk(value, f"{where}/{key}")
+
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is not None:
+                walk(body["schema"], f"{method} {path}")
+    return found
+
+
+def test_every_request_string_is_nul_free(document: dict[str, Any]) -> None:
+    strings = _request_strings(document)
+    assert len(strings) > 100
+    nul_free_formats = {"uuid", "date-time", "date", "time", "duration", "binary"}
+    open_text = [
+        where
+        for where, schema in strings
+        if "pattern" not in schema
+        and "enum" not in schema
+        and "const" not in schema
+        and schema.get("format") not in nul_free_formats
+    ]
+    assert open_text == []
+    admits_nul = [
+        where for where, schema in strings if "pattern" in schema and re.search(schema["pattern"], "a\x00b")
+    ]
+    assert admits_nul == []
+    email = document["components"]["schemas"]["MemberCreate"]["properties"]["email"]
+    assert not re.search(email["pattern"], "a\x00@example.com")
+    assert re.search(email["pattern"], "a@example.com")
+
+
+def test_open_values_are_storable_json(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    storable = schemas[STORABLE_JSON]
+    kinds = {branch.get("type") for branch in storable["anyOf"]}
+    assert kinds == {"string", "number", "boolean", "null", "array", "object"}
+    inputs = schemas["RunCreate"]["properties"]["inputs"]
+    assert inputs["additionalProperties"] == {"$ref": f"#/components/schemas/{STORABLE_JSON}"}
+    assert inputs["propertyNames"]["pattern"] == NUL_FREE_PATTERN
+    assert re.fullmatch(NUL_FREE_PATTERN, "any text")
+    assert not re.fullmatch(NUL_FREE_PATTERN, "a\x00b")
+
+
+def _parameter(document: dict[str, Any], path: str, method: str, name: str) -> dict[str, Any]:
+    (found,) = [p for p in document["paths"][path][method]["parameters"] if p["name"] == name]
+    return found
+
+
+def test_the_cursor_pattern_admits_every_issued_cursor_and_states_the_alphabet(
+    document: dict[str, Any],
+) -> None:
+    cursor = _parameter(document, "/api/v1/spaces/{space_id}/runs", "get", "cursor")
+    (text,) = [branch for branch in cursor["schema"]["anyOf"] if branch.get("type") == "string"]
+    assert text["pattern"] == CURSOR_PATTERN
+    issued = [_encode([datetime.now(UTC), uuid.uuid4()]), _encode(["a name"]), _encode([3])]
+    assert all(re.fullmatch(CURSOR_PATTERN, each) for each in issued)
+    assert not re.fullmatch(CURSOR_PATTERN, "garbage!")
+
+
+def test_the_page_size_maximum_is_the_apps_setting(document: dict[str, Any]) -> None:
+    limit = _parameter(document, "/api/v1/spaces/{space_id}/runs", "get", "limit")
+    (number,) = [branch for branch in limit["schema"]["anyOf"] if branch.get("type") == "integer"]
+    assert number["maximum"] == 7
+    assert number["minimum"] == 1
+    assert "x-page-size-max" not in str(limit)
+
+
+@pytest.mark.parametrize(
+    "value", ['"3"', 'W/"3"', "3", "*", " 3 ", '""3""', "\t3", "banana", '"3', "W/ 3", "3.0", "", '"-1"']
+)
+def test_the_if_match_pattern_admits_what_the_server_reads(document: dict[str, Any], value: str) -> None:
+    header = _parameter(document, AUTOMATION, "put", "If-Match")
+    assert header["schema"]["type"] == "string", "an optional header is absent, never null"
+    try:
+        parse_if_match(value)
+        accepted = True
+    except BadRequest:
+        accepted = False
+    assert bool(re.fullmatch(IF_MATCH_PATTERN, value)) == accepted
+    assert header["schema"]["pattern"] == IF_MATCH_PATTERN
+
+
+def test_only_activation_takes_an_overlap_acknowledgement(document: dict[str, Any]) -> None:
+    def body(action: str) -> dict[str, Any]:
+        schema = document["paths"][f"{AUTOMATION}/{action}"]["post"]["requestBody"]["content"]
+        reference = next(
+            branch["$ref"] for branch in schema["application/json"]["schema"]["anyOf"] if "$ref" in branch
+        )
+        return dict(document["components"]["schemas"][reference.rsplit("/", 1)[-1]])
+
+    assert "acknowledged_overlap" in body("activate")["properties"]
+    for action in ("pause", "archive", "unarchive"):
+        plain = body(action)
+        assert set(plain["properties"]) == {"version"}, action
+        assert plain["additionalProperties"] is False
