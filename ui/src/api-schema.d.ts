@@ -3012,7 +3012,7 @@ export interface components {
              * Items
              * @description A template yielding a list (e.g. `{{ fetched.items }}`), or a literal list.
              */
-            items: string | unknown[];
+            items: string | components["schemas"]["StorableJson"][];
             /**
              * Max Items
              * @description A list longer than this fails the step (too_many_items) before any iteration runs.
@@ -3052,7 +3052,7 @@ export interface components {
              * @description Filter expression (the event filter grammar) over the run context: `inputs.*`, `trigger.*`, `run.*`, the outputs bound by `output_as`, and `item` / `index` inside a loop. Values may be templates of the same context.
              */
             condition: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             };
             /** Else */
             else?: (components["schemas"]["DefinitionStep"] | components["schemas"]["DefinitionIfStep"] | components["schemas"]["DefinitionForEachStep"])[];

@@ -116,9 +116,14 @@ from .filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_sche
 from .fire_out import FireOut
 from .fire_out_error_type_0 import FireOutErrorType0
 from .flag_out import FlagOut
+from .for_each_block import ForEachBlock
+from .for_each_step import ForEachStep
 from .get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get import GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet
 from .get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get import GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet
 from .healthz_healthz_get_response_healthz_healthz_get import HealthzHealthzGetResponseHealthzHealthzGet
+from .if_block import IfBlock
+from .if_block_condition import IfBlockCondition
+from .if_step import IfStep
 from .input_default_out import InputDefaultOut
 from .input_default_put import InputDefaultPut
 from .inputs import Inputs
@@ -206,6 +211,8 @@ from .preview_out_schedules_item import PreviewOutSchedulesItem
 from .preview_out_steps_item import PreviewOutStepsItem
 from .preview_out_warnings_item import PreviewOutWarningsItem
 from .problem_out import ProblemOut
+from .queue_depth_out import QueueDepthOut
+from .queue_series_out import QueueSeriesOut
 from .ran_as_out import RanAsOut
 from .replay_create import ReplayCreate
 from .replay_create_llm_type_0 import ReplayCreateLlmType0
@@ -401,9 +408,14 @@ __all__ = (
     "FireOut",
     "FireOutErrorType0",
     "FlagOut",
+    "ForEachBlock",
+    "ForEachStep",
     "GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet",
     "GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet",
     "HealthzHealthzGetResponseHealthzHealthzGet",
+    "IfBlock",
+    "IfBlockCondition",
+    "IfStep",
     "InputDefaultOut",
     "InputDefaultPut",
     "Inputs",
@@ -491,6 +503,8 @@ __all__ = (
     "PreviewOutStepsItem",
     "PreviewOutWarningsItem",
     "ProblemOut",
+    "QueueDepthOut",
+    "QueueSeriesOut",
     "RanAsOut",
     "ReplayCreate",
     "ReplayCreateLlmType0",

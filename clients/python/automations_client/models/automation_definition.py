@@ -17,6 +17,8 @@ if TYPE_CHECKING:
   from ..models.event_trigger import EventTrigger
   from ..models.execution_policy import ExecutionPolicy
   from ..models.exposure import Exposure
+  from ..models.for_each_step import ForEachStep
+  from ..models.if_step import IfStep
   from ..models.inputs import Inputs
   from ..models.schedule_trigger import ScheduleTrigger
   from ..models.step import Step
@@ -36,7 +38,7 @@ class AutomationDefinition:
 
         Attributes:
             name (str):
-            plan (list[Step]):
+            plan (list[ForEachStep | IfStep | Step]):
             description (None | str | Unset):
             execution (ExecutionPolicy | Unset): How runs of the automation are executed: limits, retries, concurrency,
                 budget, failure steps.
@@ -49,7 +51,7 @@ class AutomationDefinition:
      """
 
     name: str
-    plan: list[Step]
+    plan: list[ForEachStep | IfStep | Step]
     description: None | str | Unset = UNSET
     execution: ExecutionPolicy | Unset = UNSET
     expose: Exposure | None | Unset = UNSET
@@ -68,6 +70,8 @@ class AutomationDefinition:
         from ..models.event_trigger import EventTrigger # noqa: PLC0415
         from ..models.execution_policy import ExecutionPolicy # noqa: PLC0415
         from ..models.exposure import Exposure # noqa: PLC0415
+        from ..models.for_each_step import ForEachStep # noqa: PLC0415
+        from ..models.if_step import IfStep # noqa: PLC0415
         from ..models.inputs import Inputs # noqa: PLC0415
         from ..models.schedule_trigger import ScheduleTrigger # noqa: PLC0415
         from ..models.step import Step # noqa: PLC0415
@@ -76,7 +80,14 @@ class AutomationDefinition:
 
         plan = []
         for plan_item_data in self.plan:
-            plan_item = plan_item_data.to_dict()
+            plan_item: dict[str, Any]
+            if isinstance(plan_item_data, Step):
+                plan_item = plan_item_data.to_dict()
+            elif isinstance(plan_item_data, IfStep):
+                plan_item = plan_item_data.to_dict()
+            else:
+                plan_item = plan_item_data.to_dict()
+
             plan.append(plan_item)
 
 
@@ -165,6 +176,8 @@ class AutomationDefinition:
         from ..models.event_trigger import EventTrigger # noqa: PLC0415
         from ..models.execution_policy import ExecutionPolicy # noqa: PLC0415
         from ..models.exposure import Exposure # noqa: PLC0415
+        from ..models.for_each_step import ForEachStep # noqa: PLC0415
+        from ..models.if_step import IfStep # noqa: PLC0415
         from ..models.inputs import Inputs # noqa: PLC0415
         from ..models.schedule_trigger import ScheduleTrigger # noqa: PLC0415
         from ..models.step import Step # noqa: PLC0415
@@ -175,9 +188,36 @@ class AutomationDefinition:
         plan = []
         _plan = d.pop("plan")
         for plan_item_data in (_plan):
-            plan_item = Step.from_dict(plan_item_data)
+            def _parse_plan_item(data: object) -> ForEachStep | IfStep | Step:
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    plan_item_type_0 = Step.from_dict(data)
 
 
+
+                    return plan_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    plan_item_type_1 = IfStep.from_dict(data)
+
+
+
+                    return plan_item_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                if not isinstance(data, dict):
+                    raise TypeError()
+                plan_item_type_2 = ForEachStep.from_dict(data)
+
+
+
+                return plan_item_type_2
+
+            plan_item = _parse_plan_item(plan_item_data)
 
             plan.append(plan_item)
 

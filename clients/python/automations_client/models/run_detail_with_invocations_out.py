@@ -62,9 +62,15 @@ class RunDetailWithInvocationsOut:
             trigger_type (str):
             webhook_deliveries (list[WebhookDeliveryOut]): Deliveries of this run's terminal event (newest first, at most
                 50), with attempts.
+            children_cost_usd (float | Unset): Model spend of its finished child runs (counted against its budget; not in
+                cost_usd). Default: 0.0.
+            depth (int | Unset): 0 for a top run; a child is its parent's depth + 1. Default: 0.
             llm_mode (str | Unset):  Default: 'run'.
             llm_spend (list[StepSpendOut] | Unset): Model spend per step, in the order the steps first called a model.
             mode (str | Unset):  Default: 'live'.
+            parent_path (None | str | Unset): The parent's step path that started it.
+            parent_run_id (None | Unset | UUID): The run whose call_automation step started this one (its children: GET
+                /runs?parent_run_id=).
             priority (int | Unset):  Default: 0.
             promoted_at (datetime.datetime | None | Unset): When it left the queue.
             promotion_reason (None | str | Unset): Why it left the queue then.
@@ -98,9 +104,13 @@ class RunDetailWithInvocationsOut:
     trigger_payload: RunDetailWithInvocationsOutTriggerPayload
     trigger_type: str
     webhook_deliveries: list[WebhookDeliveryOut]
+    children_cost_usd: float | Unset = 0.0
+    depth: int | Unset = 0
     llm_mode: str | Unset = 'run'
     llm_spend: list[StepSpendOut] | Unset = UNSET
     mode: str | Unset = 'live'
+    parent_path: None | str | Unset = UNSET
+    parent_run_id: None | Unset | UUID = UNSET
     priority: int | Unset = 0
     promoted_at: datetime.datetime | None | Unset = UNSET
     promotion_reason: None | str | Unset = UNSET
@@ -211,6 +221,10 @@ class RunDetailWithInvocationsOut:
 
 
 
+        children_cost_usd = self.children_cost_usd
+
+        depth = self.depth
+
         llm_mode = self.llm_mode
 
         llm_spend: list[dict[str, Any]] | Unset = UNSET
@@ -223,6 +237,20 @@ class RunDetailWithInvocationsOut:
 
 
         mode = self.mode
+
+        parent_path: None | str | Unset
+        if isinstance(self.parent_path, Unset):
+            parent_path = UNSET
+        else:
+            parent_path = self.parent_path
+
+        parent_run_id: None | str | Unset
+        if isinstance(self.parent_run_id, Unset):
+            parent_run_id = UNSET
+        elif isinstance(self.parent_run_id, UUID):
+            parent_run_id = str(self.parent_run_id)
+        else:
+            parent_run_id = self.parent_run_id
 
         priority = self.priority
 
@@ -288,12 +316,20 @@ class RunDetailWithInvocationsOut:
             "trigger_type": trigger_type,
             "webhook_deliveries": webhook_deliveries,
         })
+        if children_cost_usd is not UNSET:
+            field_dict["children_cost_usd"] = children_cost_usd
+        if depth is not UNSET:
+            field_dict["depth"] = depth
         if llm_mode is not UNSET:
             field_dict["llm_mode"] = llm_mode
         if llm_spend is not UNSET:
             field_dict["llm_spend"] = llm_spend
         if mode is not UNSET:
             field_dict["mode"] = mode
+        if parent_path is not UNSET:
+            field_dict["parent_path"] = parent_path
+        if parent_run_id is not UNSET:
+            field_dict["parent_run_id"] = parent_run_id
         if priority is not UNSET:
             field_dict["priority"] = priority
         if promoted_at is not UNSET:
@@ -516,6 +552,10 @@ class RunDetailWithInvocationsOut:
             webhook_deliveries.append(webhook_deliveries_item)
 
 
+        children_cost_usd = d.pop("children_cost_usd", UNSET)
+
+        depth = d.pop("depth", UNSET)
+
         llm_mode = d.pop("llm_mode", UNSET)
 
         _llm_spend = d.pop("llm_spend", UNSET)
@@ -531,6 +571,36 @@ class RunDetailWithInvocationsOut:
 
 
         mode = d.pop("mode", UNSET)
+
+        def _parse_parent_path(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        parent_path = _parse_parent_path(d.pop("parent_path", UNSET))
+
+
+        def _parse_parent_run_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                parent_run_id_type_0 = UUID(data)
+
+
+
+                return parent_run_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        parent_run_id = _parse_parent_run_id(d.pop("parent_run_id", UNSET))
+
 
         priority = d.pop("priority", UNSET)
 
@@ -632,9 +702,13 @@ class RunDetailWithInvocationsOut:
             trigger_payload=trigger_payload,
             trigger_type=trigger_type,
             webhook_deliveries=webhook_deliveries,
+            children_cost_usd=children_cost_usd,
+            depth=depth,
             llm_mode=llm_mode,
             llm_spend=llm_spend,
             mode=mode,
+            parent_path=parent_path,
+            parent_run_id=parent_run_id,
             priority=priority,
             promoted_at=promoted_at,
             promotion_reason=promotion_reason,

@@ -50,8 +50,14 @@ class RunOut:
             status (str):
             trigger_id (None | UUID):
             trigger_type (str):
+            children_cost_usd (float | Unset): Model spend of its finished child runs (counted against its budget; not in
+                cost_usd). Default: 0.0.
+            depth (int | Unset): 0 for a top run; a child is its parent's depth + 1. Default: 0.
             llm_mode (str | Unset):  Default: 'run'.
             mode (str | Unset):  Default: 'live'.
+            parent_path (None | str | Unset): The parent's step path that started it.
+            parent_run_id (None | Unset | UUID): The run whose call_automation step started this one (its children: GET
+                /runs?parent_run_id=).
             priority (int | Unset):  Default: 0.
             promoted_at (datetime.datetime | None | Unset): When it left the queue.
             promotion_reason (None | str | Unset): Why it left the queue then.
@@ -80,8 +86,12 @@ class RunOut:
     status: str
     trigger_id: None | UUID
     trigger_type: str
+    children_cost_usd: float | Unset = 0.0
+    depth: int | Unset = 0
     llm_mode: str | Unset = 'run'
     mode: str | Unset = 'live'
+    parent_path: None | str | Unset = UNSET
+    parent_run_id: None | Unset | UUID = UNSET
     priority: int | Unset = 0
     promoted_at: datetime.datetime | None | Unset = UNSET
     promotion_reason: None | str | Unset = UNSET
@@ -161,9 +171,27 @@ class RunOut:
 
         trigger_type = self.trigger_type
 
+        children_cost_usd = self.children_cost_usd
+
+        depth = self.depth
+
         llm_mode = self.llm_mode
 
         mode = self.mode
+
+        parent_path: None | str | Unset
+        if isinstance(self.parent_path, Unset):
+            parent_path = UNSET
+        else:
+            parent_path = self.parent_path
+
+        parent_run_id: None | str | Unset
+        if isinstance(self.parent_run_id, Unset):
+            parent_run_id = UNSET
+        elif isinstance(self.parent_run_id, UUID):
+            parent_run_id = str(self.parent_run_id)
+        else:
+            parent_run_id = self.parent_run_id
 
         priority = self.priority
 
@@ -224,10 +252,18 @@ class RunOut:
             "trigger_id": trigger_id,
             "trigger_type": trigger_type,
         })
+        if children_cost_usd is not UNSET:
+            field_dict["children_cost_usd"] = children_cost_usd
+        if depth is not UNSET:
+            field_dict["depth"] = depth
         if llm_mode is not UNSET:
             field_dict["llm_mode"] = llm_mode
         if mode is not UNSET:
             field_dict["mode"] = mode
+        if parent_path is not UNSET:
+            field_dict["parent_path"] = parent_path
+        if parent_run_id is not UNSET:
+            field_dict["parent_run_id"] = parent_run_id
         if priority is not UNSET:
             field_dict["priority"] = priority
         if promoted_at is not UNSET:
@@ -404,9 +440,43 @@ class RunOut:
 
         trigger_type = d.pop("trigger_type")
 
+        children_cost_usd = d.pop("children_cost_usd", UNSET)
+
+        depth = d.pop("depth", UNSET)
+
         llm_mode = d.pop("llm_mode", UNSET)
 
         mode = d.pop("mode", UNSET)
+
+        def _parse_parent_path(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        parent_path = _parse_parent_path(d.pop("parent_path", UNSET))
+
+
+        def _parse_parent_run_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                parent_run_id_type_0 = UUID(data)
+
+
+
+                return parent_run_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        parent_run_id = _parse_parent_run_id(d.pop("parent_run_id", UNSET))
+
 
         priority = d.pop("priority", UNSET)
 
@@ -503,8 +573,12 @@ class RunOut:
             status=status,
             trigger_id=trigger_id,
             trigger_type=trigger_type,
+            children_cost_usd=children_cost_usd,
+            depth=depth,
             llm_mode=llm_mode,
             mode=mode,
+            parent_path=parent_path,
+            parent_run_id=parent_run_id,
             priority=priority,
             promoted_at=promoted_at,
             promotion_reason=promotion_reason,

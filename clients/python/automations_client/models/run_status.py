@@ -10,6 +10,7 @@ class RunStatus(StrEnum):
     RUNNING = "running"
     SUCCEEDED = "succeeded"
     TIMED_OUT = "timed_out"
+    WAITING = "waiting"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -34,11 +34,13 @@ class RunStepOut:
             error (None | RunStepOutErrorType0):
             finished_at (datetime.datetime | None):
             output (Any | None):
+            path (str): Which execution of the step the record is: its step_id, behind `<loop id>/<iteration>/` for each
+                loop around it (`fetch/3/classify`).
             phase (str):
             started_at (datetime.datetime):
             status (str):
             step_id (str):
-            step_index (int):
+            step_index (int): The step's index within its own step list.
             suppressed (list[Any] | None | Unset): Calls a dry or verify run held back: capability, params, mode.
      """
 
@@ -49,6 +51,7 @@ class RunStepOut:
     error: None | RunStepOutErrorType0
     finished_at: datetime.datetime | None
     output: Any | None
+    path: str
     phase: str
     started_at: datetime.datetime
     status: str
@@ -88,6 +91,8 @@ class RunStepOut:
         output: Any | None
         output = self.output
 
+        path = self.path
+
         phase = self.phase
 
         started_at = self.started_at.isoformat()
@@ -119,6 +124,7 @@ class RunStepOut:
             "error": error,
             "finished_at": finished_at,
             "output": output,
+            "path": path,
             "phase": phase,
             "started_at": started_at,
             "status": status,
@@ -200,6 +206,8 @@ class RunStepOut:
         output = _parse_output(d.pop("output"))
 
 
+        path = d.pop("path")
+
         phase = d.pop("phase")
 
         started_at = datetime.datetime.fromisoformat(d.pop("started_at"))
@@ -239,6 +247,7 @@ class RunStepOut:
             error=error,
             finished_at=finished_at,
             output=output,
+            path=path,
             phase=phase,
             started_at=started_at,
             status=status,

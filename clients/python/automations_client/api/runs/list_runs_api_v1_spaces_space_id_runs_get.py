@@ -22,6 +22,7 @@ def _get_kwargs(
     *,
     automation_id: None | Unset | UUID = UNSET,
     status: list[RunStatus] | None | Unset = UNSET,
+    parent_run_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -54,6 +55,15 @@ def _get_kwargs(
     else:
         json_status = status
     params["status"] = json_status
+
+    json_parent_run_id: None | str | Unset
+    if isinstance(parent_run_id, Unset):
+        json_parent_run_id = UNSET
+    elif isinstance(parent_run_id, UUID):
+        json_parent_run_id = str(parent_run_id)
+    else:
+        json_parent_run_id = parent_run_id
+    params["parent_run_id"] = json_parent_run_id
 
     json_limit: int | None | Unset
     if isinstance(limit, Unset):
@@ -190,6 +200,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     automation_id: None | Unset | UUID = UNSET,
     status: list[RunStatus] | None | Unset = UNSET,
+    parent_run_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -200,6 +211,8 @@ def sync_detailed(
         space_id (UUID):
         automation_id (None | Unset | UUID):
         status (list[RunStatus] | None | Unset): Repeat to combine.
+        parent_run_id (None | Unset | UUID): Only the child runs this run started
+            (call_automation).
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -217,6 +230,7 @@ def sync_detailed(
         space_id=space_id,
 automation_id=automation_id,
 status=status,
+parent_run_id=parent_run_id,
 limit=limit,
 cursor=cursor,
 
@@ -234,6 +248,7 @@ def sync(
     client: AuthenticatedClient,
     automation_id: None | Unset | UUID = UNSET,
     status: list[RunStatus] | None | Unset = UNSET,
+    parent_run_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -244,6 +259,8 @@ def sync(
         space_id (UUID):
         automation_id (None | Unset | UUID):
         status (list[RunStatus] | None | Unset): Repeat to combine.
+        parent_run_id (None | Unset | UUID): Only the child runs this run started
+            (call_automation).
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -262,6 +279,7 @@ def sync(
 client=client,
 automation_id=automation_id,
 status=status,
+parent_run_id=parent_run_id,
 limit=limit,
 cursor=cursor,
 
@@ -273,6 +291,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     automation_id: None | Unset | UUID = UNSET,
     status: list[RunStatus] | None | Unset = UNSET,
+    parent_run_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -283,6 +302,8 @@ async def asyncio_detailed(
         space_id (UUID):
         automation_id (None | Unset | UUID):
         status (list[RunStatus] | None | Unset): Repeat to combine.
+        parent_run_id (None | Unset | UUID): Only the child runs this run started
+            (call_automation).
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -300,6 +321,7 @@ async def asyncio_detailed(
         space_id=space_id,
 automation_id=automation_id,
 status=status,
+parent_run_id=parent_run_id,
 limit=limit,
 cursor=cursor,
 
@@ -317,6 +339,7 @@ async def asyncio(
     client: AuthenticatedClient,
     automation_id: None | Unset | UUID = UNSET,
     status: list[RunStatus] | None | Unset = UNSET,
+    parent_run_id: None | Unset | UUID = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -327,6 +350,8 @@ async def asyncio(
         space_id (UUID):
         automation_id (None | Unset | UUID):
         status (list[RunStatus] | None | Unset): Repeat to combine.
+        parent_run_id (None | Unset | UUID): Only the child runs this run started
+            (call_automation).
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -345,6 +370,7 @@ async def asyncio(
 client=client,
 automation_id=automation_id,
 status=status,
+parent_run_id=parent_run_id,
 limit=limit,
 cursor=cursor,
 
