@@ -34,6 +34,7 @@ from tests.support.plugins import install_test_plugins
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.receivers import Receivers
 from tests.support.servers import (
+    ROOT,
     Servers,
     admin_sql,
     clone_database,
@@ -53,7 +54,12 @@ RUN_DIR_VARIABLE = "AUTOMATIONS_TEST_RUN_DIR"
 
 @pytest.fixture(scope="session")
 def servers() -> Servers:
-    return resolve_servers()
+    """PostgreSQL and Redis; embedded ones (when nothing else answers) in a folder per parallel session
+    (pytest-xdist's worker), since two sessions must not start one data folder at once."""
+    parallel = os.environ.get("PYTEST_XDIST_WORKER")
+    if not parallel:
+        return resolve_servers()
+    return resolve_servers(home=ROOT / ".automations" / "test-stack" / parallel)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -78,14 +84,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def template_database(servers: Servers) -> str:
+def template_database(servers: Servers) -> Iterator[str]:
     """The run's database migrated with Alembic (never create_all), once for all its sessions; a session
     and a test that needs a database of its own clone it (`clone_database`)."""
     name = template_name(os.environ[RUN_VARIABLE])
     asyncio.run(ensure_template(servers.admin_database_url, name))
+    if servers.origin == "embedded":
+        # This session's own server, stopped when it ends: the template goes before it.
+        yield name
+        asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}"'))
+        return
     record = Path(os.environ[RUN_DIR_VARIABLE]) / "template.json"
     record.write_text(json.dumps({"admin_url": servers.admin_database_url, "name": name}))
-    return name
+    yield name
 
 
 @pytest.fixture(scope="session")
@@ -323,7 +334,7 @@ def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceP
     """A real Celery worker process consuming every queue."""
     process = start_worker(settings, service_env)
     yield process
-    process.stop()
+    process.stop(graceful=False)
 
 
 @pytest.fixture(scope="session")
@@ -331,7 +342,7 @@ def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServicePro
     """Celery beat, ticking every second: recovery and promotion happen on its ticks."""
     process = ServiceProcess.cli("beat", ["beat"], service_env, settings.home)
     yield process
-    process.stop()
+    process.stop(graceful=False)
 
 
 @pytest.fixture

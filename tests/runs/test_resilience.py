@@ -153,7 +153,7 @@ async def capped(
         ):
             yield client, app
     finally:
-        worker.stop()
+        worker.stop(graceful=False)
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

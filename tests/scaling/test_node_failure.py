@@ -149,7 +149,7 @@ async def cluster(
             yield Cluster(own, env, app, client, engine, survivor=nodes[1], doomed=nodes[0], started=started)
     finally:
         for process in started:
-            process.stop()
+            process.stop(graceful=False)
         await engine.dispose()
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

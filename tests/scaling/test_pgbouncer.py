@@ -101,8 +101,8 @@ async def pooled(
         ):
             yield PooledStack(app, client, pooled_settings, direct_url, worker)
     finally:
-        beat.stop()
-        worker.stop()
+        beat.stop(graceful=False)
+        worker.stop(graceful=False)
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
