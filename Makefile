@@ -8,6 +8,10 @@ UI_BUILT := app/ui/index.html
 UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json ui/build.mjs ui/build.py ui/tsconfig.json
 CHROMIUM ?= /usr/bin/chromium
 PGBOUNCER ?= /usr/sbin/pgbouncer
+# The suite's parallel sessions (pytest-xdist), each with its own database, broker prefix, worker and beat;
+# whole files go to one session, so a module's shared stack is started once.
+TEST_SESSIONS ?= 2
+PYTEST_PARALLEL := -n $(TEST_SESSIONS) --dist loadfile
 
 .PHONY: install run test test-only lint format bench bench-smoke clean ui ui-client python-client browser pgbouncer docs docs-serve settings-docs
 
@@ -56,10 +60,10 @@ run: install
 
 ## test: lint, then the whole suite on real PostgreSQL, Redis and Celery
 test: install browser pgbouncer lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 test-only: install browser pgbouncer
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 lint: install
 	$(BIN)/ruff check .

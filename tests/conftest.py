@@ -6,19 +6,23 @@ helpers behind them live in `tests.support`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from graphlib import TopologicalSorter
+from pathlib import Path
 
 import pytest
 from httpx import ASGITransport, AsyncClient
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.cli import run_migrations
 from app.config import Settings
 from app.persistence.db import create_engine
 from tests.support.factories import Factory
@@ -30,31 +34,75 @@ from tests.support.plugins import install_test_plugins
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.receivers import Receivers
 from tests.support.servers import (
+    ROOT,
     Servers,
     admin_sql,
-    new_database_name,
+    clone_database,
+    ensure_template,
     redis_with_db,
     resolve_servers,
-    with_database,
+    template_name,
 )
 from tests.support.smtp_server import SmtpServer
 
 # A Redis database of its own; each session also prefixes its keys (see `settings`).
 TEST_REDIS_DB = 11
+# Set by the process that starts a run: its id (naming the template database) and a folder of its own.
+RUN_VARIABLE = "AUTOMATIONS_TEST_RUN"
+RUN_DIR_VARIABLE = "AUTOMATIONS_TEST_RUN_DIR"
 
 
 @pytest.fixture(scope="session")
 def servers() -> Servers:
-    return resolve_servers()
+    """PostgreSQL and Redis; embedded ones (when nothing else answers) in a folder per parallel session
+    (pytest-xdist's worker), since two sessions must not start one data folder at once."""
+    parallel = os.environ.get("PYTEST_XDIST_WORKER")
+    if not parallel:
+        return resolve_servers()
+    return resolve_servers(home=ROOT / ".automations" / "test-stack" / parallel)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's id and folder, made once by the process that starts the run (with pytest-xdist, the
+    controller, before its workers start and inherit them)."""
+    if not hasattr(config, "workerinput"):
+        os.environ[RUN_VARIABLE] = uuid.uuid4().hex[:10]
+        os.environ[RUN_DIR_VARIABLE] = tempfile.mkdtemp(prefix="automations-test-run-")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's template database dropped by the process that made the run, once every session ended."""
+    if hasattr(session.config, "workerinput"):
+        return
+    run_dir = Path(os.environ[RUN_DIR_VARIABLE])
+    made = run_dir / "template.json"
+    if made.is_file():
+        template = json.loads(made.read_text())
+        with contextlib.suppress(OSError, DBAPIError):
+            asyncio.run(admin_sql(template["admin_url"], f'DROP DATABASE IF EXISTS "{template["name"]}"'))
+    shutil.rmtree(run_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def database_url(servers: Servers) -> Iterator[str]:
-    """A fresh database for this session, migrated with Alembic (never create_all), dropped at the end."""
-    name = new_database_name()
-    asyncio.run(admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"'))
-    url = with_database(servers.admin_database_url, name)
-    run_migrations(url)
+def template_database(servers: Servers) -> Iterator[str]:
+    """The run's database migrated with Alembic (never create_all), once for all its sessions; a session
+    and a test that needs a database of its own clone it (`clone_database`)."""
+    name = template_name(os.environ[RUN_VARIABLE])
+    asyncio.run(ensure_template(servers.admin_database_url, name))
+    if servers.origin == "embedded":
+        # This session's own server, stopped when it ends: the template goes before it.
+        yield name
+        asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}"'))
+        return
+    record = Path(os.environ[RUN_DIR_VARIABLE]) / "template.json"
+    record.write_text(json.dumps({"admin_url": servers.admin_database_url, "name": name}))
+    yield name
+
+
+@pytest.fixture(scope="session")
+def database_url(servers: Servers, template_database: str) -> Iterator[str]:
+    """A fresh database for this session, a copy of the run's migrated template, dropped at the end."""
+    name, url = asyncio.run(clone_database(servers.admin_database_url, template_database))
     yield url
     asyncio.run(admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
@@ -194,19 +242,24 @@ async def engine(settings: Settings) -> AsyncIterator[AsyncEngine]:
     await engine.dispose()
 
 
+# The public tables, children before the tables they reference: deleting in this order never waits on
+# a foreign key. Read once per session.
 _TABLES: list[str] = []
 
 
 @pytest.fixture
 async def clean_db(engine: AsyncEngine) -> None:
-    """Each test starts from empty tables (truncation: workers in other processes see the same data).
+    """Each test starts from empty tables (deleted, not rolled back: workers in other processes see the
+    same data).
 
-    The worker and beat keep working between tests (a tick, a late step record), so the truncation
-    can meet their locks; it retries rather than fail the next test.
+    Only the tables holding rows are emptied, with DELETE: TRUNCATE makes new files for every table and
+    index, a commit to disk each time, which cost more than most tests. The worker and beat keep working
+    between tests (a tick, a late step record), so the deletion can meet their locks, or a row of theirs
+    committed meanwhile under a row it deletes; it retries rather than fail the next test.
     """
     for attempt in range(10):
         try:
-            await _truncate(engine)
+            await _empty_tables(engine)
             return
         except DBAPIError:
             if attempt == 9:
@@ -214,18 +267,46 @@ async def clean_db(engine: AsyncEngine) -> None:
             await asyncio.sleep(0.2)
 
 
-async def _truncate(engine: AsyncEngine) -> None:
+async def _empty_tables(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         await connection.execute(text("SET LOCAL lock_timeout = '2s'"))
+        # Nothing here needs to survive a crash: no wait for the disk at commit.
+        await connection.execute(text("SET LOCAL synchronous_commit = off"))
         if not _TABLES:
-            rows = await connection.execute(
-                text(
-                    "SELECT tablename FROM pg_tables"
-                    " WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
-                )
+            _TABLES.extend(await _tables_children_first(connection))
+        probes = " UNION ALL ".join(f"(SELECT '{t}' FROM {t} LIMIT 1)" for t in _TABLES)  # noqa: S608
+        filled = {row[0] for row in await connection.execute(text(probes))}
+        for table in _TABLES:
+            if table in filled:
+                await connection.execute(text(f"DELETE FROM {table}"))  # noqa: S608 (our own tables)
+        # What TRUNCATE's RESTART IDENTITY did: identity columns count from their start again.
+        await connection.execute(
+            text(
+                "SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false)"
+                " FROM pg_sequences WHERE schemaname = 'public' AND last_value IS NOT NULL"
             )
-            _TABLES.extend(row[0] for row in rows)
-        await connection.execute(text(f"TRUNCATE {', '.join(_TABLES)} RESTART IDENTITY CASCADE"))
+        )
+
+
+async def _tables_children_first(connection: AsyncConnection) -> list[str]:
+    rows = await connection.execute(
+        text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'")
+    )
+    tables = sorted(row[0] for row in rows)
+    references = await connection.execute(
+        text(
+            "SELECT child.relname, parent.relname FROM pg_constraint"
+            " JOIN pg_class child ON child.oid = pg_constraint.conrelid"
+            " JOIN pg_class parent ON parent.oid = pg_constraint.confrelid"
+            " WHERE contype = 'f' AND connamespace = 'public'::regnamespace"
+        )
+    )
+    # A table's predecessors are the tables referencing it: they come out (and are emptied) first.
+    referenced_by: dict[str, set[str]] = {table: set() for table in tables}
+    for child, parent in references:
+        if child != parent:  # a self-reference goes with its own rows in one statement
+            referenced_by[parent].add(child)
+    return list(TopologicalSorter(referenced_by).static_order())
 
 
 @pytest.fixture(scope="session")
@@ -253,7 +334,7 @@ def worker(service_env: dict[str, str], settings: Settings) -> Iterator[ServiceP
     """A real Celery worker process consuming every queue."""
     process = start_worker(settings, service_env)
     yield process
-    process.stop()
+    process.stop(graceful=False)
 
 
 @pytest.fixture(scope="session")
@@ -261,7 +342,7 @@ def beat(service_env: dict[str, str], settings: Settings) -> Iterator[ServicePro
     """Celery beat, ticking every second: recovery and promotion happen on its ticks."""
     process = ServiceProcess.cli("beat", ["beat"], service_env, settings.home)
     yield process
-    process.stop()
+    process.stop(graceful=False)
 
 
 @pytest.fixture

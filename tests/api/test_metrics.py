@@ -200,7 +200,7 @@ class TestApiWorkers:
                     assert _fires(scrape.text, "202") == fires
             assert list((tmp_path / "metrics").glob("counter_*.db")), "each process writes its own file"
         finally:
-            process.stop()
+            process.stop(graceful=False)
 
     @pytest.mark.parametrize("value", ["0", "-1", "many"])
     def test_a_bad_worker_count_is_refused(self, service_env: dict[str, str], value: str) -> None:
@@ -251,7 +251,7 @@ class TestWorkerMetrics:
                 assert finished["status"] == "succeeded", finished
                 after = (await client.get("/metrics")).text
         finally:
-            process.stop()
+            process.stop(graceful=False)
         assert _delta(after, before, "automations_runs_started_total") == 1
         assert _delta(after, before, "automations_runs_finished_total", (("status", "succeeded"),)) == 1
         assert (
@@ -292,7 +292,7 @@ class TestWorkerMetrics:
                 assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
                 after = (await client.get("/metrics")).text
         finally:
-            process.stop()
+            process.stop(graceful=False)
         approved = (("outcome", "approved"),)
         assert _delta(after, before, "automations_approval_decision_seconds_count", approved) == 1
         assert _delta(after, before, "automations_approval_execution_seconds_count") == 1

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
+import pytest
+from fastapi import FastAPI
 from httpx import AsyncClient
+from redis.asyncio import Redis
 
+from app.config import Settings
+from app.integrations.lockout import SignInLockout
 from app.persistence.base import utcnow
 from tests.support.factories import Caller, Factory
 
@@ -107,6 +113,29 @@ class TestSignIn:
         assert (await _sign_in(client, "typo@example.test", PASSWORD)).status_code == 201
 
 
+@pytest.fixture
+async def patient_lockout(app: FastAPI, settings: Settings) -> AsyncIterator[None]:
+    """The lockout asks Redis with the production half-second bound, and fails open past it: these
+    tests count verifications, so a busy machine must not turn a slow answer into fail-open (failing
+    open is tests/identity/test_lockout.py's). The same lockout, on a client that waits longer."""
+    redis = Redis.from_url(settings.resolved_redis_url(), socket_timeout=10, socket_connect_timeout=10)
+    production = app.state.lockout
+    app.state.lockout = SignInLockout(
+        redis,
+        prefix=production.prefix,
+        limit=production.limit,
+        window_seconds=production.window_seconds,
+        slots=production.slots,
+        slot_seconds=production.slot_seconds,
+    )
+    try:
+        yield
+    finally:
+        app.state.lockout = production
+        await redis.aclose()
+
+
+@pytest.mark.usefixtures("patient_lockout")
 class TestLockoutUnderConcurrency:
     async def test_parallel_guesses_past_the_limit_get_no_session_even_with_the_right_password(
         self, factory: Factory, client: AsyncClient

@@ -81,7 +81,7 @@ async def api_scrape(service_env: dict[str, str], tmp_path: Path) -> Any:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
             yield client
     finally:
-        process.stop()
+        process.stop(graceful=False)
 
 
 async def test_a_schema_changed_since_harvest_holds_the_call_for_approval_and_is_counted(

@@ -286,14 +286,18 @@ async def test_the_daily_sweep_asks_again_only_for_old_harvests(
     fresh = await connect(owner, mcp_server.url, name="Fresh", tool_prefix="fresh")
     await harvest(old["id"])
     await harvest(fresh["id"])
-    async with app.state.sessionmaker.begin() as session:
-        await session.execute(
-            text("UPDATE mcp_connections SET last_harvested_at = now() - interval '25 hours' WHERE id = :id"),
-            {"id": old["id"]},
-        )
     now = datetime.now(UTC)
+    # Aged and swept in one transaction: the session's beat sweeps every tick too, and must not be the
+    # one to see the aged harvest first.
     with job_scope() as jobs:
         async with app.state.sessionmaker.begin() as session:
+            await session.execute(
+                text(
+                    "UPDATE mcp_connections SET last_harvested_at = now() - interval '25 hours'"
+                    " WHERE id = :id"
+                ),
+                {"id": old["id"]},
+            )
             assert await harvest_service.sweep(session, now, timedelta(hours=24)) == 1
     assert [(job.name, job.args, job.queue) for job in jobs] == [
         ("system.mcp_harvest", (old["id"],), "system")

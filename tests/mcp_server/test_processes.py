@@ -75,7 +75,7 @@ async def test_a_hundred_calls_spread_over_api_processes_all_succeed(
                 assert [tool.name for tool in (await client.list_tools()).tools] == ["greet"]
                 results = [await client.call_tool("greet", {"name": f"caller {n}"}) for n in range(CALLS)]
     finally:
-        process.stop()
+        process.stop(graceful=False)
 
     for n, result in enumerate(results):
         assert not result.is_error, (n, result)

@@ -41,8 +41,8 @@ async def isolated(settings: Settings, service_env: dict[str, str]) -> AsyncIter
     try:
         yield running
     finally:
-        running.worker.stop()
-        running.beat.stop()
+        running.worker.stop(graceful=False)
+        running.beat.stop(graceful=False)
 
 
 async def test_a_worker_restart_between_attempts_still_retries_once(

@@ -21,11 +21,10 @@ from tests.support.runs import attempts, definition, fire, http_step, start, wai
 from tests.support.servers import (
     Servers,
     admin_sql,
+    clone_database,
     flush_prefix,
-    new_database_name,
     queued_task_ids,
     redis_with_db,
-    with_database,
 )
 
 
@@ -119,14 +118,11 @@ class TestCrashes:
 
 
 @pytest.fixture
-async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[AsyncClient, object]]:
+async def capped(
+    servers: Servers, settings: Settings, template_database: str
+) -> AsyncIterator[tuple[AsyncClient, object]]:
     """A stack of its own (database, Redis database, worker, API) with AUTOMATIONS_MAX_CONCURRENT_RUNS=2."""
-    from app.cli import run_migrations
-
-    name = new_database_name()
-    await admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"')
-    url = with_database(servers.admin_database_url, name)
-    await asyncio.to_thread(run_migrations, url)
+    name, url = await clone_database(servers.admin_database_url, template_database)
     redis_url = redis_with_db(servers.redis_url, 13)
     prefix = f"capped-{uuid.uuid4().hex[:8]}:"
     capped_settings = settings.model_copy(
@@ -157,7 +153,7 @@ async def capped(servers: Servers, settings: Settings) -> AsyncIterator[tuple[As
         ):
             yield client, app
     finally:
-        worker.stop()
+        worker.stop(graceful=False)
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

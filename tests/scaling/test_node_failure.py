@@ -34,7 +34,7 @@ from tests.support.factories import Caller, Factory
 from tests.support.loopback import Loopback
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.runs import definition, http_step, wait_for
-from tests.support.servers import Servers, admin_sql, new_database_name, with_database
+from tests.support.servers import Servers, admin_sql, clone_database
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -106,14 +106,10 @@ async def cluster(
     settings: Settings,
     service_env: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
+    template_database: str,
 ) -> AsyncIterator[Cluster]:
     """A database and broker prefix of their own; two nodes and one beat (with the survivor) on them."""
-    from app.cli import run_migrations
-
-    name = new_database_name()
-    await admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"')
-    url = with_database(servers.admin_database_url, name)
-    await asyncio.to_thread(run_migrations, url)
+    name, url = await clone_database(servers.admin_database_url, template_database)
     root = tmp_path_factory.mktemp("nodes")
     prefix = f"nodes-{uuid.uuid4().hex[:8]}:"
     own = settings.model_copy(
@@ -153,7 +149,7 @@ async def cluster(
             yield Cluster(own, env, app, client, engine, survivor=nodes[1], doomed=nodes[0], started=started)
     finally:
         for process in started:
-            process.stop()
+            process.stop(graceful=False)
         await engine.dispose()
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

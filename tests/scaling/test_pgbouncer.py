@@ -31,7 +31,7 @@ from tests.support.loopback import Loopback
 from tests.support.pgbouncer import PgBouncer, find_pgbouncer
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.runs import definition, http_step, start, wait_for
-from tests.support.servers import Servers, admin_sql, new_database_name, with_database
+from tests.support.servers import Servers, admin_sql, clone_database
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -65,18 +65,14 @@ async def pooled(
     settings: Settings,
     service_env: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
+    template_database: str,
 ) -> AsyncIterator[PooledStack]:
     """A database of its own, an api (in process), a worker and beat, all on DATABASE_URL through PgBouncer.
 
     The worker's and beat's direct URL names a port nobody listens on: whatever they do, they do through
     the pooler. The api listens for run changes on its direct URL, the real server.
     """
-    from app.cli import run_migrations
-
-    name = new_database_name()
-    await admin_sql(servers.admin_database_url, f'CREATE DATABASE "{name}"')
-    direct_url = with_database(servers.admin_database_url, name)
-    await asyncio.to_thread(run_migrations, direct_url)
+    name, direct_url = await clone_database(servers.admin_database_url, template_database)
     home = tmp_path_factory.mktemp("pooled-home")
     pooled_settings = settings.model_copy(
         update={
@@ -105,8 +101,8 @@ async def pooled(
         ):
             yield PooledStack(app, client, pooled_settings, direct_url, worker)
     finally:
-        beat.stop()
-        worker.stop()
+        beat.stop(graceful=False)
+        worker.stop(graceful=False)
         await admin_sql(servers.admin_database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

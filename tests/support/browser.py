@@ -7,7 +7,7 @@ Playwright's sync API cannot run inside a running event loop, so the service und
 
 from __future__ import annotations
 
-import json
+import asyncio
 import os
 import re
 import shutil
@@ -15,8 +15,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -34,6 +36,7 @@ CHROMIUM_FLAGS = [
 SCREENSHOTS = ROOT / "tests" / "output" / "screenshots"
 AXE = ROOT / "ui" / "node_modules" / "axe-core" / "axe.min.js"
 UI_INDEX = ROOT / "app" / "ui" / "index.html"
+T = TypeVar("T")
 
 
 def chromium_path() -> str:
@@ -105,22 +108,45 @@ def cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess
 
 
 def create_admin(env: dict[str, str], email: str, password: str, base: str) -> dict[str, Any]:
-    """A space and its owner through the CLI, with a password set through the CLI too.
+    """A space and its owner made as `automations create-admin` makes them, a password set as
+    `automations set-password` sets it, and the owner's sign-in through the API at `base`.
 
-    The operator's reset revokes the token create-admin printed, so the answer's `token` is a sign-in
-    of the owner through the API at `base`."""
-    made = cli(env, "create-admin", "--space", "Browser tests", "--email", email)
-    assert made.returncode == 0, made.stderr
-    assert "set-password" in made.stderr, "create-admin tells how to sign in"
-    result: dict[str, Any] = json.loads(made.stdout)
-    changed = cli(env, "set-password", "--email", email, "--password-stdin", stdin=password + "\n")
-    assert changed.returncode == 0, changed.stderr
+    The commands' own code runs here rather than in two more interpreters per test (each costs
+    seconds of start-up); tests/ui/test_cli_passwords.py runs the commands themselves. The operator's
+    reset revokes the bootstrap token, so the answer's `token` is a sign-in through the API."""
+    result = _off_the_loop(_create_admin_with_password(env["DATABASE_URL"], email, password))
     bootstrap = {"Authorization": f"Bearer {result['token']}"}
     assert httpx.get(f"{base}/api/v1/me", headers=bootstrap).status_code == 401
     signed = httpx.post(f"{base}/api/v1/auth/sessions", json={"email": email, "password": password})
     assert signed.status_code == 201, signed.text
     result["token"] = signed.json()["token"]
     return result
+
+
+async def _create_admin_with_password(database_url: str, email: str, password: str) -> dict[str, Any]:
+    from app.cli_common import refuse_jobs
+    from app.persistence.db import create_engine, create_sessionmaker
+    from app.persistence.transaction import transaction
+    from app.services.identity.signin import sign_in_service
+    from app.services.identity.spaces import space_service
+
+    engine = create_engine(database_url, pool_size=1)
+    try:
+        sessions = create_sessionmaker(engine)
+        async with transaction(sessions, refuse_jobs) as session:
+            made = await space_service.bootstrap(session, space_name="Browser tests", email=email)
+        async with transaction(sessions, refuse_jobs) as session:
+            await sign_in_service.set_password_by_email(session, email, password)
+    finally:
+        await engine.dispose()
+    return {"space_id": str(made.space.id), "user_id": str(made.user.id), "token": made.token}
+
+
+def _off_the_loop(work: Coroutine[Any, Any, T]) -> T:
+    """Run `work` to its end in a thread of its own: while Playwright's sync API is open, this thread
+    looks like it runs an event loop, and asyncio.run refuses to start here."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, work).result()
 
 
 def shot(page: Any, name: str) -> Path:

@@ -63,9 +63,15 @@ class ServiceProcess:
     def log_lines(self) -> list[str]:
         return self.log_path.read_text(errors="replace").splitlines()
 
-    def stop(self) -> None:
+    def stop(self, graceful: bool = True) -> None:
+        """Stop the process and its children: politely (SIGTERM, then SIGKILL after 20 s), or at once
+        when nothing looks at how it stops (the session's own processes at the end of the run, whose
+        warm shutdown only added seconds)."""
         if self.alive():
-            self.process.terminate()
+            if graceful:
+                self.process.terminate()
+            else:
+                self.process.kill()
             try:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:

@@ -3,6 +3,7 @@ ports, or embedded; throwaway databases on them; and a look at this session's ke
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import json
 import os
@@ -14,6 +15,8 @@ from pathlib import Path
 import redis
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.devstack import start_postgres, start_redis
 from app.persistence.db import create_engine
@@ -106,6 +109,62 @@ def flush_prefix(url: str, prefix: str) -> int:
         return int(client.delete(*keys)) if keys else 0
     finally:
         client.close()
+
+
+def template_name(run: str) -> str:
+    """The database one test run migrates once and every session of the run clones."""
+    return f"automations_template_{run}"
+
+
+async def ensure_template(admin_url: str, name: str) -> None:
+    """`name` migrated with Alembic, made by the first session of the run that asks.
+
+    The sessions of one run (pytest-xdist workers) ask at once: an advisory lock on the server lets one
+    migrate while the others wait, and the migration happens under another name, renamed when complete,
+    so a session that died half-way leaves nothing another would clone.
+    """
+    from app.cli import run_migrations
+
+    engine = create_engine(admin_url, pool_size=1)
+    try:
+        async with engine.connect() as connection:
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(text("SELECT pg_advisory_lock(hashtext(:name))"), {"name": name})
+            try:
+                if await _exists(connection, name):
+                    return
+                building = f"{name}_building"
+                await connection.execute(text(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)'))
+                await connection.execute(text(f'CREATE DATABASE "{building}"'))
+                await asyncio.to_thread(run_migrations, with_database(admin_url, building))
+                await connection.execute(text(f'ALTER DATABASE "{building}" RENAME TO "{name}"'))
+                # Nobody works in the template itself: a connection to it would stop every clone.
+                await connection.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false'))
+            finally:
+                await connection.execute(text("SELECT pg_advisory_unlock(hashtext(:name))"), {"name": name})
+    finally:
+        await engine.dispose()
+
+
+async def _exists(connection: AsyncConnection, name: str) -> bool:
+    found = await connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name})
+    return found.first() is not None
+
+
+async def clone_database(admin_url: str, template: str) -> tuple[str, str]:
+    """A new database copied from the migrated `template`: its name and URL (a copy takes a fraction of
+    a second; migrating takes seconds)."""
+    name = new_database_name()
+    for attempt in range(20):
+        try:
+            await admin_sql(admin_url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+            break
+        except DBAPIError as error:
+            # Another session's copy (or autovacuum) can hold the template for a moment.
+            if "is being accessed by other users" not in str(error) or attempt == 19:
+                raise
+            await asyncio.sleep(0.25)
+    return name, with_database(admin_url, name)
 
 
 async def admin_sql(url: str, statement: str) -> None:

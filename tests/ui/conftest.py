@@ -37,7 +37,7 @@ def ui_base(ui_env: dict[str, str], settings: Settings, worker: ServiceProcess) 
     ensure_ui_built()
     process, base = start_api(ui_env, settings.home)
     yield base
-    process.stop()
+    process.stop(graceful=False)
 
 
 @pytest.fixture

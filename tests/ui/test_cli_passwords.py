@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
+import httpx
 import pytest
 
 from tests.support.browser import cli
@@ -12,7 +14,7 @@ pytestmark = pytest.mark.timeout(300)
 
 
 def test_set_password_refuses_unknown_users_and_short_passwords_without_echoing_them(
-    service_env: dict[str, str],
+    service_env: dict[str, str], ui_base: str
 ) -> None:
     unknown = cli(
         service_env, "set-password", "--email", "nobody@example.test", "--password-stdin", stdin="x" * 20
@@ -37,3 +39,10 @@ def test_set_password_refuses_unknown_users_and_short_passwords_without_echoing_
     )
     assert done.returncode == 0, done.stderr
     assert f"password set for {email}" in done.stdout
+    # The operator's reset revoked the token create-admin printed; the password signs in.
+    bootstrap = {"Authorization": f"Bearer {json.loads(made.stdout)['token']}"}
+    assert httpx.get(f"{ui_base}/api/v1/me", headers=bootstrap).status_code == 401
+    signed = httpx.post(
+        f"{ui_base}/api/v1/auth/sessions", json={"email": email, "password": "long enough passphrase"}
+    )
+    assert signed.status_code == 201, signed.text
