@@ -54,7 +54,10 @@ def _names(value: Any) -> set[str]:
 def _host(url: Any) -> str | None:
     if not isinstance(url, str) or "{" in url.split("/")[2 if "//" in url else 0]:
         return None
-    return urlsplit(url).hostname
+    try:
+        return urlsplit(url).hostname
+    except ValueError:  # not a URL (an unclosed IPv6 bracket): the call fails when it runs
+        return None
 
 
 def _call(

@@ -111,3 +111,12 @@ class TestPreview:
         )
         steps = await _preview(definition)
         assert steps[1]["condition"] == {"decided": False, "waits_for": ["got"]}
+
+
+async def test_a_url_that_does_not_parse_names_no_host() -> None:
+    definition = _definition(_http("post", "http://[not-a-host/x"))
+    steps, hosts = await preview_steps(
+        definition, {"inputs": {}, "trigger": {}, "run": {}}, actions, capabilities, {}, CallPolicy()
+    )
+    assert hosts == []
+    assert steps[0]["calls"][0]["capability"] == "http.request"

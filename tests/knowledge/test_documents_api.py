@@ -120,6 +120,9 @@ async def test_bad_fields_are_422_with_a_pointer(factory: Factory) -> None:
     cases = [
         ({"title": "t", "text": "x", "tags": [""]}, "invalid_tags"),
         ({"title": "t", "text": "x", "source_url": "ftp://example.com/a"}, "invalid_source_url"),
+        # Not even a URL: the parser's own refusal is a 422 too, never a 500.
+        ({"title": "t", "text": "x", "source_url": "http://["}, "invalid_source_url"),
+        ({"title": "t", "text": "x", "source_url": "https://[::1"}, "invalid_source_url"),
         ({"title": "t", "text": "x", "format": "pdf"}, None),
         ({"title": " ", "text": "x"}, "invalid_title"),
     ]

@@ -127,3 +127,10 @@ async def test_title_and_repeated_tags_from_the_form(factory: Factory) -> None:
     assert body["title"] == "Given title"
     assert body["tags"] == ["one", "two", "three"]
     assert body["source_url"] == "https://example.com/a"
+
+
+async def test_a_source_url_that_does_not_parse_is_422(factory: Factory) -> None:
+    owner = await factory.owner()
+    response = await _upload(owner, "a.txt", b"words", "text/plain", source_url="http://[")
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "invalid_source_url"

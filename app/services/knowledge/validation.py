@@ -67,7 +67,10 @@ def clean_source_url(url: Any) -> str | None:
         raise refuse(
             "invalid_source_url", "/source_url", "source_url is an http(s) URL of at most 2048 chars"
         )
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed IPv6 bracket: not a URL at all
+        raise refuse("invalid_source_url", "/source_url", "source_url is an http(s) URL") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise refuse("invalid_source_url", "/source_url", "source_url is an http(s) URL")
     return url
