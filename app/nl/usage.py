@@ -27,9 +27,12 @@ class CapabilityUse:
 
 
 def steps(document: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Plan steps at every depth, then on_failure steps, each with its path."""
+    """Plan steps at every depth, then on_failure steps, each with its path; a step whose action is not
+    a name (a schema error the validator reports) is left out of these checks."""
     for located in walk_document(document):
-        yield located.where, located.step
+        action = located.step.get("action")
+        if action is None or isinstance(action, str):
+            yield located.where, located.step
 
 
 def tool_patterns(step: dict[str, Any]) -> list[tuple[int, str]]:

@@ -29,11 +29,12 @@ class TestCreate:
 
     async def test_every_example_is_accepted(self, factory: Factory) -> None:
         owner = await factory.owner()
-        # Examples that post to Slack name this secret; saving checks that the space has it.
-        stored = await owner.request(
-            "PUT", owner.space_path("/secrets/slack_bot_token"), json={"value": "xoxb-x"}
-        )
-        assert stored.status_code == 201, stored.text
+        # Examples name secrets (Slack's token, an API's); saving checks that the space has them.
+        for secret in ("slack_bot_token", "payments_token"):
+            stored = await owner.request(
+                "PUT", owner.space_path(f"/secrets/{secret}"), json={"value": "xoxb-x"}
+            )
+            assert stored.status_code == 201, stored.text
         for name in sorted(path.name for path in EXAMPLES.glob("*.json")):
             # This deployment allows only the scripted test model.
             document = json.loads(json.dumps(example(name)).replace("openai/gpt-4o-mini", TEST_MODEL))

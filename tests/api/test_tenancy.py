@@ -51,6 +51,7 @@ def _fill(path: str, space_id: str, automation_id: str, user_id: str, run_id: st
         "artifact_id": str(uuid.uuid4()),
         "database_id": str(uuid.uuid4()),
         "key": "seen/1",
+        "path": "a",
         "plugin_id": "uptime",
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)

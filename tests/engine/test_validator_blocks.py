@@ -179,3 +179,11 @@ def test_a_wait_past_the_maximum_is_refused_at_save_unless_templated() -> None:
     )
     found = [(p.path, p.code) for p in validate_definition(inside_loop, shorter)]
     assert ("/plan/0/for_each/steps/0/config/for", "wait_too_long") in found
+
+
+def test_a_step_whose_action_is_not_a_string_is_a_schema_error_not_a_crash() -> None:
+    document = _plan(_step("a"), on_failure=[{"step_id": "b", "action": {}, "config": {}}])
+    document["plan"].append({"step_id": "c", "action": ["wait"], "config": {}})
+    found = check(document)
+    assert ("/execution/on_failure/0/action", "schema", "error") in found
+    assert ("/plan/1/action", "schema", "error") in found

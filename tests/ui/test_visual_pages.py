@@ -299,19 +299,21 @@ def test_dashboard_approvals_failures_spend_against_caps_and_queue(
     assert second["status"] == "queued", second
 
     failed_row = page.locator(f"#dash-failing li[data-automation='{broken['id']}']")
+    row = page.locator(f"#dash-spend tr[data-automation='{spends['id']}']")
     # Statistics are answered from a cache for up to 10 s (docs/ui.md), and the empty dashboard asked for
-    # them on sign-in: reload until the cached answer has made way for one that counts the failure.
+    # them on sign-in: reload until the cached answers have made way for ones that count the failure
+    # and the spend.
     for _ in range(15):
         page.goto("/")
         page.wait_for_selector("#dash-failing :is(.empty, li)")
-        if failed_row.count():
+        page.wait_for_selector("#dash-spend :is(.empty, tr, p)")
+        if failed_row.count() and row.count():
             break
         page.wait_for_timeout(1000)
     page.wait_for_selector("#dash-approvals-count:text-is('2 pending')")
     assert page.locator("#dash-approvals a[href^='/approvals/']").count() == 2
     assert "1 of 1 run failed" in failed_row.inner_text()
     assert "Breaks" in failed_row.inner_text()
-    row = page.locator(f"#dash-spend tr[data-automation='{spends['id']}']")
     row.wait_for()
     assert "$0.01" in row.inner_text(), "the automation's own daily cap"
     assert float(page.get_attribute(f"#dash-spend tr[data-automation='{spends['id']}'] meter", "value")) == (

@@ -231,7 +231,7 @@ def _placement(located: RawStep) -> list[Problem]:
             )
         )
     action = located.step.get("action")
-    if not located.in_plan and action in WAITING_ACTIONS:
+    if not located.in_plan and isinstance(action, str) and action in WAITING_ACTIONS:
         problems.append(
             Problem(
                 join(*located.where, "action"),
