@@ -9,11 +9,32 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.persistence.models import QueueSample
+from app.persistence.models import QueueSample, Run
 from app.persistence.transaction import transaction
 from app.services.runs.queue_depth import QueueDepthService
-from tests.api.test_run_stats import _runs, _set
-from tests.support.factories import Factory
+from tests.support.factories import Caller, Factory
+
+
+async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
+    """Runs of a new automation of the caller's space, written as queued or pending with no broker message:
+    no worker of the session takes them while the test samples."""
+    automation = await caller.create_automation()
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        session.add_all(
+            Run(
+                id=uuid.uuid4(),
+                space_id=uuid.UUID(caller.space_id),
+                automation_id=uuid.UUID(automation["id"]),
+                automation_version=1,
+                definition=automation["definition"],
+                status=status,
+                queue="runs.fast",
+                trigger_type="manual",
+                trigger_payload={},
+                inputs={},
+            )
+            for status in statuses
+        )
 
 
 async def _sample(app: Any, service: QueueDepthService, now: datetime) -> bool:
@@ -32,10 +53,8 @@ async def _samples_of(app: Any, space_id: str) -> list[datetime]:
 async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, factory: Factory) -> None:
     alice = await factory.owner()
     bob = await factory.owner()
-    automation = await alice.create_automation()
-    ids = await _runs(alice, automation["id"], 3)
-    await _set(app, ids[0], status="queued")
-    await _runs(bob, (await bob.create_automation())["id"], 1)
+    await _waiting(app, alice, ["queued", "pending", "pending"])
+    await _waiting(app, bob, ["pending"])
 
     now = datetime.now(UTC)
     assert await _sample(app, QueueDepthService(), now - timedelta(minutes=3))
@@ -80,7 +99,7 @@ async def test_an_idle_space_and_bad_ranges(factory: Factory) -> None:
 async def test_another_space_is_404_and_old_samples_are_forgotten(app: Any, factory: Factory) -> None:
     alice = await factory.owner()
     bob = await factory.owner()
-    await _runs(alice, (await alice.create_automation())["id"], 1)
+    await _waiting(app, alice, ["pending"])
     response = await bob.request("GET", bob.space_path("/queue/depth", space_id=alice.space_id))
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "space_not_found"

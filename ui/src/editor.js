@@ -384,7 +384,9 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       // A template field's editor (right after its hidden input) stands for the input.
       const first = target.querySelector("input, select, textarea");
       const input = first && first.dataset.template === "ready" ? first.nextElementSibling.querySelector(".cm-content") : first;
-      if (input) input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), note.id].filter(Boolean).join(" "));
+      // Each note once: marks are drawn again at every check, with the same ids.
+      const described = new Set((input && input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
+      if (input && !described.has(note.id)) input.setAttribute("aria-describedby", [...described, note.id].join(" "));
     });
   }
 

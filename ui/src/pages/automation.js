@@ -291,6 +291,12 @@ export function automationPage(main, id) {
   // An edit's problems and warnings beside their fields, before anything is saved. A later edit, or a
   // page painted again meanwhile, makes this answer stale: it is left.
   async function checkBeside(shown, definition) {
+    // Marks redrawn under an open completion list would close it: the check waits for it to go.
+    if (document.querySelector(".cm-tooltip-autocomplete")) {
+      clearTimeout(checkTimer);
+      checkTimer = setTimeout(() => checkBeside(shown, definition), 600);
+      return;
+    }
     const mine = ++checks;
     try {
       const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
