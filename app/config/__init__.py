@@ -16,16 +16,18 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.config.connections import (
+    ArtifactSettings,
+    DeliverySettings,
+    KnowledgeSettings,
+    McpSettings,
+    OutboundSettings,
+)
 from app.config.sections import (
     MIN_METRICS_TOKEN_LENGTH,
     ApiSettings,
-    ArtifactSettings,
     AuthoringSettings,
-    DeliverySettings,
-    KnowledgeSettings,
     LlmSettings,
-    McpSettings,
-    OutboundSettings,
     SigninSettings,
     SpendingSettings,
     TriggerSettings,

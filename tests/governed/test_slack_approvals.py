@@ -139,8 +139,15 @@ class TestSlackApprovals:
         replayed = await click(owner, body)
         assert (replayed.status_code, replayed.json()["error"]["code"]) == (409, "approval_not_pending")
 
+        # The message may first say the call is executing; wait for its final word.
         [update] = await eventually(
-            lambda: _async([u for u in fake_slack.updates if u["ts"] == _ts_of(fake_slack, post)])
+            lambda: _async(
+                [
+                    u
+                    for u in fake_slack.updates
+                    if u["ts"] == _ts_of(fake_slack, post) and "Approved by" in u["text"]
+                ][-1:]
+            )
         )
         assert update["channel"] == "C0APPROVE"
         assert "Approved by" in update["text"]
