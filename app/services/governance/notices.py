@@ -57,10 +57,19 @@ def _params_text(params: Any) -> str:
     return text if len(text) <= PARAMS_CHARS else text[:PARAMS_CHARS] + "\n…"
 
 
+_AFTER_APPROVAL = {
+    "approved": "",
+    "executing": " (running)",
+    "executed": " (done)",
+    "failed": " (the call failed)",
+}
+
+
 def _status_line(approval: ActionInvocation, approvers: list[str]) -> str:
     names = ", ".join(approvers)
-    if approval.status == "approved":
-        return f":white_check_mark: Approved by {names}"
+    # The update may be sent after the approved call already ran: it still says who approved it.
+    if approval.status in _AFTER_APPROVAL:
+        return f":white_check_mark: Approved by {names}{_AFTER_APPROVAL[approval.status]}"
     if approval.status == "denied":
         return f":no_entry: Denied by {names}"
     if approval.status == "expired":
