@@ -65,6 +65,10 @@ def _schemathesis(ui_base: str, owner: Owner, name: str) -> subprocess.Popen[str
             "--seed",
             "20261123",
             "--generation-deterministic",
+            # Hypothesis gives up on an operation whose generated bodies its own filters mostly discard
+            # (a plan's nested unions): a limit of the generator, not an answer of the API.
+            "--suppress-health-check",
+            "filter_too_much",
             *HALVES[name],
             "--request-timeout",
             # A draft asks the loopback model more than once; on a busy machine that takes a while.
