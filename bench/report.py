@@ -26,29 +26,32 @@ TARGETS = (
         "fire",
         "webhook fire, 16 clients → 16 webhooks",
         "≤ 8x the INSERT floor, p99 < 50 ms",
-        "`python -m bench fire`",
+        "run `python -m bench fire`",
     ),
-    Target("latency", "run latency, 3 steps, p50", "≤ 3x its floor", "`python -m bench latency`"),
+    Target("latency", "run latency, 3 steps, p50", "≤ 3x its floor", "run `python -m bench latency`"),
     Target(
-        "throughput", "run throughput, 3 steps", "≤ 3x the Celery no-op floor", "`python -m bench throughput`"
+        "throughput",
+        "run throughput, 3 steps",
+        "≤ 3x the Celery no-op floor",
+        "run `python -m bench throughput`",
     ),
     Target(
         "mcp",
         "MCP tool call, pooled session",
         "≤ 1.5x the reused-session cost",
-        "`python -m bench mcp`",
+        "run `python -m bench mcp`",
     ),
     Target(
         "test",
         "`make test` duration on 2 cores",
         "≤ 10 min, same coverage",
-        "not a bench: `time make test-only` (TEST_SESSIONS=2) on a quiet 2-core machine",
+        "no bench runs the suite; time `make test-only` (TEST_SESSIONS=2) on a quiet 2-core machine",
     ),
     Target(
         "load",
         "outside load test: runs/s completed (16 keep-alive clients, 3-step webhook automation)",
         "≥ 400 runs/s",
-        "`python -m bench load`",
+        "run `python -m bench load`",
     ),
 )
 

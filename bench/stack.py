@@ -455,6 +455,23 @@ async def _server_versions(stack: BenchStack) -> tuple[str, str]:
     return postgres, redis_version
 
 
+# A 1-minute load average above this per core before the bench starts anything: other work shares the
+# machine, and the document says the figures were measured under load.
+QUIET_LOAD_PER_CORE = 0.25
+
+
+def conditions(load_at_start: tuple[float, float, float]) -> str:
+    """Whether the machine was quiet when the bench started, judged by the load other work put on it."""
+    cores = os.cpu_count() or 1
+    before = f"load average {load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min) on {cores} cores"
+    if load_at_start[0] <= QUIET_LOAD_PER_CORE * cores:
+        return f"quiet: {before} before the bench started"
+    return (
+        f"**measured under load**: other work kept the {before} before the bench started anything; "
+        "every figure, floors included, is slower and noisier than on a quiet machine, so read the ratios"
+    )
+
+
 def machine(stack: BenchStack | None, load_at_start: tuple[float, float, float]) -> list[tuple[str, str]]:
     """What the figures were measured on (and how busy it was with other work)."""
     memory = psutil.virtual_memory().total / 2**30
@@ -479,4 +496,5 @@ def machine(stack: BenchStack | None, load_at_start: tuple[float, float, float])
             f"{load_at_start[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
             "(includes the bench's own processes)",
         ),
+        ("conditions", conditions(load_at_start)),
     ]
