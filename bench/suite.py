@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.report import Row, summary, table
-from bench.stack import FULL_REDIS_DB, SMOKE_REDIS_DB, BenchStack, Servers, log, machine, resolve_servers
+from bench.stack import (
+    FULL_REDIS_DB,
+    SMOKE_REDIS_DB,
+    BenchStack,
+    OtherWork,
+    Servers,
+    log,
+    machine,
+    resolve_servers,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.md"
 
@@ -371,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     failed: list[str] = []
     machine_lines: list[tuple[str, str]] = []
+    other_work = OtherWork().start()
     try:
         if any(b.needs_stack for b in selected):
             servers = resolve_servers()
@@ -385,8 +395,10 @@ def main(argv: list[str] | None = None) -> int:
                     print(stack.log_tails(), file=sys.stderr)
                 failed.append(benchmark.name)
                 rows.append(Row(f"{benchmark.name}: FAILED", f"{type(exc).__name__}: {str(exc)[:200]}"))
-        machine_lines = machine(stack, load_at_start)
+        other_work.stop()
+        machine_lines = machine(stack, load_at_start, other_work.share)
     finally:
+        other_work.stop()
         if stack is not None:
             stack.close()
     elapsed = time.monotonic() - started

@@ -91,7 +91,12 @@ class TestWithin:
 
 class TestConditions:
     def test_a_quiet_machine_says_so(self) -> None:
-        assert conditions((0.0, 5.0, 5.0)).startswith("quiet: ")
+        assert conditions((0.0, 5.0, 5.0), 0.02).startswith("quiet: ")
 
-    def test_a_loaded_machine_says_the_figures_were_measured_under_load(self) -> None:
-        assert "measured under load" in conditions((64.0, 1.0, 1.0))
+    def test_load_before_the_start_is_measured_under_load(self) -> None:
+        assert "measured under load" in conditions((64.0, 1.0, 1.0), 0.0)
+
+    def test_other_work_during_the_run_is_measured_under_load(self) -> None:
+        said = conditions((0.0, 0.0, 0.0), 0.4)
+        assert "measured under load" in said
+        assert "40%" in said
