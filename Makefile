@@ -84,9 +84,9 @@ docs: $(STAMP)
 docs-serve: $(STAMP)
 	$(BIN)/mkdocs serve -a 127.0.0.1:8001
 
-## bench: every hot path on the real stack, as ratios against floors measured in the same run
+## bench: every hot path as ratios against same-run floors, then the release's goals met or not; writes bench/results/latest.md
 bench: install
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --write
 
 ## bench-smoke: each benchmark with tiny N (checks they run; the test suite runs it too)
 bench-smoke: install

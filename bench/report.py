@@ -1,4 +1,4 @@
-"""Statistics and the one results table."""
+"""Statistics, the one results table, and the closing summary of the figures against their goals."""
 
 from __future__ import annotations
 
@@ -11,12 +11,59 @@ HEADER = ("figure", "result", "floor (same run, same servers)", "x floor", "targ
 
 
 @dataclass(frozen=True)
-class Headline:
-    """A headline figure as the summary shows it: measured, its target, and whether it meets it."""
+class Target:
+    """One of the release's performance goals: the figure, the goal, and what measures it."""
 
-    name: str
+    key: str
+    figure: str
+    goal: str
+    how: str
+
+
+# The closing summary has one row per goal, in this order, whether this run measured it or not.
+TARGETS = (
+    Target(
+        "fire",
+        "webhook fire, 16 clients → 16 webhooks",
+        "≤ 8x the INSERT floor, p99 < 50 ms",
+        "run `python -m bench fire`",
+    ),
+    Target("latency", "run latency, 3 steps, p50", "≤ 3x its floor", "run `python -m bench latency`"),
+    Target(
+        "throughput",
+        "run throughput, 3 steps",
+        "≤ 3x the Celery no-op floor",
+        "run `python -m bench throughput`",
+    ),
+    Target(
+        "mcp",
+        "MCP tool call, pooled session",
+        "≤ 1.5x the reused-session cost",
+        "run `python -m bench mcp`",
+    ),
+    Target(
+        "test",
+        "`make test` duration on 2 cores",
+        "≤ 10 min, same coverage",
+        "no bench runs the suite; time `make test-only` (TEST_SESSIONS=2) on a quiet 2-core machine",
+    ),
+    Target(
+        "load",
+        "outside load test: runs/s completed (16 keep-alive clients, 3-step webhook automation)",
+        "≥ 400 runs/s",
+        "run `python -m bench load`",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a benchmark measured for one of TARGETS (`key`): the figure, its ratio to the floor of the
+    same run (with that floor), and whether it meets the goal."""
+
+    key: str
     measured: str
-    target: str
+    versus_floor: str
     met: bool
 
 
@@ -31,19 +78,12 @@ class Row:
     details: str = ""
     target: str = "—"  # the figure's goal, printed beside it
     headlines: tuple[Headline, ...] = ()
-    """What of this row the closing summary puts beside its target."""
+    """What of this row the closing summary puts beside its goal (see TARGETS)."""
 
 
-def ratio_headline(name: str, cost: float, floor_cost: float, limit: float) -> Headline:
-    """A cost over its floor against a ratio the target allows at most."""
-    return Headline(
-        name, ratio(cost, floor_cost), f"≤ {limit:g}x", floor_cost > 0 and cost / floor_cost <= limit
-    )
-
-
-def latency_headline(name: str, seconds: float, limit_seconds: float) -> Headline:
-    """A latency against a bound it must stay under."""
-    return Headline(name, ms(seconds), f"< {ms(limit_seconds)}", seconds < limit_seconds)
+def within(cost: float, floor_cost: float, limit: float) -> bool:
+    """Whether a cost is at most `limit` times its floor's (never with no floor to compare to)."""
+    return floor_cost > 0 and cost / floor_cost <= limit
 
 
 def median(samples: Sequence[float]) -> float:
@@ -89,20 +129,31 @@ def mib(size: int) -> str:
 
 
 def summary(rows: Sequence[Row]) -> str:
-    """The headline figures of `rows` beside their targets (empty when no row carries one)."""
-    headlines = [headline for row in rows for headline in row.headlines]
-    if not headlines:
-        return ""
-    lines = ["| headline | measured | target | met |", "|---|---:|---:|---|"]
-    for headline in headlines:
-        cells = (headline.name, headline.measured, headline.target, "yes" if headline.met else "NO")
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    """One line per goal of TARGETS: what `rows` measured for it beside the goal, met or not; a goal no
+    row measured says so and how to measure it."""
+    measured: dict[str, Headline] = {}
+    for row in rows:
+        for headline in row.headlines:
+            measured.setdefault(headline.key, headline)
+    lines = ["| figure | measured | x floor (same run) | target | met |", "|---|---:|---:|---|---|"]
+    for target in TARGETS:
+        headline = measured.get(target.key)
+        if headline is None:
+            cells = (target.figure, f"not measured: {target.how}", "—", target.goal, "not measured")
+        else:
+            verdict = "met" if headline.met else "not met"
+            cells = (target.figure, headline.measured, headline.versus_floor, target.goal, verdict)
+        lines.append(_line(cells))
     return "\n".join(lines)
 
 
 def table(rows: Sequence[Row]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|---|---:|---:|---:|---|---|"]
     for row in rows:
-        cells = (row.figure, row.result, row.floor, row.ratio, row.target, row.details)
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+        lines.append(_line((row.figure, row.result, row.floor, row.ratio, row.target, row.details)))
     return "\n".join(lines)
+
+
+def _line(cells: Sequence[str]) -> str:
+    """A markdown table line; a `|` inside a cell is escaped so it cannot split the cell."""
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"

@@ -28,7 +28,7 @@ from bench import round_trips
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE, celery_round_trips, noop_drain_rate, sequential_write_latencies
-from bench.report import Row, median, mib, ms, percentile, rate, ratio, ratio_headline
+from bench.report import Headline, Row, median, mib, ms, percentile, rate, ratio, within
 from bench.stack import BenchStack, RssSampler, cpu_seconds, log
 
 TERMINAL = sorted(status.value for status in run_states.TERMINAL)
@@ -105,7 +105,14 @@ def latency(stack: BenchStack, warmup: int, count: int) -> list[Row]:
             f"{ms(median(samples['http']))}, row created → claimed {ms(median(samples['to_claim']))}, "
             f"claimed → succeeded {ms(median(samples['claim_to_end']))}",
             target="≤ 3x (p50)",
-            headlines=(ratio_headline("run latency, 3 steps, p50", percentile(total, 50), floor, 3),),
+            headlines=(
+                Headline(
+                    "latency",
+                    f"p50 {ms(percentile(total, 50))}",
+                    f"{ratio(percentile(total, 50), floor)} (floor {ms(floor)})",
+                    within(percentile(total, 50), floor, 3),
+                ),
+            ),
         ),
         Row(
             "database round trips, one 3-step run",
@@ -217,7 +224,15 @@ def throughput(stack: BenchStack, warmup: int, batches: int, batch: int, concurr
             f"drained from a backlog; batch rates {', '.join(f'{value:,.0f}' for value in runs)}/s; "
             f"worker CPU {ms(median(cpus))} per run (all its processes); {concurrency_text}",
             target="≤ 3x; worker CPU ≤ 8 ms per run",
-            headlines=(ratio_headline("run throughput, 3 steps", 1 / median(runs), 1 / median(noops), 3),),
+            headlines=(
+                Headline(
+                    "throughput",
+                    rate(median(runs), "runs"),
+                    f"{ratio(1 / median(runs), 1 / median(noops))} "
+                    f"(floor {rate(median(noops), 'no-op tasks')})",
+                    within(1 / median(runs), 1 / median(noops), 3),
+                ),
+            ),
         ),
         Row(
             "memory, peak RSS during the throughput run",

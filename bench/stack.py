@@ -455,7 +455,91 @@ async def _server_versions(stack: BenchStack) -> tuple[str, str]:
     return postgres, redis_version
 
 
-def machine(stack: BenchStack | None, load_at_start: tuple[float, float, float]) -> list[tuple[str, str]]:
+# The machine counts as quiet when, before the bench started anything, the 1-minute load average was at most
+# this per core, and, while it ran, processes other than its own used at most OTHER_WORK_QUIET of the
+# machine's CPU.
+QUIET_LOAD_PER_CORE = 0.25
+OTHER_WORK_QUIET = 0.10
+# The servers' processes serve the bench too (and perhaps others): not counted as other work.
+SHARED_SERVERS = frozenset({"postgres", "postmaster", "redis-server", "pgbouncer"})
+
+
+class OtherWork:
+    """Samples, in a thread, the CPU time used by processes that are not the bench's (itself and its
+    children) nor the servers', to tell how much of the machine other work took while the bench ran.
+
+    Each process is counted from its first sample (from zero when it started after the bench did), so
+    a process that came and went between two samples is missed: the share is a lower bound.
+    """
+
+    def __init__(self, interval: float = 2.0) -> None:
+        self.interval = interval
+        self._first: dict[tuple[int, float], float] = {}
+        self._last: dict[tuple[int, float], float] = {}
+        self._started = time.monotonic()
+        self._start_time = time.time()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _sample(self) -> None:
+        mine = {os.getpid(), *(child.pid for child in psutil.Process().children(recursive=True))}
+        for process in psutil.process_iter(["pid", "name", "cmdline", "cpu_times", "create_time"]):
+            info = process.info
+            times = info["cpu_times"]
+            if info["pid"] in mine or not info["cmdline"] or info["name"] in SHARED_SERVERS or times is None:
+                continue  # the bench's, a server's, or a kernel thread
+            key = (info["pid"], info["create_time"])
+            used = times.user + times.system
+            self._first.setdefault(key, used if info["create_time"] < self._start_time else 0.0)
+            self._last[key] = used
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            with contextlib.suppress(psutil.Error, OSError):
+                self._sample()
+
+    def start(self) -> OtherWork:
+        with contextlib.suppress(psutil.Error, OSError):
+            self._sample()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Take the last sample and stop sampling (again: nothing)."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._thread.join()
+        with contextlib.suppress(psutil.Error, OSError):
+            self._sample()
+
+    @property
+    def share(self) -> float:
+        """Other work's CPU over the machine's (all cores) since the start, 0..1."""
+        elapsed = max(time.monotonic() - self._started, 1e-9)
+        used = sum(self._last[key] - self._first[key] for key in self._last)
+        return max(0.0, used / (elapsed * (os.cpu_count() or 1)))
+
+
+def conditions(load_at_start: tuple[float, float, float], other_work: float) -> str:
+    """Whether the machine was quiet: the load before the bench started, and the share of the machine's
+    CPU that other processes (not the bench's, not the servers') used while it ran."""
+    cores = os.cpu_count() or 1
+    seen = (
+        f"load average {load_at_start[0]:.2f} on {cores} cores before the bench started; other processes "
+        f"used at least {other_work:.0%} of the machine's CPU while it ran"
+    )
+    if load_at_start[0] <= QUIET_LOAD_PER_CORE * cores and other_work <= OTHER_WORK_QUIET:
+        return f"quiet: {seen}"
+    return (
+        f"**measured under load**: {seen}; every figure, floors included, is slower and noisier than on a "
+        "quiet machine, so read the ratios"
+    )
+
+
+def machine(
+    stack: BenchStack | None, load_at_start: tuple[float, float, float], other_work: float
+) -> list[tuple[str, str]]:
     """What the figures were measured on (and how busy it was with other work)."""
     memory = psutil.virtual_memory().total / 2**30
     postgres = redis_version = "not used in this run"
@@ -479,4 +563,5 @@ def machine(stack: BenchStack | None, load_at_start: tuple[float, float, float])
             f"{load_at_start[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
             "(includes the bench's own processes)",
         ),
+        ("conditions", conditions(load_at_start, other_work)),
     ]

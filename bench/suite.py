@@ -1,8 +1,12 @@
 """The benchmark suite: which benchmarks, in which order, at which sizes; one table at the end.
 
-    python -m bench                 # everything (full sizes), table to stdout and bench/results/latest.md
-    python -m bench fire latency    # some of them (table to stdout only, unless --output)
+    python -m bench                 # everything (full sizes), results to stdout
+    python -m bench --write         # also to bench/results/latest.md (what `make bench` runs)
+    python -m bench fire latency    # some of them
     python -m bench --smoke         # everything at tiny sizes: checks that each runs and prints its row
+
+The results end with one row per goal of the release (`bench.report.TARGETS`): the figure, its ratio to
+the floor of the same run, the goal, met or not; a goal this run did not measure says so.
 
 Benchmarks run in a fixed order whatever the command line says: the in-process ones, then the ones
 that need no worker (their wake-ups are purged), then the ones on a worker.
@@ -20,7 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.report import Row, summary, table
-from bench.stack import FULL_REDIS_DB, SMOKE_REDIS_DB, BenchStack, Servers, log, machine, resolve_servers
+from bench.stack import (
+    FULL_REDIS_DB,
+    SMOKE_REDIS_DB,
+    BenchStack,
+    OtherWork,
+    Servers,
+    log,
+    machine,
+    resolve_servers,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.md"
 
@@ -71,6 +84,9 @@ class Profile:
     waits_warmup: int = 10
     waits_runs: int = 100
     waits_lag_runs: int = 50
+    load_warmup_seconds: float = 5.0
+    load_seconds: float = 30.0
+    load_noops: int = 500
 
 
 FULL = Profile(
@@ -152,6 +168,9 @@ SMOKE = Profile(
     waits_warmup=1,
     waits_runs=4,
     waits_lag_runs=3,
+    load_warmup_seconds=0.5,
+    load_seconds=2.0,
+    load_noops=8,
 )
 
 
@@ -252,6 +271,13 @@ def _throughput(stack: BenchStack | None, p: Profile) -> list[Row]:
     return runs.throughput(stack, p.throughput_warmup, p.throughput_batches, p.throughput_batch, p.clients)
 
 
+def _load(stack: BenchStack | None, p: Profile) -> list[Row]:
+    from bench import load
+
+    assert stack is not None
+    return load.run(stack, p.clients, p.load_warmup_seconds, p.load_seconds, p.load_noops)
+
+
 def _pooler(stack: BenchStack | None, p: Profile) -> list[Row]:
     from bench import pooler
 
@@ -305,6 +331,13 @@ BENCHMARKS = (
         "3-step latency with 1,000 runs waiting vs none; due wait → resumed lag",
     ),
     Benchmark("throughput", ("memory",), True, _throughput, "runs/s and peak RSS vs no-op tasks/s"),
+    Benchmark(
+        "load",
+        ("outside-load",),
+        True,
+        _load,
+        "runs/s completed while keep-alive clients fire at the api and worker (~40 s)",
+    ),
     Benchmark("pooler", ("pgbouncer",), True, _pooler, "runs/s through PgBouncer vs straight to PostgreSQL"),
     Benchmark(
         "metrics", ("metrics-overhead",), True, _metrics, "api and worker CPU per op, metrics on vs off"
@@ -331,15 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("benchmarks", nargs="*", help="run only these (default: all)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check each runs and prints its row")
-    parser.add_argument(
-        "--output", type=Path, help=f"also write the results here (default for a full run of all: {RESULTS})"
-    )
+    parser.add_argument("--write", action="store_true", help=f"also write the results to {RESULTS}")
+    parser.add_argument("--output", type=Path, help="also write the results to this file")
     options = parser.parse_args(argv)
+    if options.write and options.smoke:
+        parser.error("--write records full-size figures; a smoke run's are not results (use --output)")
     selected = _select(options.benchmarks)
     profile = SMOKE if options.smoke else FULL
-    output = options.output
-    if output is None and not options.smoke and len(selected) == len(BENCHMARKS):
-        output = RESULTS
+    outputs = [path for path in (RESULTS if options.write else None, options.output) if path is not None]
 
     started = time.monotonic()
     load_at_start = os.getloadavg()
@@ -348,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     failed: list[str] = []
     machine_lines: list[tuple[str, str]] = []
+    other_work = OtherWork().start()
     try:
         if any(b.needs_stack for b in selected):
             servers = resolve_servers()
@@ -362,14 +395,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(stack.log_tails(), file=sys.stderr)
                 failed.append(benchmark.name)
                 rows.append(Row(f"{benchmark.name}: FAILED", f"{type(exc).__name__}: {str(exc)[:200]}"))
-        machine_lines = machine(stack, load_at_start)
+        other_work.stop()
+        machine_lines = machine(stack, load_at_start, other_work.share)
     finally:
+        other_work.stop()
         if stack is not None:
             stack.close()
     elapsed = time.monotonic() - started
-    document = _document(profile, machine_lines, rows, elapsed)
+    ran = "all benchmarks" if len(selected) == len(BENCHMARKS) else ", ".join(b.name for b in selected)
+    document = _document(profile, ran, machine_lines, rows, elapsed)
     print(document)
-    if output is not None:
+    for output in outputs:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(document)
         log(f"results written to {output}")
@@ -379,8 +415,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _document(profile: Profile, machine_lines: list[tuple[str, str]], rows: list[Row], elapsed: float) -> str:
-    lines = [f"## Benchmark results ({profile.name} run, {elapsed:,.0f} s)", ""]
+def _document(
+    profile: Profile, ran: str, machine_lines: list[tuple[str, str]], rows: list[Row], elapsed: float
+) -> str:
+    lines = [f"## Benchmark results ({profile.name} run of {ran}, {elapsed:,.0f} s)", ""]
     lines += [f"- **{key}**: {value}" for key, value in machine_lines]
     lines += [
         "",
@@ -390,9 +428,7 @@ def _document(profile: Profile, machine_lines: list[tuple[str, str]], rows: list
         table(rows),
         "",
     ]
-    headlines = summary(rows)
-    if headlines:
-        lines += ["### Headline figures against their targets", "", headlines, ""]
+    lines += ["### Headline figures against their targets", "", summary(rows), ""]
     return "\n".join(lines)
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.report import TARGETS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -31,12 +33,8 @@ def test_benchmark_suite_runs_and_prints_every_row() -> None:
     assert "FAILED" not in result.stdout
     assert "x floor" in result.stdout
     assert "| target |" in result.stdout
-    summary = result.stdout.split("### Headline figures against their targets", 1)[1]
-    for headline in (
-        "| webhook fire, ",
-        "| webhook fire p99",
-        "| run latency, 3 steps, p50 |",
-        "| run throughput, 3 steps |",
-        "| MCP tool call, pooled session |",
-    ):
-        assert headline in summary, summary
+    summary = result.stdout.split("### Headline figures against their targets", 1)[1].splitlines()
+    for target in TARGETS:
+        (line,) = [line for line in summary if line.startswith(f"| {target.figure} |")]
+        # Every goal but the test suite's duration is measured by some benchmark of the run.
+        assert ("not measured" in line) == (target.key == "test"), line
