@@ -10,6 +10,7 @@ an admin).
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -54,6 +55,8 @@ def _api(url: str) -> Any:
         )
     if parts.username or parts.password or parts.query:
         _fail(f"--url must not carry credentials or a query: {TOKEN_REFUSED}")
+    # One line per request would bury the diff (and the server's address) in a CI log.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
         _fail(

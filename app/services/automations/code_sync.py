@@ -246,7 +246,9 @@ def _state_of(current: Current) -> dict[str, Any]:
 
 
 def _stale(file_name: str, wanted: AutomationFile, current: Current) -> list[Problem]:
-    if wanted.base_version is None:
+    # A file without a base version may still set the status and modes of an automation whose
+    # definition it already holds: what an apply stopped by a refusal after creating it left behind.
+    if wanted.base_version is None and wanted.definition != current.definition:
         return [
             Problem(
                 file_name,
@@ -255,7 +257,7 @@ def _stale(file_name: str, wanted: AutomationFile, current: Current) -> list[Pro
                 f"{current.version}: export it first, or apply with --force",
             )
         ]
-    if wanted.base_version != current.version:
+    if wanted.base_version is not None and wanted.base_version != current.version:
         return [
             Problem(
                 file_name,
@@ -290,9 +292,12 @@ def apply_changes(api: ServiceApi, space: Space, changes: Sequence[Change], *, f
     for change in changes:
         if change.action == "unchanged":
             continue
+        done: list[str] = []
         try:
-            applied.new_tokens += _apply_one(api, space, change, force=force)
+            applied.new_tokens += _apply_one(api, space, change, done, force=force)
         except _Refused as refused:
+            if done:
+                applied.files.append(f"{change.file_name} (only: {', '.join(done)})")
             raise ApplyRefused(refused.problems, applied.files) from None
         applied.files.append(change.file_name)
     return applied
@@ -324,7 +329,8 @@ def _new_tokens(saved: dict[str, Any]) -> int:
     return sum(1 for trigger in saved.get("triggers") or [] if trigger.get("token"))
 
 
-def _apply_one(api: ServiceApi, space: Space, change: Change, *, force: bool) -> int:
+def _apply_one(api: ServiceApi, space: Space, change: Change, done: list[str], *, force: bool) -> int:
+    """Apply one file's change; `done` collects the steps made, to report a file applied in part."""
     wanted, current, name = change.wanted, change.current, change.file_name
     tokens = 0
     status, modes = "paused", {}
@@ -332,11 +338,13 @@ def _apply_one(api: ServiceApi, space: Space, change: Change, *, force: bool) ->
         if current is None:
             saved = api.create(space.id, wanted.definition)
             automation_id, tokens = str(saved["id"]), _new_tokens(saved)
+            done.append("created paused")
         else:
             automation_id, status, modes = current.id, current.status, current.action_modes
             if current.definition != wanted.definition:
                 expected = None if force else wanted.base_version
                 tokens = _new_tokens(api.update(space.id, automation_id, wanted.definition, expected))
+                done.append("definition updated")
     except ApiRefused as exc:
         stale = exc.status in (412, 428) or exc.code == "version_conflict"
         pointer = "/base_version" if stale else "/definition"
@@ -345,6 +353,7 @@ def _apply_one(api: ServiceApi, space: Space, change: Change, *, force: bool) ->
         plain = {key: value for key, value in wanted.action_modes.items() if key != RULES_KEY}
         try:
             api.set_action_modes(space.id, automation_id, plain, wanted.action_modes.get(RULES_KEY) or [])
+            done.append("action modes set")
         except ApiRefused as exc:
             raise _located(name, "/action_modes", exc) from None
     if status != wanted.status:
