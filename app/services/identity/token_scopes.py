@@ -54,14 +54,22 @@ class AsCodeScope(BaseModel):
     space: uuid.UUID = Field(description="The one space (one of yours) whose automations the token manages.")
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class TokenScopes(BaseModel):
     """What a scoped token is for; at least one scope."""
 
     model_config = ConfigDict(extra="forbid")
 
-    mcp: McpScope | None = Field(default=None, description="Call the listed automations as MCP tools.")
+    # A scope a token does not have is left out of its answer, not shown as null.
+    mcp: McpScope | None = Field(
+        default=None, description="Call the listed automations as MCP tools.", exclude_if=_absent
+    )
     as_code: AsCodeScope | None = Field(
         default=None,
+        exclude_if=_absent,
         description="Export and apply the automations of one space (`automations export` / `apply`); "
         "no secrets, members, tokens, runs or approvals.",
     )
