@@ -50,9 +50,7 @@ def _run(args: list[str], env: dict[str, str], token: str | None) -> subprocess.
     )
 
 
-def _export(
-    owner: Caller, folder: Path, env: dict[str, str], token: str | None = None
-) -> dict[str, bytes]:
+def _export(owner: Caller, folder: Path, env: dict[str, str], token: str | None = None) -> dict[str, bytes]:
     result = _run(["export", owner.space_id, str(folder)], env, token or owner.token)
     assert result.returncode == 0, result.stderr
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
@@ -149,9 +147,7 @@ class TestExportThenApply:
     ) -> None:
         owner = await _owner(factory, "Twice")
         await _seed(owner)
-        assert _export(owner, tmp_path / "one", cli_env) == _export(
-            owner, tmp_path / "two", cli_env
-        )
+        assert _export(owner, tmp_path / "one", cli_env) == _export(owner, tmp_path / "two", cli_env)
 
     async def test_applying_twice_changes_nothing_the_second_time(
         self, factory: Factory, cli_env: dict[str, str], tmp_path: Path
