@@ -14,10 +14,13 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
 import click
+
+if TYPE_CHECKING:
+    from app.integrations.service_api import ServiceApi
 
 TOKEN_ENV = "AUTOMATIONS_TOKEN"  # noqa: S105 - the name of the variable, not a token
 URL_HELP = "The server's base URL, e.g. https://automations.example.com (or AUTOMATIONS_URL)."
@@ -44,7 +47,7 @@ def _server_options(command: Any) -> Any:
     )(command)
 
 
-def _api(url: str) -> Any:
+def _api(url: str) -> ServiceApi:
     """A client of the server at `url`, as the token in AUTOMATIONS_TOKEN."""
     from app.integrations.service_api import ServiceApi
 

@@ -515,6 +515,20 @@ class TestTokens:
         assert narrow.returncode == 1
         assert "[token_scope_insufficient]" in narrow.stderr
 
+    async def test_a_space_is_named_by_name_with_a_full_token_and_by_id_with_a_scoped_one(
+        self, factory: Factory, cli_env: dict[str, str], tmp_path: Path
+    ) -> None:
+        owner = await _owner(factory, f"Named {uuid.uuid4().hex[:6]}")
+        await _seed(owner)
+        name = (await owner.request("GET", owner.space_path())).json()["name"]
+        by_name = _run(["export", name, str(tmp_path)], cli_env, owner.token)
+        assert by_name.returncode == 0, by_name.stderr
+        assert "exported 2 automation(s)" in by_name.stdout
+        scoped = await _scoped_token(owner, _as_code(owner))
+        refused = _run(["apply", str(tmp_path), "--space", name], cli_env, scoped)
+        assert refused.returncode == 1
+        assert "a scoped token names its space by id" in refused.stderr
+
     async def test_a_token_on_the_command_line_is_refused(
         self, factory: Factory, cli_env: dict[str, str], tmp_path: Path
     ) -> None:

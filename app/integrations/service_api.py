@@ -87,7 +87,12 @@ class ServiceApi:
         try:
             uuid.UUID(space)
         except ValueError:
-            named = [found for found in self._pages("/spaces") if found["name"] == space]
+            try:
+                named = [found for found in self._pages("/spaces") if found["name"] == space]
+            except ApiRefused as exc:
+                if exc.code == "token_scope_insufficient":
+                    exc.message = f"a scoped token names its space by id, not by name ({space!r})"
+                raise
             if len(named) != 1:
                 raise ApiRefused(
                     404,
