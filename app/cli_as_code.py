@@ -1,77 +1,92 @@
 """`automations export` and `automations apply`: a space's automations as files kept in git.
 
-The commands reach the database directly, as the other operator commands do, and act as a named member
-of the space (`--as`): each version and policy change they make is recorded under that person, and
-that person's role limits what a file may change (a member edits automations; action modes need an
-admin). See docs/automations-as-code.md.
+The commands are clients of a running server's REST API, as the web UI is: `--url` (or
+AUTOMATIONS_URL) names the server, and the token comes from AUTOMATIONS_TOKEN only, never from the
+command line, where it would be kept in shell history and CI logs. A token with the `as_code` scope
+limited to the space is enough (see docs/automations-as-code.md); each change is recorded under the
+token's user, whose role limits what a file may change (a member edits automations; action modes need
+an admin).
 """
 
 from __future__ import annotations
 
-import asyncio
+import logging
+import os
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
 
 import click
 
-from app.cli_common import load_settings, refuse_jobs
-from app.config import Settings
+if TYPE_CHECKING:
+    from app.integrations.service_api import ServiceApi
 
-T = TypeVar("T")
-AS_HELP = "Email of the space member the changes are made as (or AUTOMATIONS_AS)."
-
-
-async def _with_session(settings: Settings, work: Callable[[Any, Any], Awaitable[T]], *, commit: bool) -> T:
-    """Run `work(session, runtime)` in one transaction, committed only when `commit` and it succeeds."""
-    from app.composition import build_runtime
-    from app.persistence.db import create_engine, create_sessionmaker
-    from app.persistence.transaction import transaction
-
-    engine = create_engine(
-        settings.resolved_direct_database_url(), pool_size=1, application_name="automations-cli"
-    )
-    sessionmaker = create_sessionmaker(engine)
-    try:
-        runtime = build_runtime(settings, refuse_jobs, sessionmaker)
-        if commit:
-            async with transaction(sessionmaker, refuse_jobs) as session:
-                return await work(session, runtime)
-        async with sessionmaker() as session:
-            try:
-                return await work(session, runtime)
-            finally:
-                await session.rollback()
-    finally:
-        await engine.dispose()
+TOKEN_ENV = "AUTOMATIONS_TOKEN"  # noqa: S105 - the name of the variable, not a token
+URL_HELP = "The server's base URL, e.g. https://automations.example.com (or AUTOMATIONS_URL)."
+TOKEN_REFUSED = (
+    f"a token is never passed on the command line (shell history, CI logs keep it): set {TOKEN_ENV}"
+)
 
 
-def _run(settings: Settings, work: Callable[[Any, Any], Awaitable[T]], *, commit: bool) -> T:
-    from app.errors import AppError
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
 
-    try:
-        return asyncio.run(_with_session(settings, work, commit=commit))
-    except AppError as exc:
-        raise click.ClickException(exc.message) from None
+
+def _refuse_token_option(_ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    if value is not None:
+        _fail(TOKEN_REFUSED)
+
+
+def _server_options(command: Any) -> Any:
+    command = click.option("--url", required=True, envvar="AUTOMATIONS_URL", help=URL_HELP)(command)
+    # Accepted only to be refused with the reason, rather than as an unknown option.
+    return click.option(
+        "--token", hidden=True, expose_value=False, callback=_refuse_token_option, is_eager=True
+    )(command)
+
+
+def _api(url: str) -> ServiceApi:
+    """A client of the server at `url`, as the token in AUTOMATIONS_TOKEN."""
+    from app.integrations.service_api import ServiceApi
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        _fail(
+            f"--url must be an http(s) URL of the server, e.g. https://automations.example.com; got {url!r}"
+        )
+    if parts.username or parts.password or parts.query:
+        _fail(f"--url must not carry credentials or a query: {TOKEN_REFUSED}")
+    # One line per request would bury the diff (and the server's address) in a CI log.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        _fail(
+            f"no token: set {TOKEN_ENV} to an API token (one with the as_code scope for the space suffices)"
+        )
+    return ServiceApi(url, token)
 
 
 @click.command("export")
 @click.argument("space")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--as", "email", required=True, envvar="AUTOMATIONS_AS", help=AS_HELP)
-def export_automations(space: str, directory: Path, email: str) -> None:
-    """Write each active or paused automation of SPACE (an id or a name) to DIRECTORY/<key>.yaml.
+@_server_options
+def export_automations(space: str, directory: Path, url: str) -> None:
+    """Write each active or paused automation of SPACE (an id, or with a full-access token a name) to
+    DIRECTORY/<key>.yaml.
 
     The same state always writes the same bytes. Secret values are never written (definitions hold
     references); standing grants are listed for review only."""
+    from app.integrations.service_api import ApiRefused
     from app.services.automations.code_files import FILE_SUFFIXES, render
-    from app.services.automations.code_sync import acting_access, export_files
+    from app.services.automations.code_sync import export_files, space_of
 
-    async def work(session: Any, _runtime: Any) -> list[Any]:
-        return await export_files(session, await acting_access(session, space, email))
-
-    files = _run(load_settings(), work, commit=False)
+    try:
+        with _api(url) as api:
+            files = export_files(api, space_of(api, space))
+    except ApiRefused as exc:
+        _fail(str(exc))
     directory.mkdir(parents=True, exist_ok=True)
     for exported in files:
         (directory / exported.file_name).write_text(render(exported), encoding="utf-8")
@@ -87,27 +102,22 @@ def export_automations(space: str, directory: Path, email: str) -> None:
 @click.option(
     "--space", required=True, envvar="AUTOMATIONS_SPACE", help="Space id or name (or AUTOMATIONS_SPACE)."
 )
-@click.option("--as", "email", required=True, envvar="AUTOMATIONS_AS", help=AS_HELP)
+@_server_options
 @click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
 @click.option("--force", is_flag=True, help="Apply over changes made since a file's base version.")
-def apply_automations(directory: Path, space: str, email: str, dry_run: bool, force: bool) -> None:
+def apply_automations(directory: Path, space: str, url: str, dry_run: bool, force: bool) -> None:
     """Create or update the automations of DIRECTORY's files in a space, matched by key.
 
-    Every file is checked first and a diff shown per automation; then all changes are made in one
-    transaction, or none: any problem exits 1 naming the file and the JSON pointer."""
+    Every file is checked first against the space (nothing changes while any file has a problem) and a
+    diff shown per automation; then the changes are made file by file. Any problem exits 1 naming the
+    file, the JSON pointer and the API's error code."""
+    from app.integrations.service_api import ApiRefused
     from app.services.automations.code_files import FILE_SUFFIXES, FileInvalid, parse
-    from app.services.automations.code_sync import (
-        ApplyRefused,
-        Problem,
-        acting_access,
-        apply_changes,
-        plan_apply,
-    )
-    from app.services.automations.vocabulary import space_vocabulary
+    from app.services.automations.code_sync import ApplyRefused, Problem, apply_changes, plan_apply, space_of
 
     paths = sorted(path for path in directory.iterdir() if path.suffix in FILE_SUFFIXES and path.is_file())
     if not paths:
-        raise click.ClickException(f"no automation files (*.yaml) in {directory}")
+        _fail(f"no automation files (*.yaml) in {directory}")
     problems: list[Problem] = []
     files = []
     for path in paths:
@@ -118,35 +128,35 @@ def apply_automations(directory: Path, space: str, email: str, dry_run: bool, fo
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(Problem(path.name, "", f"cannot be read: {exc}"))
 
-    async def work(session: Any, runtime: Any) -> tuple[list[Any], int]:
-        access = await acting_access(session, space, email)
-        vocabulary = await space_vocabulary(session, access, runtime.vocabulary_for)
-        try:
-            changes = await plan_apply(session, access, files, vocabulary, force=force)
-        except ApplyRefused as exc:
-            raise ApplyRefused([*problems, *exc.problems]) from None
-        if problems:
-            raise ApplyRefused(problems)
-        _show(changes)
-        if dry_run:
-            return changes, 0
-        return changes, await apply_changes(session, access, changes, vocabulary, force=force)
-
     try:
-        changes, new_tokens = _run(load_settings(), work, commit=not dry_run)
+        with _api(url) as api:
+            target = space_of(api, space)
+            try:
+                changes = plan_apply(api, target, files, force=force)
+            except ApplyRefused as exc:
+                raise ApplyRefused([*problems, *exc.problems]) from None
+            if problems:
+                raise ApplyRefused(problems)
+            _show(changes)
+            applied = None if dry_run else apply_changes(api, target, changes, force=force)
+    except ApiRefused as exc:
+        _fail(str(exc))
     except ApplyRefused as exc:
         for problem in exc.problems:
             click.echo(f"error: {problem}", err=True)
-        click.echo("nothing was changed", err=True)
+        if exc.applied:
+            click.echo(f"applied before the error: {', '.join(exc.applied)}; the rest was not", err=True)
+        else:
+            click.echo("nothing was changed", err=True)
         sys.exit(1)
     counts = {
         action: sum(1 for c in changes if c.action == action) for action in ("create", "update", "unchanged")
     }
     summary = ", ".join(f"{count} {action}" for action, count in counts.items())
-    click.echo(f"dry run, nothing changed: {summary}" if dry_run else f"applied: {summary}")
-    if new_tokens:
+    click.echo(f"dry run, nothing changed: {summary}" if applied is None else f"applied: {summary}")
+    if applied is not None and applied.new_tokens:
         click.echo(
-            f"note: {new_tokens} new webhook trigger token(s) are not shown;"
+            f"note: {applied.new_tokens} new webhook trigger token(s) are not shown;"
             " rotate a trigger's token to get one",
             err=True,
         )

@@ -38,6 +38,7 @@ from app.services.automations.vocabulary import space_vocabulary
 from app.services.health import ReadinessProbe
 from app.services.identity.access import Caller, SpaceAccess
 from app.services.identity.auth import auth_service
+from app.services.identity.token_scopes import require_as_code_space
 from app.services.resources.databases import ConnectionProbe
 from app.services.resources.vault import keyring_for
 from app.services.runs.limits import DispatchLimits
@@ -187,6 +188,23 @@ async def get_space_access(
 SpaceDep = Annotated[SpaceAccess, Depends(get_space_access)]
 
 
+async def get_code_space_access(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    space_id: Annotated[uuid.UUID, Path()],
+) -> SpaceAccess:
+    """`SpaceDep` for the routes `automations export` and `apply` call: a token with full access, or
+    one whose `as_code` scope names this space (every other route refuses scoped tokens)."""
+    caller = await auth_service.authenticate(
+        session, credentials.credentials if credentials else None, scoped=True
+    )
+    require_as_code_space(caller.scopes, space_id)
+    return await auth_service.space_access(session, caller, space_id)
+
+
+CodeSpaceDep = Annotated[SpaceAccess, Depends(get_code_space_access)]
+
+
 @dataclass(frozen=True)
 class PageParams:
     limit: int
@@ -284,6 +302,14 @@ async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: Space
 
 
 VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
+
+
+async def get_code_vocabulary(runtime: RuntimeDep, session: SessionDep, access: CodeSpaceDep) -> Vocabulary:
+    """`get_vocabulary` for the routes open to an `as_code` token."""
+    return await space_vocabulary(session, access, runtime.vocabulary_for)
+
+
+CodeVocabularyDep = Annotated[Vocabulary, Depends(get_code_vocabulary)]
 
 
 def get_keyring(request: Request) -> Keyring:

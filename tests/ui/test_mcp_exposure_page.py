@@ -47,3 +47,30 @@ def test_the_automation_page_shows_its_mcp_tool_and_settings_make_a_scoped_token
     ).json()["items"]
     [agent] = [token for token in tokens if token["name"] == "desktop agent"]
     assert agent["scopes"] == {"mcp": {"automations": [created["id"]]}}
+
+
+def test_settings_make_a_ci_token_for_this_spaces_automations_as_code(
+    page: Any, owner: Owner, ui_base: str
+) -> None:
+    sign_in(page, owner)
+    page.goto("/settings")
+    page.wait_for_selector("#token-as-code")
+    page.fill("#token-name", "ci apply")
+    page.check("#token-as-code")
+    page.click("form[aria-label='Create a token'] button[type=submit]")
+    page.wait_for_selector("#new-token")
+    line = page.locator("li", has_text="ci apply")
+    line.wait_for()
+    assert "only: export and apply of one space's automations" in line.inner_text()
+    token = page.inner_text("#new-token")
+    tokens = httpx.get(
+        f"{ui_base}/api/v1/tokens", headers={"Authorization": f"Bearer {owner.token}"}, timeout=30
+    ).json()["items"]
+    [ci] = [made for made in tokens if made["name"] == "ci apply"]
+    assert ci["scopes"] == {"as_code": {"space": owner.space_id}}
+    # What it was made for works; anything else is refused.
+    automations = f"{ui_base}/api/v1/spaces/{owner.space_id}/automations"
+    headers = {"Authorization": f"Bearer {token}"}
+    assert httpx.get(automations, headers=headers, timeout=30).status_code == 200
+    secrets = httpx.get(f"{ui_base}/api/v1/spaces/{owner.space_id}/secrets", headers=headers, timeout=30)
+    assert secrets.status_code == 403

@@ -2339,6 +2339,18 @@ export interface components {
             /** Visibility */
             visibility: string;
         };
+        /**
+         * AsCodeScope
+         * @description The `as_code` scope: export and apply the automations of one space, from CI.
+         */
+        AsCodeScope: {
+            /**
+             * Space
+             * Format: uuid
+             * @description The one space (one of yours) whose automations the token manages.
+             */
+            space: string;
+        };
         /** AuthBearer */
         AuthBearer: {
             /**
@@ -5473,6 +5485,8 @@ export interface components {
          * @description What a scoped token is for; at least one scope.
          */
         TokenScopes: {
+            /** @description Export and apply the automations of one space (`automations export` / `apply`); no secrets, members, tokens, runs or approvals. */
+            as_code?: components["schemas"]["AsCodeScope"] | null;
             /** @description Call the listed automations as MCP tools. */
             mcp?: components["schemas"]["McpScope"] | null;
         };

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import PageDep, PageParams, SessionDep, SpaceDep
+from app.api.deps import CodeSpaceDep, PageDep, PageParams, SessionDep, SpaceDep
 from app.api.governance_schemas import (
     ActionModes,
     ActionModesOut,
@@ -156,7 +156,7 @@ async def deny(
     "/automations/{automation_id}/action-modes", summary="Replace an automation's mode overrides (admin)"
 )
 async def put_automation_modes(
-    automation_id: uuid.UUID, body: ActionModes, session: SessionDep, access: SpaceDep
+    automation_id: uuid.UUID, body: ActionModes, session: SessionDep, access: CodeSpaceDep
 ) -> ActionModesOut:
     automation = await governance_service.set_automation_modes(
         session, access, automation_id, dict(body.modes), body.rules
@@ -166,7 +166,7 @@ async def put_automation_modes(
 
 @router.get("/automations/{automation_id}/action-modes", summary="An automation's mode overrides and rules")
 async def get_automation_modes(
-    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep
+    automation_id: uuid.UUID, session: SessionDep, access: CodeSpaceDep
 ) -> ActionModesOut:
     return ActionModesOut.of((await automation_service.get(session, access, automation_id)).action_modes)
 

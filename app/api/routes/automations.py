@@ -10,6 +10,8 @@ from fastapi import APIRouter, Query, Response, status
 
 from app.api.body import JsonBodyRoute
 from app.api.deps import (
+    CodeSpaceDep,
+    CodeVocabularyDep,
     IfMatchDep,
     PageDep,
     SessionDep,
@@ -37,6 +39,7 @@ from app.persistence.models import Automation, AutomationStatus
 from app.services.automations.overlap import overlap_service
 from app.services.automations.overlap_query import TargetQuery
 from app.services.automations.store import Saved, StatusAction, automation_service
+from app.services.identity.token_scopes import require_full_access
 
 router = APIRouter(prefix="/spaces/{space_id}/automations", tags=["automations"], route_class=JsonBodyRoute)
 
@@ -64,9 +67,9 @@ async def saved_out(session: SessionDep, response: Response, saved: Saved) -> Au
 async def create_automation(
     body: AutomationCreate,
     session: SessionDep,
-    access: SpaceDep,
+    access: CodeSpaceDep,
     response: Response,
-    vocabulary: VocabularyDep,
+    vocabulary: CodeVocabularyDep,
 ) -> AutomationSavedOut:
     saved = await automation_service.create(session, access, body.definition, vocabulary)
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
@@ -75,7 +78,7 @@ async def create_automation(
 
 @router.post("/validate", summary="Validate a definition without saving it")
 async def validate_automation(
-    body: DefinitionCheck, access: SpaceDep, vocabulary: VocabularyDep
+    body: DefinitionCheck, access: CodeSpaceDep, vocabulary: CodeVocabularyDep
 ) -> ValidationOut:
     problems = await automation_service.validate(access, body.definition, vocabulary)
     found = [ProblemOut(**problem.as_dict()) for problem in problems]
@@ -88,7 +91,7 @@ async def validate_automation(
 @router.get("", summary="List automations, newest first")
 async def list_automations(
     session: SessionDep,
-    access: SpaceDep,
+    access: CodeSpaceDep,
     page: PageDep,
     status_filter: Annotated[
         list[AutomationStatus] | None,
@@ -141,7 +144,7 @@ async def check_overlaps(
 
 @router.get("/{automation_id:uuid}", summary="Get an automation")
 async def get_automation(
-    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, response: Response
+    automation_id: uuid.UUID, session: SessionDep, access: CodeSpaceDep, response: Response
 ) -> AutomationOut:
     return _out(response, await automation_service.get(session, access, automation_id))
 
@@ -151,9 +154,9 @@ async def update_automation(
     automation_id: uuid.UUID,
     body: AutomationUpdate,
     session: SessionDep,
-    access: SpaceDep,
+    access: CodeSpaceDep,
     response: Response,
-    vocabulary: VocabularyDep,
+    vocabulary: CodeVocabularyDep,
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version, required=True)
@@ -163,6 +166,7 @@ async def update_automation(
     return await saved_out(session, response, saved)
 
 
+AS_CODE_STATUS_ACTIONS = ("pause",)
 _STATUS_ACTIONS = {
     "activate": "Activate: its triggers fire (strict overlaps with active automations need acknowledging)",
     "pause": "Pause: its triggers stop firing",
@@ -177,7 +181,7 @@ def _activate_route() -> None:
     async def activate_automation(
         automation_id: uuid.UUID,
         session: SessionDep,
-        access: SpaceDep,
+        access: CodeSpaceDep,
         response: Response,
         body: Activation | None = None,
         if_match: IfMatchDep = None,
@@ -198,16 +202,19 @@ def _activate_route() -> None:
 
 
 def _status_route(action: str) -> None:
-    """A status change without acknowledgement: its body names at most the expected version."""
+    """A status change without acknowledgement: its body names at most the expected version. An
+    `as_code` token may pause (a file says paused), never archive or unarchive."""
 
     async def change_status(
         automation_id: uuid.UUID,
         session: SessionDep,
-        access: SpaceDep,
+        access: CodeSpaceDep,
         response: Response,
         body: VersionPrecondition | None = None,
         if_match: IfMatchDep = None,
     ) -> AutomationOut:
+        if action not in AS_CODE_STATUS_ACTIONS:
+            require_full_access(access.caller.scopes)
         expected = expected_version(if_match, body.version if body else None, required=False)
         automation = await automation_service.change_status(
             session, access, automation_id, StatusAction[action], expected_version=expected

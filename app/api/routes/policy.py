@@ -7,7 +7,7 @@ import uuid
 from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import PageDep, SessionDep, SpaceDep
+from app.api.deps import CodeSpaceDep, PageDep, SessionDep, SpaceDep
 from app.api.policy_schemas import ApprovalGrantOut, PolicyChangeOut
 from app.api.schemas import PageOut
 from app.services.governance.audit import policy_audit
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/spaces/{space_id}", tags=["approvals"], route_class=
     summary="Standing `always` approvals of an automation, live and lapsed, newest first",
 )
 async def list_approval_grants(
-    automation_id: uuid.UUID, session: SessionDep, access: SpaceDep, page: PageDep
+    automation_id: uuid.UUID, session: SessionDep, access: CodeSpaceDep, page: PageDep
 ) -> PageOut[ApprovalGrantOut]:
     result = await approval_grant_service.list(
         session, access, automation_id, limit=page.limit, cursor=page.cursor

@@ -8,7 +8,7 @@ from datetime import timedelta
 from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import CallerDep, PageDep, SessionDep, SettingsDep, SpaceDep
+from app.api.deps import CallerDep, CodeSpaceDep, PageDep, SessionDep, SettingsDep, SpaceDep
 from app.api.identity_schemas import (
     InvitationOut,
     MemberCreate,
@@ -39,7 +39,7 @@ async def list_spaces(session: SessionDep, caller: CallerDep, page: PageDep) -> 
 
 
 @router.get("/{space_id}", summary="Get a space and your role in it")
-async def get_space(session: SessionDep, access: SpaceDep) -> SpaceWithRoleOut:
+async def get_space(session: SessionDep, access: CodeSpaceDep) -> SpaceWithRoleOut:
     space = await space_service.get(session, access)
     return SpaceWithRoleOut(
         id=space.id,

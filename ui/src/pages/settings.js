@@ -110,6 +110,7 @@ function scopeText(scopes) {
     const count = scopes.mcp.automations.length;
     parts.push(`MCP tools of ${count} automation${count === 1 ? "" : "s"}`);
   }
+  if (scopes.as_code) parts.push(`export and apply of one space's automations (${scopes.as_code.space})`);
   return ` · only: ${parts.join(", ") || "nothing"}`;
 }
 
@@ -123,6 +124,8 @@ async function loadTokens(box) {
   );
   // An agent's token: scoped to the MCP tools chosen here, it can do nothing else.
   const tools = h("select", { id: "token-mcp-tools", multiple: true, size: "3" });
+  // A CI pipeline's token: `automations export` / `apply` in this space, and nothing else.
+  const asCode = h("input", { id: "token-as-code", type: "checkbox" });
   async function load() {
     try {
       const [page, automations] = await Promise.all([
@@ -152,6 +155,8 @@ async function loadTokens(box) {
           lifetime,
           exposed.length ? h("label", { for: "token-mcp-tools" }, "Only for an agent calling these MCP tools (optional)") : null,
           exposed.length ? tools : null,
+          asCode,
+          h("label", { for: "token-as-code" }, "Only for CI: export and apply this space's automations as code"),
           h("button", { type: "submit" }, "Create token"),
         ),
       );
@@ -165,9 +170,13 @@ async function loadTokens(box) {
       const days = lifetime.value === "never" ? "never" : Number(lifetime.value);
       const chosen = [...tools.selectedOptions].map((option) => option.value);
       const body = { name: name.value, expires_in_days: days };
-      if (chosen.length) body.scopes = { mcp: { automations: chosen } };
+      const scopes = {};
+      if (chosen.length) scopes.mcp = { automations: chosen };
+      if (asCode.checked) scopes.as_code = { space: inSpace().space_id };
+      if (Object.keys(scopes).length) body.scopes = scopes;
       const made = await api("POST", "/tokens", body);
       name.value = "";
+      asCode.checked = false;
       await load();
       const ends = made.expires_at ? `expires ${when(made.expires_at)}` : "never expires";
       flash.replaceChildren(h("div", { class: "secret", role: "alert" }, `New token (shown once; ${ends}): `, h("code", { id: "new-token" }, made.token)));

@@ -22,6 +22,7 @@ from .approval_settings_body import ApprovalSettingsBody
 from .artifact_index import ArtifactIndex
 from .artifact_list_out import ArtifactListOut
 from .artifact_out import ArtifactOut
+from .as_code_scope import AsCodeScope
 from .auth_bearer import AuthBearer
 from .auth_header import AuthHeader
 from .auth_none import AuthNone
@@ -314,6 +315,7 @@ __all__ = (
     "ArtifactIndex",
     "ArtifactListOut",
     "ArtifactOut",
+    "AsCodeScope",
     "AuthBearer",
     "AuthHeader",
     "AuthNone",

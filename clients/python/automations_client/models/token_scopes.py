@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.as_code_scope import AsCodeScope
   from ..models.mcp_scope import McpScope
 
 
@@ -27,9 +28,12 @@ class TokenScopes:
     """ What a scoped token is for; at least one scope.
 
         Attributes:
+            as_code (AsCodeScope | None | Unset): Export and apply the automations of one space (`automations export` /
+                `apply`); no secrets, members, tokens, runs or approvals.
             mcp (McpScope | None | Unset): Call the listed automations as MCP tools.
      """
 
+    as_code: AsCodeScope | None | Unset = UNSET
     mcp: McpScope | None | Unset = UNSET
 
 
@@ -37,7 +41,16 @@ class TokenScopes:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.as_code_scope import AsCodeScope # noqa: PLC0415
         from ..models.mcp_scope import McpScope # noqa: PLC0415
+        as_code: dict[str, Any] | None | Unset
+        if isinstance(self.as_code, Unset):
+            as_code = UNSET
+        elif isinstance(self.as_code, AsCodeScope):
+            as_code = self.as_code.to_dict()
+        else:
+            as_code = self.as_code
+
         mcp: dict[str, Any] | None | Unset
         if isinstance(self.mcp, Unset):
             mcp = UNSET
@@ -51,6 +64,8 @@ class TokenScopes:
 
         field_dict.update({
         })
+        if as_code is not UNSET:
+            field_dict["as_code"] = as_code
         if mcp is not UNSET:
             field_dict["mcp"] = mcp
 
@@ -60,8 +75,29 @@ class TokenScopes:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.as_code_scope import AsCodeScope # noqa: PLC0415
         from ..models.mcp_scope import McpScope # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_as_code(data: object) -> AsCodeScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                as_code_type_0 = AsCodeScope.from_dict(data)
+
+
+
+                return as_code_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AsCodeScope | None | Unset, data)
+
+        as_code = _parse_as_code(d.pop("as_code", UNSET))
+
+
         def _parse_mcp(data: object) -> McpScope | None | Unset:
             if data is None:
                 return data
@@ -83,6 +119,7 @@ class TokenScopes:
 
 
         token_scopes = cls(
+            as_code=as_code,
             mcp=mcp,
         )
 
