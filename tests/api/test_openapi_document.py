@@ -10,8 +10,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from fastapi import APIRouter, FastAPI
 
 from app.api.deps import CURSOR_PATTERN, IF_MATCH_PATTERN, parse_if_match
+from app.api.openapi import complete_openapi, operation_id
 from app.api.openapi_text import NUL_FREE_PATTERN, STORABLE_JSON
 from app.config import Settings
 from app.errors import BadRequest
@@ -149,3 +151,39 @@ def test_only_activation_takes_an_overlap_acknowledgement(document: dict[str, An
         plain = body(action)
         assert set(plain["properties"]) == {"version"}, action
         assert plain["additionalProperties"] is False
+
+
+def test_operation_ids_are_short_tag_and_action(document: dict[str, Any]) -> None:
+    operations = {
+        (method, path): operation
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+    }
+    ids = [operation["operationId"] for operation in operations.values()]
+    assert len(ids) == len(set(ids))
+    for operation in operations.values():
+        tag = re.sub(r"[^a-z0-9]+", "_", operation["tags"][0].lower())
+        assert re.fullmatch(r"[a-z][a-z0-9_]{2,44}", operation["operationId"])
+        assert operation["operationId"].startswith(tag)
+    assert operations[("post", "/api/v1/spaces/{space_id}/automations")]["operationId"] == "automations_create"
+    assert operations[("get", "/api/v1/spaces/{space_id}/runs")]["operationId"] == "runs_list"
+    assert operations[("post", f"{AUTOMATION}/pause")]["operationId"] == "automations_pause"
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate Operation ID")
+def test_two_routes_with_one_operation_id_stop_the_document() -> None:
+    app = FastAPI(generate_unique_id_function=operation_id)
+    first, second = APIRouter(tags=["things"]), APIRouter(prefix="/other", tags=["things"])
+
+    @first.get("/things")
+    async def list_things() -> None:
+        """One listing."""
+
+    @second.get("/things")
+    async def things_list() -> None:
+        """Another listing: the same action once the tag's words are dropped."""
+
+    app.include_router(first)
+    app.include_router(second)
+    with pytest.raises(RuntimeError, match="things_list"):
+        complete_openapi(app)

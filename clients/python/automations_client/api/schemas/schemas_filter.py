@@ -8,8 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.definition_schema_api_v1_schemas_definition_get_response_definition_schema_api_v1_schemas_definition_get import DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet
 from ...models.error_out import ErrorOut
+from ...models.schemas_filter_response_schemas_filter import SchemasFilterResponseSchemasFilter
 from typing import cast
 
 
@@ -25,7 +25,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/schemas/definition",
+        "url": "/api/v1/schemas/filter",
     }
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | SchemasFilterResponseSchemasFilter | None:
     if response.status_code == 200:
-        response_200 = DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet.from_dict(response.json())
+        response_200 = SchemasFilterResponseSchemasFilter.from_dict(response.json())
 
 
 
@@ -124,7 +124,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | SchemasFilterResponseSchemasFilter]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,15 +137,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut]:
-    """ JSON Schema (draft 2020-12) of an automation definition
+) -> Response[ErrorOut | SchemasFilterResponseSchemasFilter]:
+    """ JSON Schema (draft 2020-12) of the event filter grammar
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut]
+        Response[ErrorOut | SchemasFilterResponseSchemasFilter]
      """
 
 
@@ -163,15 +163,15 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut | None:
-    """ JSON Schema (draft 2020-12) of an automation definition
+) -> ErrorOut | SchemasFilterResponseSchemasFilter | None:
+    """ JSON Schema (draft 2020-12) of the event filter grammar
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut
+        ErrorOut | SchemasFilterResponseSchemasFilter
      """
 
 
@@ -184,15 +184,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut]:
-    """ JSON Schema (draft 2020-12) of an automation definition
+) -> Response[ErrorOut | SchemasFilterResponseSchemasFilter]:
+    """ JSON Schema (draft 2020-12) of the event filter grammar
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut]
+        Response[ErrorOut | SchemasFilterResponseSchemasFilter]
      """
 
 
@@ -210,15 +210,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut | None:
-    """ JSON Schema (draft 2020-12) of an automation definition
+) -> ErrorOut | SchemasFilterResponseSchemasFilter | None:
+    """ JSON Schema (draft 2020-12) of the event filter grammar
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet | ErrorOut
+        ErrorOut | SchemasFilterResponseSchemasFilter
      """
 
 

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item(StrEnum):
+class ApprovalsListInvocationsStatusType0Item(StrEnum):
     APPROVED = "approved"
     DENIED = "denied"
     EXECUTED = "executed"

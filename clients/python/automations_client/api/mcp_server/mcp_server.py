@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error_out import ErrorOut
-from ...models.get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get import GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet
+from ...models.mcp_server_body import McpServerBody
 from typing import cast
 from uuid import UUID
 
@@ -17,30 +17,34 @@ from uuid import UUID
 
 def _get_kwargs(
     space_id: UUID,
+    *,
+    body: McpServerBody,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+
 
     
 
     
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/api/v1/spaces/{space_id}/catalog".format(space_id=quote(str(space_id), safe=""),),
+        "method": "post",
+        "url": "/api/v1/spaces/{space_id}/mcp".format(space_id=quote(str(space_id), safe=""),),
     }
 
+    _kwargs["json"] = body.to_dict()
 
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ErrorOut | None:
     if response.status_code == 200:
-        response_200 = GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet.from_dict(response.json())
-
-
-
+        response_200 = cast(Any, None)
         return response_200
 
     if response.status_code == 400:
@@ -126,7 +130,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ErrorOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -139,24 +143,28 @@ def sync_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: McpServerBody,
 
-) -> Response[ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet]:
-    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+) -> Response[Any | ErrorOut]:
+    """ The space's MCP server (streamable HTTP): exposed automations as tools
 
     Args:
         space_id (UUID):
+        body (McpServerBody): A JSON-RPC 2.0 message of the MCP protocol (initialize, tools/list,
+            tools/call, ...).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet]
+        Response[Any | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
+body=body,
 
     )
 
@@ -170,25 +178,29 @@ def sync(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: McpServerBody,
 
-) -> ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet | None:
-    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+) -> Any | ErrorOut | None:
+    """ The space's MCP server (streamable HTTP): exposed automations as tools
 
     Args:
         space_id (UUID):
+        body (McpServerBody): A JSON-RPC 2.0 message of the MCP protocol (initialize, tools/list,
+            tools/call, ...).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet
+        Any | ErrorOut
      """
 
 
     return sync_detailed(
         space_id=space_id,
 client=client,
+body=body,
 
     ).parsed
 
@@ -196,24 +208,28 @@ async def asyncio_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: McpServerBody,
 
-) -> Response[ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet]:
-    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+) -> Response[Any | ErrorOut]:
+    """ The space's MCP server (streamable HTTP): exposed automations as tools
 
     Args:
         space_id (UUID):
+        body (McpServerBody): A JSON-RPC 2.0 message of the MCP protocol (initialize, tools/list,
+            tools/call, ...).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet]
+        Response[Any | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
+body=body,
 
     )
 
@@ -227,24 +243,28 @@ async def asyncio(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: McpServerBody,
 
-) -> ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet | None:
-    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+) -> Any | ErrorOut | None:
+    """ The space's MCP server (streamable HTTP): exposed automations as tools
 
     Args:
         space_id (UUID):
+        body (McpServerBody): A JSON-RPC 2.0 message of the MCP protocol (initialize, tools/list,
+            tools/call, ...).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet
+        Any | ErrorOut
      """
 
 
     return (await asyncio_detailed(
         space_id=space_id,
 client=client,
+body=body,
 
     )).parsed

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0(StrEnum):
+class WebhookEndpointsListDeliveriesStatusType0(StrEnum):
     FAILED = "failed"
     PENDING = "pending"
     SUCCEEDED = "succeeded"

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0(StrEnum):
+class WebhookEndpointsListSpaceDeliveriesStatusType0(StrEnum):
     FAILED = "failed"
     PENDING = "pending"
     SUCCEEDED = "succeeded"

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error_out import ErrorOut
-from ...models.list_invocations_api_v1_spaces_space_id_invocations_get_status_type_0_item import ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item
-from ...models.page_out_invocation_out import PageOutInvocationOut
+from ...models.page_out_webhook_delivery_out import PageOutWebhookDeliveryOut
+from ...models.webhook_endpoints_list_deliveries_status_type_0 import WebhookEndpointsListDeliveriesStatusType0
 from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -19,10 +19,9 @@ from uuid import UUID
 
 def _get_kwargs(
     space_id: UUID,
+    endpoint_id: UUID,
     *,
-    run_id: None | Unset | UUID = UNSET,
-    status: list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
+    status: None | Unset | WebhookEndpointsListDeliveriesStatusType0 = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -33,35 +32,14 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    json_run_id: None | str | Unset
-    if isinstance(run_id, Unset):
-        json_run_id = UNSET
-    elif isinstance(run_id, UUID):
-        json_run_id = str(run_id)
-    else:
-        json_run_id = run_id
-    params["run_id"] = json_run_id
-
-    json_status: list[str] | None | Unset
+    json_status: None | str | Unset
     if isinstance(status, Unset):
         json_status = UNSET
-    elif isinstance(status, list):
-        json_status = []
-        for status_type_0_item_data in status:
-            status_type_0_item = status_type_0_item_data.value
-            json_status.append(status_type_0_item)
-
-
+    elif isinstance(status, WebhookEndpointsListDeliveriesStatusType0):
+        json_status = status.value
     else:
         json_status = status
     params["status"] = json_status
-
-    json_capability: None | str | Unset
-    if isinstance(capability, Unset):
-        json_capability = UNSET
-    else:
-        json_capability = capability
-    params["capability"] = json_capability
 
     json_limit: int | None | Unset
     if isinstance(limit, Unset):
@@ -83,7 +61,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/spaces/{space_id}/invocations".format(space_id=quote(str(space_id), safe=""),),
+        "url": "/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}/deliveries".format(space_id=quote(str(space_id), safe=""),endpoint_id=quote(str(endpoint_id), safe=""),),
         "params": params,
     }
 
@@ -92,9 +70,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutInvocationOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutWebhookDeliveryOut | None:
     if response.status_code == 200:
-        response_200 = PageOutInvocationOut.from_dict(response.json())
+        response_200 = PageOutWebhookDeliveryOut.from_dict(response.json())
 
 
 
@@ -183,7 +161,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutInvocationOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -194,23 +172,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     space_id: UUID,
+    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    run_id: None | Unset | UUID = UNSET,
-    status: list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
+    status: None | Unset | WebhookEndpointsListDeliveriesStatusType0 = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutInvocationOut]:
-    """ Every capability call of the space, newest first
+) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+    """ The endpoint's deliveries, newest first, with attempts
 
     Args:
         space_id (UUID):
-        run_id (None | Unset | UUID):
-        status (list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None |
-            Unset): Repeat to combine.
-        capability (None | str | Unset):
+        endpoint_id (UUID):
+        status (None | Unset | WebhookEndpointsListDeliveriesStatusType0):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -220,15 +195,14 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutInvocationOut]
+        Response[ErrorOut | PageOutWebhookDeliveryOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-run_id=run_id,
+endpoint_id=endpoint_id,
 status=status,
-capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -242,23 +216,20 @@ cursor=cursor,
 
 def sync(
     space_id: UUID,
+    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    run_id: None | Unset | UUID = UNSET,
-    status: list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
+    status: None | Unset | WebhookEndpointsListDeliveriesStatusType0 = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutInvocationOut | None:
-    """ Every capability call of the space, newest first
+) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+    """ The endpoint's deliveries, newest first, with attempts
 
     Args:
         space_id (UUID):
-        run_id (None | Unset | UUID):
-        status (list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None |
-            Unset): Repeat to combine.
-        capability (None | str | Unset):
+        endpoint_id (UUID):
+        status (None | Unset | WebhookEndpointsListDeliveriesStatusType0):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -268,16 +239,15 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutInvocationOut
+        ErrorOut | PageOutWebhookDeliveryOut
      """
 
 
     return sync_detailed(
         space_id=space_id,
+endpoint_id=endpoint_id,
 client=client,
-run_id=run_id,
 status=status,
-capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -285,23 +255,20 @@ cursor=cursor,
 
 async def asyncio_detailed(
     space_id: UUID,
+    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    run_id: None | Unset | UUID = UNSET,
-    status: list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
+    status: None | Unset | WebhookEndpointsListDeliveriesStatusType0 = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutInvocationOut]:
-    """ Every capability call of the space, newest first
+) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+    """ The endpoint's deliveries, newest first, with attempts
 
     Args:
         space_id (UUID):
-        run_id (None | Unset | UUID):
-        status (list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None |
-            Unset): Repeat to combine.
-        capability (None | str | Unset):
+        endpoint_id (UUID):
+        status (None | Unset | WebhookEndpointsListDeliveriesStatusType0):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -311,15 +278,14 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutInvocationOut]
+        Response[ErrorOut | PageOutWebhookDeliveryOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-run_id=run_id,
+endpoint_id=endpoint_id,
 status=status,
-capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -333,23 +299,20 @@ cursor=cursor,
 
 async def asyncio(
     space_id: UUID,
+    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    run_id: None | Unset | UUID = UNSET,
-    status: list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
+    status: None | Unset | WebhookEndpointsListDeliveriesStatusType0 = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutInvocationOut | None:
-    """ Every capability call of the space, newest first
+) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+    """ The endpoint's deliveries, newest first, with attempts
 
     Args:
         space_id (UUID):
-        run_id (None | Unset | UUID):
-        status (list[ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item] | None |
-            Unset): Repeat to combine.
-        capability (None | str | Unset):
+        endpoint_id (UUID):
+        status (None | Unset | WebhookEndpointsListDeliveriesStatusType0):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -359,16 +322,15 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutInvocationOut
+        ErrorOut | PageOutWebhookDeliveryOut
      """
 
 
     return (await asyncio_detailed(
         space_id=space_id,
+endpoint_id=endpoint_id,
 client=client,
-run_id=run_id,
 status=status,
-capability=capability,
 limit=limit,
 cursor=cursor,
 

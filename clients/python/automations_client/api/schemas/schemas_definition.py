@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error_out import ErrorOut
-from ...models.filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_schemas_filter_get import FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet
+from ...models.schemas_definition_response_schemas_definition import SchemasDefinitionResponseSchemasDefinition
 from typing import cast
 
 
@@ -25,7 +25,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/schemas/filter",
+        "url": "/api/v1/schemas/definition",
     }
 
 
@@ -33,9 +33,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | SchemasDefinitionResponseSchemasDefinition | None:
     if response.status_code == 200:
-        response_200 = FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet.from_dict(response.json())
+        response_200 = SchemasDefinitionResponseSchemasDefinition.from_dict(response.json())
 
 
 
@@ -124,7 +124,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | SchemasDefinitionResponseSchemasDefinition]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,15 +137,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet]:
-    """ JSON Schema (draft 2020-12) of the event filter grammar
+) -> Response[ErrorOut | SchemasDefinitionResponseSchemasDefinition]:
+    """ JSON Schema (draft 2020-12) of an automation definition
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet]
+        Response[ErrorOut | SchemasDefinitionResponseSchemasDefinition]
      """
 
 
@@ -163,15 +163,15 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet | None:
-    """ JSON Schema (draft 2020-12) of the event filter grammar
+) -> ErrorOut | SchemasDefinitionResponseSchemasDefinition | None:
+    """ JSON Schema (draft 2020-12) of an automation definition
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet
+        ErrorOut | SchemasDefinitionResponseSchemasDefinition
      """
 
 
@@ -184,15 +184,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet]:
-    """ JSON Schema (draft 2020-12) of the event filter grammar
+) -> Response[ErrorOut | SchemasDefinitionResponseSchemasDefinition]:
+    """ JSON Schema (draft 2020-12) of an automation definition
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet]
+        Response[ErrorOut | SchemasDefinitionResponseSchemasDefinition]
      """
 
 
@@ -210,15 +210,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet | None:
-    """ JSON Schema (draft 2020-12) of the event filter grammar
+) -> ErrorOut | SchemasDefinitionResponseSchemasDefinition | None:
+    """ JSON Schema (draft 2020-12) of an automation definition
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet
+        ErrorOut | SchemasDefinitionResponseSchemasDefinition
      """
 
 

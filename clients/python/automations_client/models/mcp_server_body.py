@@ -13,31 +13,31 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.mcp_server_api_v1_spaces_space_id_mcp_post_body_params import McpServerApiV1SpacesSpaceIdMcpPostBodyParams
+  from ..models.mcp_server_body_params import McpServerBodyParams
 
 
 
 
 
-T = TypeVar("T", bound="McpServerApiV1SpacesSpaceIdMcpPostBody")
+T = TypeVar("T", bound="McpServerBody")
 
 
 
 @_attrs_define
-class McpServerApiV1SpacesSpaceIdMcpPostBody:
+class McpServerBody:
     """ A JSON-RPC 2.0 message of the MCP protocol (initialize, tools/list, tools/call, ...).
 
         Attributes:
             jsonrpc (Literal['2.0']):
             method (str):
             id (int | str | Unset):
-            params (McpServerApiV1SpacesSpaceIdMcpPostBodyParams | Unset):
+            params (McpServerBodyParams | Unset):
      """
 
     jsonrpc: Literal['2.0']
     method: str
     id: int | str | Unset = UNSET
-    params: McpServerApiV1SpacesSpaceIdMcpPostBodyParams | Unset = UNSET
+    params: McpServerBodyParams | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -45,7 +45,7 @@ class McpServerApiV1SpacesSpaceIdMcpPostBody:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.mcp_server_api_v1_spaces_space_id_mcp_post_body_params import McpServerApiV1SpacesSpaceIdMcpPostBodyParams # noqa: PLC0415
+        from ..models.mcp_server_body_params import McpServerBodyParams # noqa: PLC0415
         jsonrpc = self.jsonrpc
 
         method = self.method
@@ -78,7 +78,7 @@ class McpServerApiV1SpacesSpaceIdMcpPostBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.mcp_server_api_v1_spaces_space_id_mcp_post_body_params import McpServerApiV1SpacesSpaceIdMcpPostBodyParams # noqa: PLC0415
+        from ..models.mcp_server_body_params import McpServerBodyParams # noqa: PLC0415
         d = dict(src_dict)
         jsonrpc = cast(Literal['2.0'] , d.pop("jsonrpc"))
         if jsonrpc != '2.0':
@@ -95,16 +95,16 @@ class McpServerApiV1SpacesSpaceIdMcpPostBody:
 
 
         _params = d.pop("params", UNSET)
-        params: McpServerApiV1SpacesSpaceIdMcpPostBodyParams | Unset
+        params: McpServerBodyParams | Unset
         if isinstance(_params,  Unset):
             params = UNSET
         else:
-            params = McpServerApiV1SpacesSpaceIdMcpPostBodyParams.from_dict(_params)
+            params = McpServerBodyParams.from_dict(_params)
 
 
 
 
-        mcp_server_api_v1_spaces_space_id_mcp_post_body = cls(
+        mcp_server_body = cls(
             jsonrpc=jsonrpc,
             method=method,
             id=id,
@@ -112,8 +112,8 @@ class McpServerApiV1SpacesSpaceIdMcpPostBody:
         )
 
 
-        mcp_server_api_v1_spaces_space_id_mcp_post_body.additional_properties = d
-        return mcp_server_api_v1_spaces_space_id_mcp_post_body
+        mcp_server_body.additional_properties = d
+        return mcp_server_body
 
     @property
     def additional_keys(self) -> list[str]:

@@ -9,7 +9,7 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error_out import ErrorOut
-from ...models.slack_interaction_api_v1_integrations_slack_interactions_space_id_post_response_slack_interaction_api_v1_integrations_slack_interactions_space_id_post import SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost
+from ...models.slack_interaction_response_slack_interaction import SlackInteractionResponseSlackInteraction
 from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -47,9 +47,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | SlackInteractionResponseSlackInteraction | None:
     if response.status_code == 200:
-        response_200 = SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost.from_dict(response.json())
+        response_200 = SlackInteractionResponseSlackInteraction.from_dict(response.json())
 
 
 
@@ -138,7 +138,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | SlackInteractionResponseSlackInteraction]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -154,7 +154,7 @@ def sync_detailed(
     x_slack_request_timestamp: str | Unset = UNSET,
     x_slack_signature: str | Unset = UNSET,
 
-) -> Response[ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost]:
+) -> Response[ErrorOut | SlackInteractionResponseSlackInteraction]:
     """ Slack's interactivity Request URL: Approve and Deny buttons (signed by Slack)
 
     Args:
@@ -167,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost]
+        Response[ErrorOut | SlackInteractionResponseSlackInteraction]
      """
 
 
@@ -191,7 +191,7 @@ def sync(
     x_slack_request_timestamp: str | Unset = UNSET,
     x_slack_signature: str | Unset = UNSET,
 
-) -> ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost | None:
+) -> ErrorOut | SlackInteractionResponseSlackInteraction | None:
     """ Slack's interactivity Request URL: Approve and Deny buttons (signed by Slack)
 
     Args:
@@ -204,7 +204,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost
+        ErrorOut | SlackInteractionResponseSlackInteraction
      """
 
 
@@ -223,7 +223,7 @@ async def asyncio_detailed(
     x_slack_request_timestamp: str | Unset = UNSET,
     x_slack_signature: str | Unset = UNSET,
 
-) -> Response[ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost]:
+) -> Response[ErrorOut | SlackInteractionResponseSlackInteraction]:
     """ Slack's interactivity Request URL: Approve and Deny buttons (signed by Slack)
 
     Args:
@@ -236,7 +236,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost]
+        Response[ErrorOut | SlackInteractionResponseSlackInteraction]
      """
 
 
@@ -260,7 +260,7 @@ async def asyncio(
     x_slack_request_timestamp: str | Unset = UNSET,
     x_slack_signature: str | Unset = UNSET,
 
-) -> ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost | None:
+) -> ErrorOut | SlackInteractionResponseSlackInteraction | None:
     """ Slack's interactivity Request URL: Approve and Deny buttons (signed by Slack)
 
     Args:
@@ -273,7 +273,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost
+        ErrorOut | SlackInteractionResponseSlackInteraction
      """
 
 

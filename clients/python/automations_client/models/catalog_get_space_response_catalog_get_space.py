@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet")
+T = TypeVar("T", bound="CatalogGetSpaceResponseCatalogGetSpace")
 
 
 
 @_attrs_define
-class FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet:
+class CatalogGetSpaceResponseCatalogGetSpace:
     
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -40,12 +40,12 @@ class FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_schemas_filter_get = cls(
+        catalog_get_space_response_catalog_get_space = cls(
         )
 
 
-        filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_schemas_filter_get.additional_properties = d
-        return filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_schemas_filter_get
+        catalog_get_space_response_catalog_get_space.additional_properties = d
+        return catalog_get_space_response_catalog_get_space
 
     @property
     def additional_keys(self) -> list[str]:

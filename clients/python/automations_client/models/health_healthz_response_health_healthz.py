@@ -14,15 +14,15 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet")
+T = TypeVar("T", bound="HealthHealthzResponseHealthHealthz")
 
 
 
 @_attrs_define
-class GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet:
+class HealthHealthzResponseHealthHealthz:
     
 
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,21 +40,21 @@ class GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get = cls(
+        health_healthz_response_health_healthz = cls(
         )
 
 
-        get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get.additional_properties = d
-        return get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get
+        health_healthz_response_health_healthz.additional_properties = d
+        return health_healthz_response_health_healthz
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> str:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: str) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet")
+T = TypeVar("T", bound="McpServerBodyParams")
 
 
 
 @_attrs_define
-class DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet:
+class McpServerBodyParams:
     
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -40,12 +40,12 @@ class DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1Sche
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        definition_schema_api_v1_schemas_definition_get_response_definition_schema_api_v1_schemas_definition_get = cls(
+        mcp_server_body_params = cls(
         )
 
 
-        definition_schema_api_v1_schemas_definition_get_response_definition_schema_api_v1_schemas_definition_get.additional_properties = d
-        return definition_schema_api_v1_schemas_definition_get_response_definition_schema_api_v1_schemas_definition_get
+        mcp_server_body_params.additional_properties = d
+        return mcp_server_body_params
 
     @property
     def additional_keys(self) -> list[str]:

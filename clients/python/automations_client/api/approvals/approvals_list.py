@@ -8,9 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.approvals_list_status_type_0_item import ApprovalsListStatusType0Item
 from ...models.error_out import ErrorOut
-from ...models.list_space_deliveries_api_v1_spaces_space_id_webhook_endpoints_deliveries_get_status_type_0 import ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0
-from ...models.page_out_webhook_delivery_out import PageOutWebhookDeliveryOut
+from ...models.page_out_approval_out import PageOutApprovalOut
 from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -20,8 +20,9 @@ from uuid import UUID
 def _get_kwargs(
     space_id: UUID,
     *,
-    status: ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 | None | Unset = UNSET,
     run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -32,15 +33,6 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    json_status: None | str | Unset
-    if isinstance(status, Unset):
-        json_status = UNSET
-    elif isinstance(status, ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0):
-        json_status = status.value
-    else:
-        json_status = status
-    params["status"] = json_status
-
     json_run_id: None | str | Unset
     if isinstance(run_id, Unset):
         json_run_id = UNSET
@@ -49,6 +41,27 @@ def _get_kwargs(
     else:
         json_run_id = run_id
     params["run_id"] = json_run_id
+
+    json_status: list[str] | None | Unset
+    if isinstance(status, Unset):
+        json_status = UNSET
+    elif isinstance(status, list):
+        json_status = []
+        for status_type_0_item_data in status:
+            status_type_0_item = status_type_0_item_data.value
+            json_status.append(status_type_0_item)
+
+
+    else:
+        json_status = status
+    params["status"] = json_status
+
+    json_capability: None | str | Unset
+    if isinstance(capability, Unset):
+        json_capability = UNSET
+    else:
+        json_capability = capability
+    params["capability"] = json_capability
 
     json_limit: int | None | Unset
     if isinstance(limit, Unset):
@@ -70,7 +83,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/spaces/{space_id}/webhook-endpoints/deliveries".format(space_id=quote(str(space_id), safe=""),),
+        "url": "/api/v1/spaces/{space_id}/approvals".format(space_id=quote(str(space_id), safe=""),),
         "params": params,
     }
 
@@ -79,9 +92,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutApprovalOut | None:
     if response.status_code == 200:
-        response_200 = PageOutWebhookDeliveryOut.from_dict(response.json())
+        response_200 = PageOutApprovalOut.from_dict(response.json())
 
 
 
@@ -170,7 +183,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutApprovalOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -183,19 +196,20 @@ def sync_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 | None | Unset = UNSET,
     run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
-    """ Deliveries of the space, newest first, with their attempts
+) -> Response[ErrorOut | PageOutApprovalOut]:
+    """ The inbox: calls that need a human (pending by default), newest first
 
     Args:
         space_id (UUID):
-        status (ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 |
-            None | Unset):
         run_id (None | Unset | UUID):
+        status (list[ApprovalsListStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -205,14 +219,15 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutWebhookDeliveryOut]
+        Response[ErrorOut | PageOutApprovalOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-status=status,
 run_id=run_id,
+status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -228,19 +243,20 @@ def sync(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 | None | Unset = UNSET,
     run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutWebhookDeliveryOut | None:
-    """ Deliveries of the space, newest first, with their attempts
+) -> ErrorOut | PageOutApprovalOut | None:
+    """ The inbox: calls that need a human (pending by default), newest first
 
     Args:
         space_id (UUID):
-        status (ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 |
-            None | Unset):
         run_id (None | Unset | UUID):
+        status (list[ApprovalsListStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -250,15 +266,16 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutWebhookDeliveryOut
+        ErrorOut | PageOutApprovalOut
      """
 
 
     return sync_detailed(
         space_id=space_id,
 client=client,
-status=status,
 run_id=run_id,
+status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -268,19 +285,20 @@ async def asyncio_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 | None | Unset = UNSET,
     run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
-    """ Deliveries of the space, newest first, with their attempts
+) -> Response[ErrorOut | PageOutApprovalOut]:
+    """ The inbox: calls that need a human (pending by default), newest first
 
     Args:
         space_id (UUID):
-        status (ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 |
-            None | Unset):
         run_id (None | Unset | UUID):
+        status (list[ApprovalsListStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -290,14 +308,15 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutWebhookDeliveryOut]
+        Response[ErrorOut | PageOutApprovalOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-status=status,
 run_id=run_id,
+status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -313,19 +332,20 @@ async def asyncio(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 | None | Unset = UNSET,
     run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutWebhookDeliveryOut | None:
-    """ Deliveries of the space, newest first, with their attempts
+) -> ErrorOut | PageOutApprovalOut | None:
+    """ The inbox: calls that need a human (pending by default), newest first
 
     Args:
         space_id (UUID):
-        status (ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0 |
-            None | Unset):
         run_id (None | Unset | UUID):
+        status (list[ApprovalsListStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -335,15 +355,16 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutWebhookDeliveryOut
+        ErrorOut | PageOutApprovalOut
      """
 
 
     return (await asyncio_detailed(
         space_id=space_id,
 client=client,
-status=status,
 run_id=run_id,
+status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 

@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error_out import ErrorOut
-from ...models.list_approvals_api_v1_spaces_space_id_approvals_get_status_type_0_item import ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item
-from ...models.page_out_approval_out import PageOutApprovalOut
+from ...models.page_out_webhook_delivery_out import PageOutWebhookDeliveryOut
+from ...models.webhook_endpoints_list_space_deliveries_status_type_0 import WebhookEndpointsListSpaceDeliveriesStatusType0
 from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -20,9 +20,8 @@ from uuid import UUID
 def _get_kwargs(
     space_id: UUID,
     *,
+    status: None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0 = UNSET,
     run_id: None | Unset | UUID = UNSET,
-    status: list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -33,6 +32,15 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
+    json_status: None | str | Unset
+    if isinstance(status, Unset):
+        json_status = UNSET
+    elif isinstance(status, WebhookEndpointsListSpaceDeliveriesStatusType0):
+        json_status = status.value
+    else:
+        json_status = status
+    params["status"] = json_status
+
     json_run_id: None | str | Unset
     if isinstance(run_id, Unset):
         json_run_id = UNSET
@@ -41,27 +49,6 @@ def _get_kwargs(
     else:
         json_run_id = run_id
     params["run_id"] = json_run_id
-
-    json_status: list[str] | None | Unset
-    if isinstance(status, Unset):
-        json_status = UNSET
-    elif isinstance(status, list):
-        json_status = []
-        for status_type_0_item_data in status:
-            status_type_0_item = status_type_0_item_data.value
-            json_status.append(status_type_0_item)
-
-
-    else:
-        json_status = status
-    params["status"] = json_status
-
-    json_capability: None | str | Unset
-    if isinstance(capability, Unset):
-        json_capability = UNSET
-    else:
-        json_capability = capability
-    params["capability"] = json_capability
 
     json_limit: int | None | Unset
     if isinstance(limit, Unset):
@@ -83,7 +70,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/spaces/{space_id}/approvals".format(space_id=quote(str(space_id), safe=""),),
+        "url": "/api/v1/spaces/{space_id}/webhook-endpoints/deliveries".format(space_id=quote(str(space_id), safe=""),),
         "params": params,
     }
 
@@ -92,9 +79,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutApprovalOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutWebhookDeliveryOut | None:
     if response.status_code == 200:
-        response_200 = PageOutApprovalOut.from_dict(response.json())
+        response_200 = PageOutWebhookDeliveryOut.from_dict(response.json())
 
 
 
@@ -183,7 +170,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutApprovalOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -196,21 +183,18 @@ def sync_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    status: None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0 = UNSET,
     run_id: None | Unset | UUID = UNSET,
-    status: list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutApprovalOut]:
-    """ The inbox: calls that need a human (pending by default), newest first
+) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+    """ Deliveries of the space, newest first, with their attempts
 
     Args:
         space_id (UUID):
+        status (None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0):
         run_id (None | Unset | UUID):
-        status (list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset):
-            Repeat to combine.
-        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -220,15 +204,14 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutApprovalOut]
+        Response[ErrorOut | PageOutWebhookDeliveryOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-run_id=run_id,
 status=status,
-capability=capability,
+run_id=run_id,
 limit=limit,
 cursor=cursor,
 
@@ -244,21 +227,18 @@ def sync(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    status: None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0 = UNSET,
     run_id: None | Unset | UUID = UNSET,
-    status: list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutApprovalOut | None:
-    """ The inbox: calls that need a human (pending by default), newest first
+) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+    """ Deliveries of the space, newest first, with their attempts
 
     Args:
         space_id (UUID):
+        status (None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0):
         run_id (None | Unset | UUID):
-        status (list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset):
-            Repeat to combine.
-        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -268,16 +248,15 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutApprovalOut
+        ErrorOut | PageOutWebhookDeliveryOut
      """
 
 
     return sync_detailed(
         space_id=space_id,
 client=client,
-run_id=run_id,
 status=status,
-capability=capability,
+run_id=run_id,
 limit=limit,
 cursor=cursor,
 
@@ -287,21 +266,18 @@ async def asyncio_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    status: None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0 = UNSET,
     run_id: None | Unset | UUID = UNSET,
-    status: list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutApprovalOut]:
-    """ The inbox: calls that need a human (pending by default), newest first
+) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+    """ Deliveries of the space, newest first, with their attempts
 
     Args:
         space_id (UUID):
+        status (None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0):
         run_id (None | Unset | UUID):
-        status (list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset):
-            Repeat to combine.
-        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -311,15 +287,14 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutApprovalOut]
+        Response[ErrorOut | PageOutWebhookDeliveryOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-run_id=run_id,
 status=status,
-capability=capability,
+run_id=run_id,
 limit=limit,
 cursor=cursor,
 
@@ -335,21 +310,18 @@ async def asyncio(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
+    status: None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0 = UNSET,
     run_id: None | Unset | UUID = UNSET,
-    status: list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset = UNSET,
-    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutApprovalOut | None:
-    """ The inbox: calls that need a human (pending by default), newest first
+) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+    """ Deliveries of the space, newest first, with their attempts
 
     Args:
         space_id (UUID):
+        status (None | Unset | WebhookEndpointsListSpaceDeliveriesStatusType0):
         run_id (None | Unset | UUID):
-        status (list[ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item] | None | Unset):
-            Repeat to combine.
-        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -359,16 +331,15 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutApprovalOut
+        ErrorOut | PageOutWebhookDeliveryOut
      """
 
 
     return (await asyncio_detailed(
         space_id=space_id,
 client=client,
-run_id=run_id,
 status=status,
-capability=capability,
+run_id=run_id,
 limit=limit,
 cursor=cursor,
 

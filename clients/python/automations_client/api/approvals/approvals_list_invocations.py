@@ -8,9 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.approvals_list_invocations_status_type_0_item import ApprovalsListInvocationsStatusType0Item
 from ...models.error_out import ErrorOut
-from ...models.list_endpoint_deliveries_api_v1_spaces_space_id_webhook_endpoints_endpoint_id_deliveries_get_status_type_0 import ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0
-from ...models.page_out_webhook_delivery_out import PageOutWebhookDeliveryOut
+from ...models.page_out_invocation_out import PageOutInvocationOut
 from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -19,9 +19,10 @@ from uuid import UUID
 
 def _get_kwargs(
     space_id: UUID,
-    endpoint_id: UUID,
     *,
-    status: ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0 | None | Unset = UNSET,
+    run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListInvocationsStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
@@ -32,14 +33,35 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    json_status: None | str | Unset
+    json_run_id: None | str | Unset
+    if isinstance(run_id, Unset):
+        json_run_id = UNSET
+    elif isinstance(run_id, UUID):
+        json_run_id = str(run_id)
+    else:
+        json_run_id = run_id
+    params["run_id"] = json_run_id
+
+    json_status: list[str] | None | Unset
     if isinstance(status, Unset):
         json_status = UNSET
-    elif isinstance(status, ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0):
-        json_status = status.value
+    elif isinstance(status, list):
+        json_status = []
+        for status_type_0_item_data in status:
+            status_type_0_item = status_type_0_item_data.value
+            json_status.append(status_type_0_item)
+
+
     else:
         json_status = status
     params["status"] = json_status
+
+    json_capability: None | str | Unset
+    if isinstance(capability, Unset):
+        json_capability = UNSET
+    else:
+        json_capability = capability
+    params["capability"] = json_capability
 
     json_limit: int | None | Unset
     if isinstance(limit, Unset):
@@ -61,7 +83,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}/deliveries".format(space_id=quote(str(space_id), safe=""),endpoint_id=quote(str(endpoint_id), safe=""),),
+        "url": "/api/v1/spaces/{space_id}/invocations".format(space_id=quote(str(space_id), safe=""),),
         "params": params,
     }
 
@@ -70,9 +92,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutWebhookDeliveryOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | PageOutInvocationOut | None:
     if response.status_code == 200:
-        response_200 = PageOutWebhookDeliveryOut.from_dict(response.json())
+        response_200 = PageOutInvocationOut.from_dict(response.json())
 
 
 
@@ -161,7 +183,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | PageOutInvocationOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -172,21 +194,22 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     space_id: UUID,
-    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0 | None | Unset = UNSET,
+    run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListInvocationsStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
-    """ The endpoint's deliveries, newest first, with attempts
+) -> Response[ErrorOut | PageOutInvocationOut]:
+    """ Every capability call of the space, newest first
 
     Args:
         space_id (UUID):
-        endpoint_id (UUID):
-        status (ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetSta
-            tusType0 | None | Unset):
+        run_id (None | Unset | UUID):
+        status (list[ApprovalsListInvocationsStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -196,14 +219,15 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutWebhookDeliveryOut]
+        Response[ErrorOut | PageOutInvocationOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-endpoint_id=endpoint_id,
+run_id=run_id,
 status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -217,21 +241,22 @@ cursor=cursor,
 
 def sync(
     space_id: UUID,
-    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0 | None | Unset = UNSET,
+    run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListInvocationsStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutWebhookDeliveryOut | None:
-    """ The endpoint's deliveries, newest first, with attempts
+) -> ErrorOut | PageOutInvocationOut | None:
+    """ Every capability call of the space, newest first
 
     Args:
         space_id (UUID):
-        endpoint_id (UUID):
-        status (ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetSta
-            tusType0 | None | Unset):
+        run_id (None | Unset | UUID):
+        status (list[ApprovalsListInvocationsStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -241,15 +266,16 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutWebhookDeliveryOut
+        ErrorOut | PageOutInvocationOut
      """
 
 
     return sync_detailed(
         space_id=space_id,
-endpoint_id=endpoint_id,
 client=client,
+run_id=run_id,
 status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -257,21 +283,22 @@ cursor=cursor,
 
 async def asyncio_detailed(
     space_id: UUID,
-    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0 | None | Unset = UNSET,
+    run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListInvocationsStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> Response[ErrorOut | PageOutWebhookDeliveryOut]:
-    """ The endpoint's deliveries, newest first, with attempts
+) -> Response[ErrorOut | PageOutInvocationOut]:
+    """ Every capability call of the space, newest first
 
     Args:
         space_id (UUID):
-        endpoint_id (UUID):
-        status (ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetSta
-            tusType0 | None | Unset):
+        run_id (None | Unset | UUID):
+        status (list[ApprovalsListInvocationsStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -281,14 +308,15 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | PageOutWebhookDeliveryOut]
+        Response[ErrorOut | PageOutInvocationOut]
      """
 
 
     kwargs = _get_kwargs(
         space_id=space_id,
-endpoint_id=endpoint_id,
+run_id=run_id,
 status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 
@@ -302,21 +330,22 @@ cursor=cursor,
 
 async def asyncio(
     space_id: UUID,
-    endpoint_id: UUID,
     *,
     client: AuthenticatedClient,
-    status: ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0 | None | Unset = UNSET,
+    run_id: None | Unset | UUID = UNSET,
+    status: list[ApprovalsListInvocationsStatusType0Item] | None | Unset = UNSET,
+    capability: None | str | Unset = UNSET,
     limit: int | None | Unset = UNSET,
     cursor: None | str | Unset = UNSET,
 
-) -> ErrorOut | PageOutWebhookDeliveryOut | None:
-    """ The endpoint's deliveries, newest first, with attempts
+) -> ErrorOut | PageOutInvocationOut | None:
+    """ Every capability call of the space, newest first
 
     Args:
         space_id (UUID):
-        endpoint_id (UUID):
-        status (ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetSta
-            tusType0 | None | Unset):
+        run_id (None | Unset | UUID):
+        status (list[ApprovalsListInvocationsStatusType0Item] | None | Unset): Repeat to combine.
+        capability (None | str | Unset):
         limit (int | None | Unset): Items per page.
         cursor (None | str | Unset): next_cursor of the previous page (only a cursor this listing
             issued is valid).
@@ -326,15 +355,16 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | PageOutWebhookDeliveryOut
+        ErrorOut | PageOutInvocationOut
      """
 
 
     return (await asyncio_detailed(
         space_id=space_id,
-endpoint_id=endpoint_id,
 client=client,
+run_id=run_id,
 status=status,
+capability=capability,
 limit=limit,
 cursor=cursor,
 

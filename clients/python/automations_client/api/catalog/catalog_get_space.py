@@ -8,14 +8,16 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.catalog_get_space_response_catalog_get_space import CatalogGetSpaceResponseCatalogGetSpace
 from ...models.error_out import ErrorOut
-from ...models.get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get import GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet
 from typing import cast
+from uuid import UUID
 
 
 
 def _get_kwargs(
-    
+    space_id: UUID,
+
 ) -> dict[str, Any]:
     
 
@@ -25,7 +27,7 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/api/v1/catalog",
+        "url": "/api/v1/spaces/{space_id}/catalog".format(space_id=quote(str(space_id), safe=""),),
     }
 
 
@@ -33,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CatalogGetSpaceResponseCatalogGetSpace | ErrorOut | None:
     if response.status_code == 200:
-        response_200 = GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet.from_dict(response.json())
+        response_200 = CatalogGetSpaceResponseCatalogGetSpace.from_dict(response.json())
 
 
 
@@ -124,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CatalogGetSpaceResponseCatalogGetSpace | ErrorOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -134,23 +136,28 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
+    space_id: UUID,
     *,
     client: AuthenticatedClient,
 
-) -> Response[ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet]:
-    """ Every capability, action and trigger, with JSON Schemas and tier
+) -> Response[CatalogGetSpaceResponseCatalogGetSpace | ErrorOut]:
+    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+
+    Args:
+        space_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet]
+        Response[CatalogGetSpaceResponseCatalogGetSpace | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
-        
+        space_id=space_id,
+
     )
 
     response = client.get_httpx_client().request(
@@ -160,44 +167,54 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 def sync(
+    space_id: UUID,
     *,
     client: AuthenticatedClient,
 
-) -> ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet | None:
-    """ Every capability, action and trigger, with JSON Schemas and tier
+) -> CatalogGetSpaceResponseCatalogGetSpace | ErrorOut | None:
+    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+
+    Args:
+        space_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet
+        CatalogGetSpaceResponseCatalogGetSpace | ErrorOut
      """
 
 
     return sync_detailed(
-        client=client,
+        space_id=space_id,
+client=client,
 
     ).parsed
 
 async def asyncio_detailed(
+    space_id: UUID,
     *,
     client: AuthenticatedClient,
 
-) -> Response[ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet]:
-    """ Every capability, action and trigger, with JSON Schemas and tier
+) -> Response[CatalogGetSpaceResponseCatalogGetSpace | ErrorOut]:
+    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+
+    Args:
+        space_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet]
+        Response[CatalogGetSpaceResponseCatalogGetSpace | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
-        
+        space_id=space_id,
+
     )
 
     response = await client.get_async_httpx_client().request(
@@ -207,22 +224,27 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 async def asyncio(
+    space_id: UUID,
     *,
     client: AuthenticatedClient,
 
-) -> ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet | None:
-    """ Every capability, action and trigger, with JSON Schemas and tier
+) -> CatalogGetSpaceResponseCatalogGetSpace | ErrorOut | None:
+    """ What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries
+
+    Args:
+        space_id (UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorOut | GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet
+        CatalogGetSpaceResponseCatalogGetSpace | ErrorOut
      """
 
 
     return (await asyncio_detailed(
-        client=client,
+        space_id=space_id,
+client=client,
 
     )).parsed

@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="HealthzHealthzGetResponseHealthzHealthzGet")
+T = TypeVar("T", bound="SlackInteractionResponseSlackInteraction")
 
 
 
 @_attrs_define
-class HealthzHealthzGetResponseHealthzHealthzGet:
+class SlackInteractionResponseSlackInteraction:
     
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
@@ -40,12 +40,12 @@ class HealthzHealthzGetResponseHealthzHealthzGet:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        healthz_healthz_get_response_healthz_healthz_get = cls(
+        slack_interaction_response_slack_interaction = cls(
         )
 
 
-        healthz_healthz_get_response_healthz_healthz_get.additional_properties = d
-        return healthz_healthz_get_response_healthz_healthz_get
+        slack_interaction_response_slack_interaction.additional_properties = d
+        return slack_interaction_response_slack_interaction
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item(StrEnum):
+class ApprovalsListStatusType0Item(StrEnum):
     APPROVED = "approved"
     DENIED = "denied"
     EXECUTED = "executed"

@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="McpServerApiV1SpacesSpaceIdMcpPostBodyParams")
+T = TypeVar("T", bound="SchemasFilterResponseSchemasFilter")
 
 
 
 @_attrs_define
-class McpServerApiV1SpacesSpaceIdMcpPostBodyParams:
+class SchemasFilterResponseSchemasFilter:
     
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -40,12 +40,12 @@ class McpServerApiV1SpacesSpaceIdMcpPostBodyParams:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mcp_server_api_v1_spaces_space_id_mcp_post_body_params = cls(
+        schemas_filter_response_schemas_filter = cls(
         )
 
 
-        mcp_server_api_v1_spaces_space_id_mcp_post_body_params.additional_properties = d
-        return mcp_server_api_v1_spaces_space_id_mcp_post_body_params
+        schemas_filter_response_schemas_filter.additional_properties = d
+        return schemas_filter_response_schemas_filter
 
     @property
     def additional_keys(self) -> list[str]:

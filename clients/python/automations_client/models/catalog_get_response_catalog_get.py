@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet")
+T = TypeVar("T", bound="CatalogGetResponseCatalogGet")
 
 
 
 @_attrs_define
-class GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet:
+class CatalogGetResponseCatalogGet:
     
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -40,12 +40,12 @@ class GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1Spa
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get = cls(
+        catalog_get_response_catalog_get = cls(
         )
 
 
-        get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get.additional_properties = d
-        return get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get
+        catalog_get_response_catalog_get.additional_properties = d
+        return catalog_get_response_catalog_get
 
     @property
     def additional_keys(self) -> list[str]:

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.document_out import DocumentOut
 from ...models.error_out import ErrorOut
-from ...models.mcp_server_api_v1_spaces_space_id_mcp_post_body import McpServerApiV1SpacesSpaceIdMcpPostBody
+from ...models.knowledge_upload_document_body import KnowledgeUploadDocumentBody
 from typing import cast
 from uuid import UUID
 
@@ -18,7 +19,7 @@ from uuid import UUID
 def _get_kwargs(
     space_id: UUID,
     *,
-    body: McpServerApiV1SpacesSpaceIdMcpPostBody,
+    body: KnowledgeUploadDocumentBody,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -30,22 +31,25 @@ def _get_kwargs(
 
     _kwargs: dict[str, Any] = {
         "method": "post",
-        "url": "/api/v1/spaces/{space_id}/mcp".format(space_id=quote(str(space_id), safe=""),),
+        "url": "/api/v1/spaces/{space_id}/documents/upload".format(space_id=quote(str(space_id), safe=""),),
     }
 
-    _kwargs["json"] = body.to_dict()
+    _kwargs["files"] = body.to_multipart()
 
-    headers["Content-Type"] = "application/json"
+    headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ErrorOut | None:
-    if response.status_code == 200:
-        response_200 = cast(Any, None)
-        return response_200
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentOut | ErrorOut | None:
+    if response.status_code == 201:
+        response_201 = DocumentOut.from_dict(response.json())
+
+
+
+        return response_201
 
     if response.status_code == 400:
         response_400 = ErrorOut.from_dict(response.json())
@@ -130,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ErrorOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentOut | ErrorOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -143,22 +147,21 @@ def sync_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: McpServerApiV1SpacesSpaceIdMcpPostBody,
+    body: KnowledgeUploadDocumentBody,
 
-) -> Response[Any | ErrorOut]:
-    """ The space's MCP server (streamable HTTP): exposed automations as tools
+) -> Response[DocumentOut | ErrorOut]:
+    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
 
     Args:
         space_id (UUID):
-        body (McpServerApiV1SpacesSpaceIdMcpPostBody): A JSON-RPC 2.0 message of the MCP protocol
-            (initialize, tools/list, tools/call, ...).
+        body (KnowledgeUploadDocumentBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ErrorOut]
+        Response[DocumentOut | ErrorOut]
      """
 
 
@@ -178,22 +181,21 @@ def sync(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: McpServerApiV1SpacesSpaceIdMcpPostBody,
+    body: KnowledgeUploadDocumentBody,
 
-) -> Any | ErrorOut | None:
-    """ The space's MCP server (streamable HTTP): exposed automations as tools
+) -> DocumentOut | ErrorOut | None:
+    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
 
     Args:
         space_id (UUID):
-        body (McpServerApiV1SpacesSpaceIdMcpPostBody): A JSON-RPC 2.0 message of the MCP protocol
-            (initialize, tools/list, tools/call, ...).
+        body (KnowledgeUploadDocumentBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ErrorOut
+        DocumentOut | ErrorOut
      """
 
 
@@ -208,22 +210,21 @@ async def asyncio_detailed(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: McpServerApiV1SpacesSpaceIdMcpPostBody,
+    body: KnowledgeUploadDocumentBody,
 
-) -> Response[Any | ErrorOut]:
-    """ The space's MCP server (streamable HTTP): exposed automations as tools
+) -> Response[DocumentOut | ErrorOut]:
+    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
 
     Args:
         space_id (UUID):
-        body (McpServerApiV1SpacesSpaceIdMcpPostBody): A JSON-RPC 2.0 message of the MCP protocol
-            (initialize, tools/list, tools/call, ...).
+        body (KnowledgeUploadDocumentBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ErrorOut]
+        Response[DocumentOut | ErrorOut]
      """
 
 
@@ -243,22 +244,21 @@ async def asyncio(
     space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: McpServerApiV1SpacesSpaceIdMcpPostBody,
+    body: KnowledgeUploadDocumentBody,
 
-) -> Any | ErrorOut | None:
-    """ The space's MCP server (streamable HTTP): exposed automations as tools
+) -> DocumentOut | ErrorOut | None:
+    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
 
     Args:
         space_id (UUID):
-        body (McpServerApiV1SpacesSpaceIdMcpPostBody): A JSON-RPC 2.0 message of the MCP protocol
-            (initialize, tools/list, tools/call, ...).
+        body (KnowledgeUploadDocumentBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ErrorOut
+        DocumentOut | ErrorOut
      """
 
 

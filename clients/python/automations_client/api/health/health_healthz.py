@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.healthz_healthz_get_response_healthz_healthz_get import HealthzHealthzGetResponseHealthzHealthzGet
+from ...models.health_healthz_response_health_healthz import HealthHealthzResponseHealthHealthz
 from typing import cast
 
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HealthzHealthzGetResponseHealthzHealthzGet | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HealthHealthzResponseHealthHealthz | None:
     if response.status_code == 200:
-        response_200 = HealthzHealthzGetResponseHealthzHealthzGet.from_dict(response.json())
+        response_200 = HealthHealthzResponseHealthHealthz.from_dict(response.json())
 
 
 
@@ -46,7 +46,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HealthzHealthzGetResponseHealthzHealthzGet]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HealthHealthzResponseHealthHealthz]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,7 +59,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[HealthzHealthzGetResponseHealthzHealthzGet]:
+) -> Response[HealthHealthzResponseHealthHealthz]:
     """ The process is alive
 
     Raises:
@@ -67,7 +67,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HealthzHealthzGetResponseHealthzHealthzGet]
+        Response[HealthHealthzResponseHealthHealthz]
      """
 
 
@@ -85,7 +85,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> HealthzHealthzGetResponseHealthzHealthzGet | None:
+) -> HealthHealthzResponseHealthHealthz | None:
     """ The process is alive
 
     Raises:
@@ -93,7 +93,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HealthzHealthzGetResponseHealthzHealthzGet
+        HealthHealthzResponseHealthHealthz
      """
 
 
@@ -106,7 +106,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[HealthzHealthzGetResponseHealthzHealthzGet]:
+) -> Response[HealthHealthzResponseHealthHealthz]:
     """ The process is alive
 
     Raises:
@@ -114,7 +114,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[HealthzHealthzGetResponseHealthzHealthzGet]
+        Response[HealthHealthzResponseHealthHealthz]
      """
 
 
@@ -132,7 +132,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> HealthzHealthzGetResponseHealthzHealthzGet | None:
+) -> HealthHealthzResponseHealthHealthz | None:
     """ The process is alive
 
     Raises:
@@ -140,7 +140,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        HealthzHealthzGetResponseHealthzHealthzGet
+        HealthHealthzResponseHealthHealthz
      """
 
 

@@ -8,48 +8,38 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.document_out import DocumentOut
+from ...models.catalog_get_response_catalog_get import CatalogGetResponseCatalogGet
 from ...models.error_out import ErrorOut
-from ...models.upload_document_api_v1_spaces_space_id_documents_upload_post_body import UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody
 from typing import cast
-from uuid import UUID
 
 
 
 def _get_kwargs(
-    space_id: UUID,
-    *,
-    body: UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody,
-
+    
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-
+    
 
     
 
     
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/api/v1/spaces/{space_id}/documents/upload".format(space_id=quote(str(space_id), safe=""),),
+        "method": "get",
+        "url": "/api/v1/catalog",
     }
 
-    _kwargs["files"] = body.to_multipart()
 
-    headers["Content-Type"] = "multipart/form-data; boundary=+++"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentOut | ErrorOut | None:
-    if response.status_code == 201:
-        response_201 = DocumentOut.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CatalogGetResponseCatalogGet | ErrorOut | None:
+    if response.status_code == 200:
+        response_200 = CatalogGetResponseCatalogGet.from_dict(response.json())
 
 
 
-        return response_201
+        return response_200
 
     if response.status_code == 400:
         response_400 = ErrorOut.from_dict(response.json())
@@ -134,7 +124,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentOut | ErrorOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CatalogGetResponseCatalogGet | ErrorOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -144,31 +134,23 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody,
 
-) -> Response[DocumentOut | ErrorOut]:
-    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
-
-    Args:
-        space_id (UUID):
-        body (UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody):
+) -> Response[CatalogGetResponseCatalogGet | ErrorOut]:
+    """ Every capability, action and trigger, with JSON Schemas and tier
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentOut | ErrorOut]
+        Response[CatalogGetResponseCatalogGet | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
-        space_id=space_id,
-body=body,
-
+        
     )
 
     response = client.get_httpx_client().request(
@@ -178,60 +160,44 @@ body=body,
     return _build_response(client=client, response=response)
 
 def sync(
-    space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody,
 
-) -> DocumentOut | ErrorOut | None:
-    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
-
-    Args:
-        space_id (UUID):
-        body (UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody):
+) -> CatalogGetResponseCatalogGet | ErrorOut | None:
+    """ Every capability, action and trigger, with JSON Schemas and tier
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentOut | ErrorOut
+        CatalogGetResponseCatalogGet | ErrorOut
      """
 
 
     return sync_detailed(
-        space_id=space_id,
-client=client,
-body=body,
+        client=client,
 
     ).parsed
 
 async def asyncio_detailed(
-    space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody,
 
-) -> Response[DocumentOut | ErrorOut]:
-    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
-
-    Args:
-        space_id (UUID):
-        body (UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody):
+) -> Response[CatalogGetResponseCatalogGet | ErrorOut]:
+    """ Every capability, action and trigger, with JSON Schemas and tier
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentOut | ErrorOut]
+        Response[CatalogGetResponseCatalogGet | ErrorOut]
      """
 
 
     kwargs = _get_kwargs(
-        space_id=space_id,
-body=body,
-
+        
     )
 
     response = await client.get_async_httpx_client().request(
@@ -241,30 +207,22 @@ body=body,
     return _build_response(client=client, response=response)
 
 async def asyncio(
-    space_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody,
 
-) -> DocumentOut | ErrorOut | None:
-    """ Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file`
-
-    Args:
-        space_id (UUID):
-        body (UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody):
+) -> CatalogGetResponseCatalogGet | ErrorOut | None:
+    """ Every capability, action and trigger, with JSON Schemas and tier
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentOut | ErrorOut
+        CatalogGetResponseCatalogGet | ErrorOut
      """
 
 
     return (await asyncio_detailed(
-        space_id=space_id,
-client=client,
-body=body,
+        client=client,
 
     )).parsed

@@ -20,12 +20,12 @@ from typing import cast
 
 
 
-T = TypeVar("T", bound="UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody")
+T = TypeVar("T", bound="KnowledgeUploadDocumentBody")
 
 
 
 @_attrs_define
-class UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody:
+class KnowledgeUploadDocumentBody:
     """ 
         Attributes:
             file (File): The file.
@@ -124,7 +124,7 @@ class UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody:
 
         title = d.pop("title", UNSET)
 
-        upload_document_api_v1_spaces_space_id_documents_upload_post_body = cls(
+        knowledge_upload_document_body = cls(
             file=file,
             source_url=source_url,
             tags=tags,
@@ -132,8 +132,8 @@ class UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody:
         )
 
 
-        upload_document_api_v1_spaces_space_id_documents_upload_post_body.additional_properties = d
-        return upload_document_api_v1_spaces_space_id_documents_upload_post_body
+        knowledge_upload_document_body.additional_properties = d
+        return knowledge_upload_document_body
 
     @property
     def additional_keys(self) -> list[str]:
