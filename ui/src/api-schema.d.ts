@@ -5686,7 +5686,7 @@ export interface components {
              * Events
              * @description Event types, e.g. "automation.run.failed" or "automation.run.*".
              */
-            events: string[];
+            events: ("approval.decided" | "approval.requested" | "automation.run.*" | "automation.run.cancelled" | "automation.run.dropped" | "automation.run.failed" | "automation.run.succeeded" | "automation.run.timed_out")[];
             /**
              * Url
              * @description https URL that receives deliveries.

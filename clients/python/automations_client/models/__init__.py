@@ -284,6 +284,7 @@ from .webhook_delivery_out import WebhookDeliveryOut
 from .webhook_delivery_out_payload import WebhookDeliveryOutPayload
 from .webhook_delivery_out_status import WebhookDeliveryOutStatus
 from .webhook_endpoint_create import WebhookEndpointCreate
+from .webhook_endpoint_create_events_item import WebhookEndpointCreateEventsItem
 from .webhook_endpoint_out import WebhookEndpointOut
 from .webhook_endpoint_patch import WebhookEndpointPatch
 from .webhook_endpoint_with_secret_out import WebhookEndpointWithSecretOut
@@ -576,6 +577,7 @@ __all__ = (
     "WebhookDeliveryOutPayload",
     "WebhookDeliveryOutStatus",
     "WebhookEndpointCreate",
+    "WebhookEndpointCreateEventsItem",
     "WebhookEndpointOut",
     "WebhookEndpointPatch",
     "WebhookEndpointsListDeliveriesStatusType0",
