@@ -25,6 +25,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
+from app.api.body import BODY_METHODS
 from app.api.deps import PAGE_SIZE_MARK
 from app.api.openapi_text import declare_storable_text
 from app.config import Settings
@@ -51,6 +52,10 @@ ERROR_STATUSES: dict[str, str] = {
     "429": "Too many requests; Retry-After says when to try again.",
     "503": "A backing service (database, broker, model provider) is unavailable.",
 }
+# Statuses only some operations can answer: the body check's (of POST, PUT and PATCH only) and the
+# missing expected version's (of an operation that reads If-Match only).
+BODY_STATUSES = frozenset({"413", "415"})
+PRECONDITION_STATUS = "428"
 
 
 class ErrorDetailOut(BaseModel):
@@ -79,6 +84,21 @@ def operation_id(route: APIRoute) -> str:
     nouns = {form for word in tag.split("_") for form in (word, word.removesuffix("s"), f"{word}s")}
     action = "_".join(part for part in route.name.split("_") if part not in nouns)
     return f"{tag}_{action}" if action else tag
+
+
+def error_statuses(method: str, operation: dict[str, Any]) -> list[str]:
+    """The error statuses an operation can answer, from what it takes: every one of ERROR_STATUSES,
+    but the body check's only with a body method and 428 only with an If-Match parameter."""
+    statuses = set(ERROR_STATUSES)
+    if method.upper() not in BODY_METHODS:
+        statuses -= BODY_STATUSES
+    reads_if_match = any(
+        parameter.get("in") == "header" and str(parameter.get("name", "")).lower() == "if-match"
+        for parameter in operation.get("parameters", [])
+    )
+    if not reads_if_match:
+        statuses.discard(PRECONDITION_STATUS)
+    return sorted(statuses)
 
 
 def _check_unique_ids(document: dict[str, Any]) -> None:
@@ -137,12 +157,11 @@ def complete_openapi(app: FastAPI) -> dict[str, Any]:
         # Health probes answer their own shapes; everything else (the API, artifact links) uses ErrorOut.
         if path in ("/healthz", "/readyz"):
             continue
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            for status, description in ERROR_STATUSES.items():
-                responses[status] = {"description": description, **copy.deepcopy(error)}
-            if path in HTML_PAGES:
-                for status in ERROR_STATUSES:
+            for status in error_statuses(method, operation):
+                responses[status] = {"description": ERROR_STATUSES[status], **copy.deepcopy(error)}
+                if path in HTML_PAGES:
                     responses[status]["content"].update(copy.deepcopy(HTML))
     _check_unique_ids(document)
     declare_storable_text(document)

@@ -244,3 +244,19 @@ def test_bodies_state_the_rules_their_services_check(document: dict[str, Any]) -
         assert schemas[body]["properties"]["password"]["minLength"] == MIN_PASSWORD_LENGTH
     assert password_problem("x" * (MIN_PASSWORD_LENGTH - 1))
     assert not password_problem("x" * MIN_PASSWORD_LENGTH)
+
+
+def test_each_operation_declares_the_error_statuses_it_can_answer(document: dict[str, Any]) -> None:
+    for path, methods in document["paths"].items():
+        if path in ("/healthz", "/readyz"):
+            continue
+        for method, operation in methods.items():
+            declared = {status for status in operation["responses"] if status[0] in "45"}
+            assert {"400", "401", "403", "404", "409", "422", "429", "503"} <= declared
+            assert ({"413", "415"} <= declared) == (method in ("post", "put", "patch"))
+            headers = {p["name"].lower() for p in operation.get("parameters", []) if p["in"] == "header"}
+            assert ("428" in declared) == ("if-match" in headers)
+            error = operation["responses"]["404"]["content"]["application/json"]["schema"]
+            assert error == {"$ref": "#/components/schemas/ErrorOut"}
+    assert "428" in document["paths"][AUTOMATION]["put"]["responses"]
+    assert "415" not in document["paths"][AUTOMATION]["get"]["responses"]

@@ -108,13 +108,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_422
 
-    if response.status_code == 428:
-        response_428 = ErrorOut.from_dict(response.json())
-
-
-
-        return response_428
-
     if response.status_code == 429:
         response_429 = ErrorOut.from_dict(response.json())
 

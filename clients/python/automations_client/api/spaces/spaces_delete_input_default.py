@@ -75,33 +75,12 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_409
 
-    if response.status_code == 413:
-        response_413 = ErrorOut.from_dict(response.json())
-
-
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = ErrorOut.from_dict(response.json())
-
-
-
-        return response_415
-
     if response.status_code == 422:
         response_422 = ErrorOut.from_dict(response.json())
 
 
 
         return response_422
-
-    if response.status_code == 428:
-        response_428 = ErrorOut.from_dict(response.json())
-
-
-
-        return response_428
 
     if response.status_code == 429:
         response_429 = ErrorOut.from_dict(response.json())
