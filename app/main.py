@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 from app import metrics
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import McpServerEndpoint
-from app.api.openapi import complete_openapi
+from app.api.openapi import complete_openapi, operation_id
 from app.api.routes import api_router
 from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.fire_path import FireRoute
@@ -122,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description="Self-hosted automation service. Authenticate with `Authorization: Bearer <API token>`.",
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
     )
     app.state.settings = settings
     install_error_handlers(app)

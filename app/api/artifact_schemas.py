@@ -8,9 +8,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.api.fields import ToolPrefix
+from app.api.fields import ToolPrefix, stated
 from app.api.schemas import Body, ListOut, Out
 from app.services.resources.artifacts import MAX_LINK_SECONDS
+from app.services.resources.databases import NAME_PATTERN as DATABASE_NAME_PATTERN
+from app.services.resources.secrets import NAME_PATTERN as SECRET_NAME_PATTERN
 
 
 class ArtifactOut(Out):
@@ -49,8 +51,18 @@ class LinkOut(Out):
 
 
 class DatabaseCreate(Body):
-    name: str = Field(min_length=1, max_length=64, description="1 to 64 characters of a-z, 0-9, _.")
-    dsn_secret: str = Field(min_length=1, max_length=64, description="Name of the secret holding the DSN.")
+    name: str = Field(
+        min_length=1,
+        max_length=64,
+        description="1 to 64 characters of a-z, 0-9, _.",
+        json_schema_extra=stated(pattern=DATABASE_NAME_PATTERN),
+    )
+    dsn_secret: str = Field(
+        min_length=1,
+        max_length=64,
+        description="Name of the secret holding the DSN.",
+        json_schema_extra=stated(pattern=SECRET_NAME_PATTERN),
+    )
     tool_prefix: ToolPrefix = Field(
         min_length=1, max_length=40, description="Capabilities become <prefix>.query and <prefix>.tables."
     )
@@ -62,12 +74,15 @@ class DatabaseCreate(Body):
 
 
 class DatabasePatch(Body):
-    name: str | None = Field(default=None, min_length=1, max_length=64)
+    name: str | None = Field(
+        default=None, min_length=1, max_length=64, json_schema_extra=stated(pattern=DATABASE_NAME_PATTERN)
+    )
     dsn_secret: str | None = Field(
         default=None,
         min_length=1,
         max_length=64,
         description="Another secret holding the DSN; checked again.",
+        json_schema_extra=stated(pattern=SECRET_NAME_PATTERN),
     )
     tool_prefix: ToolPrefix | None = Field(
         default=None,

@@ -21,13 +21,14 @@ from app.services.mcp.tools import PREFIX_PATTERN
 
 def stated(**keywords: Any) -> dict[str, Any]:
     """JSON Schema keywords, given by their Python names (`max_length`), as the document spells them."""
-    names = {"max_length": "maxLength", "min_length": "minLength"}
+    names = {"max_length": "maxLength", "min_length": "minLength", "min_items": "minItems"}
     return {names.get(name, name): value for name, value in keywords.items()}
 
 
-def printable_text_pattern(max_chars: int) -> str:
-    """1 to `max_chars` characters, not all blank, none of them a control character."""
-    return rf"^(?=.*\S)[^\x00-\x1f\x7f-\x9f]{{1,{max_chars}}}$"
+# At least one character that is not blank, none a control character: said without a lookahead, which
+# generators of matching text handle poorly; the length goes in minLength and maxLength.
+_PRINTABLE = r"[^\x00-\x1f\x7f-\x9f]"
+PRINTABLE_TEXT_PATTERN = rf"^{_PRINTABLE}*[^\s\x00-\x1f\x7f-\x9f]{_PRINTABLE}*$"
 
 
 # The tiers are a capability id's first segment: a prefix naming one is refused as well.
@@ -48,10 +49,13 @@ Title = Annotated[
     Field(
         min_length=1,
         max_length=MAX_TITLE_CHARS,
-        json_schema_extra=stated(pattern=printable_text_pattern(MAX_TITLE_CHARS)),
+        json_schema_extra=stated(pattern=PRINTABLE_TEXT_PATTERN),
     ),
 ]
-Tag = Annotated[str, Field(json_schema_extra=stated(pattern=printable_text_pattern(MAX_TAG_CHARS)))]
+Tag = Annotated[
+    str,
+    Field(json_schema_extra=stated(pattern=PRINTABLE_TEXT_PATTERN, min_length=1, max_length=MAX_TAG_CHARS)),
+]
 InputName = Annotated[
     str,
     Path(

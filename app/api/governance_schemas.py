@@ -8,11 +8,14 @@ from typing import Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 
+from app.api.fields import stated
 from app.api.outbound_schemas import RunDetailWithDeliveriesOut
 from app.api.schemas import Body, Out, StepSpendOut
 from app.engine.mode_rules import plain_modes, rules_of
 from app.persistence.models import Role
 from app.services.governance.modes import MAX_APPROVAL_TTL_SECONDS, MIN_APPROVAL_TTL_SECONDS
+from app.services.governance.slack_settings import CHANNEL_PATTERN
+from app.services.resources.secrets import NAME_PATTERN as SECRET_NAME_PATTERN
 
 ModeValue = Literal["allow", "deny", "require_approval"]
 
@@ -115,12 +118,23 @@ class ActionModesOut(Out):
 
 
 class SlackApprovalsBody(Body):
-    channel: str = Field(min_length=1, max_length=81, description="A channel id (C0123ABCD) or #name.")
+    channel: str = Field(
+        min_length=1,
+        max_length=81,
+        description="A channel id (C0123ABCD) or #name.",
+        json_schema_extra=stated(pattern=CHANNEL_PATTERN.pattern),
+    )
     bot_token_secret: str = Field(
-        min_length=1, max_length=100, description="Name of the space secret holding the bot token (xoxb-…)."
+        min_length=1,
+        max_length=100,
+        description="Name of the space secret holding the bot token (xoxb-…).",
+        json_schema_extra=stated(pattern=SECRET_NAME_PATTERN),
     )
     signing_secret_secret: str = Field(
-        min_length=1, max_length=100, description="Name of the space secret holding the app's signing secret."
+        min_length=1,
+        max_length=100,
+        description="Name of the space secret holding the app's signing secret.",
+        json_schema_extra=stated(pattern=SECRET_NAME_PATTERN),
     )
 
 

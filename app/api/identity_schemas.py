@@ -8,9 +8,14 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
 
+from app.api.fields import stated
 from app.api.schemas import Body, Out
 from app.persistence.models import Role
+from app.security.passwords import MIN_PASSWORD_LENGTH
 from app.services.identity.token_scopes import TokenScopes
+
+# A new password's length, stated for clients; the account service refuses a shorter one with its code.
+NEW_PASSWORD = stated(min_length=MIN_PASSWORD_LENGTH)
 
 
 class SpaceCreate(Body):
@@ -81,7 +86,7 @@ class NewMemberOut(MemberOut):
 
 class InvitationAccept(Body):
     token: str = Field(min_length=1, max_length=200)
-    password: str = Field(min_length=1, max_length=1024)
+    password: str = Field(min_length=1, max_length=1024, json_schema_extra=NEW_PASSWORD)
 
 
 class TokenCreate(Body):
@@ -141,4 +146,4 @@ class PasswordChange(Body):
     current_password: str | None = Field(
         default=None, max_length=1024, description="Required once a password is set."
     )
-    password: str = Field(min_length=1, max_length=1024)
+    password: str = Field(min_length=1, max_length=1024, json_schema_extra=NEW_PASSWORD)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from app.api.fields import ToolPrefix
+from app.api.fields import HTTP_URL_PATTERN, ToolPrefix, stated
 from app.api.schemas import Body, Out
 
 MAX_URL_LENGTH = 2048
@@ -39,7 +39,12 @@ Auth = Annotated[AuthNone | AuthBearer | AuthHeader | AuthOAuth, Field(discrimin
 class ConnectionCreate(Body):
     name: str = Field(min_length=1, max_length=100)
     transport: Literal["http", "stdio"] = "http"
-    url: str | None = Field(default=None, max_length=MAX_URL_LENGTH, description="Streamable HTTP endpoint.")
+    url: str | None = Field(
+        default=None,
+        max_length=MAX_URL_LENGTH,
+        description="Streamable HTTP endpoint.",
+        json_schema_extra=stated(pattern=HTTP_URL_PATTERN),
+    )
     server: str | None = Field(
         default=None, max_length=100, description="A stdio server the operator declared (transport stdio)."
     )
@@ -49,7 +54,9 @@ class ConnectionCreate(Body):
 
 class ConnectionPatch(Body):
     name: str | None = Field(default=None, min_length=1, max_length=100)
-    url: str | None = Field(default=None, max_length=MAX_URL_LENGTH)
+    url: str | None = Field(
+        default=None, max_length=MAX_URL_LENGTH, json_schema_extra=stated(pattern=HTTP_URL_PATTERN)
+    )
     server: str | None = Field(default=None, max_length=100)
     tool_prefix: ToolPrefix | None = Field(default=None, min_length=1, max_length=40)
     auth: Auth | None = None

@@ -1,5 +1,9 @@
-"""The OpenAPI document, completed: the error schema on every API route, and request bodies that carry
-a definition pointing at the published definition schema instead of an open object.
+"""The OpenAPI document, completed: short operation ids, the error schema on every API route, and request
+bodies that carry a definition pointing at the published definition schema instead of an open object.
+
+An operation's id is `<tag>_<action>` (`automations_create`, `runs_list`): the route's first tag, then its
+name without the words of that tag. It depends on neither the path nor the method, so a generated client's
+function names survive a path's reshaping; two routes that would share an id stop the document's build.
 
 FastAPI documents a 422 with its own validation-error shape; every error this API answers has the one
 shape of `app.errors` (`{"error": {code, message, details}}`), so each `/api/v1` operation documents
@@ -12,12 +16,16 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from collections import Counter
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
+from app.api.body import BODY_METHODS
 from app.api.deps import PAGE_SIZE_MARK
 from app.api.openapi_text import declare_storable_text
 from app.config import Settings
@@ -44,6 +52,10 @@ ERROR_STATUSES: dict[str, str] = {
     "429": "Too many requests; Retry-After says when to try again.",
     "503": "A backing service (database, broker, model provider) is unavailable.",
 }
+# Statuses only some operations can answer: the body check's (of POST, PUT and PATCH only) and the
+# missing expected version's (of an operation that reads If-Match only).
+BODY_STATUSES = frozenset({"413", "415"})
+PRECONDITION_STATUS = "428"
 
 
 class ErrorDetailOut(BaseModel):
@@ -62,6 +74,43 @@ class ErrorOut(BaseModel):
     """Every error answer of the API."""
 
     error: ErrorBodyOut
+
+
+def operation_id(route: APIRoute) -> str:
+    """The route's short, stable operation id: `<tag>_<action>` (the app's `generate_unique_id_function`)."""
+    tag = re.sub(r"[^a-z0-9]+", "_", str(route.tags[0]).lower()).strip("_") if route.tags else "api"
+    # The tag's words, singular or plural, say nothing more in the action: `create_automation` under
+    # `automations` is `automations_create`.
+    nouns = {form for word in tag.split("_") for form in (word, word.removesuffix("s"), f"{word}s")}
+    action = "_".join(part for part in route.name.split("_") if part not in nouns)
+    return f"{tag}_{action}" if action else tag
+
+
+def error_statuses(method: str, operation: dict[str, Any]) -> list[str]:
+    """The error statuses an operation can answer, from what it takes: every one of ERROR_STATUSES,
+    but the body check's only with a body method and 428 only with an If-Match parameter."""
+    statuses = set(ERROR_STATUSES)
+    if method.upper() not in BODY_METHODS:
+        statuses -= BODY_STATUSES
+    reads_if_match = any(
+        parameter.get("in") == "header" and str(parameter.get("name", "")).lower() == "if-match"
+        for parameter in operation.get("parameters", [])
+    )
+    if not reads_if_match:
+        statuses.discard(PRECONDITION_STATUS)
+    return sorted(statuses)
+
+
+def _check_unique_ids(document: dict[str, Any]) -> None:
+    """Every operation id names one operation, or the document is not built."""
+    ids = Counter(
+        operation.get("operationId")
+        for operations in document.get("paths", {}).values()
+        for operation in operations.values()
+    )
+    shared = sorted(str(name) for name, count in ids.items() if count > 1)
+    if shared:
+        raise RuntimeError(f"operation ids shared by more than one route: {', '.join(shared)}")
 
 
 def _lift_defs(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -108,13 +157,13 @@ def complete_openapi(app: FastAPI) -> dict[str, Any]:
         # Health probes answer their own shapes; everything else (the API, artifact links) uses ErrorOut.
         if path in ("/healthz", "/readyz"):
             continue
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
-            for status, description in ERROR_STATUSES.items():
-                responses[status] = {"description": description, **copy.deepcopy(error)}
-            if path in HTML_PAGES:
-                for status in ERROR_STATUSES:
+            for status in error_statuses(method, operation):
+                responses[status] = {"description": ERROR_STATUSES[status], **copy.deepcopy(error)}
+                if path in HTML_PAGES:
                     responses[status]["content"].update(copy.deepcopy(HTML))
+    _check_unique_ids(document)
     declare_storable_text(document)
     _tidy_parameters(document, app)
     app.openapi_schema = document

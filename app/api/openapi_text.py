@@ -46,11 +46,43 @@ def storable_json_schema() -> dict[str, Any]:
 
 def _nul_free(pattern: str | None) -> str:
     """`pattern` that also refuses a NUL: unchanged when it names NUL already or has no construct that
-    could match one (a negated class, `.`, `\\S`, `\\D`, `\\W`); else behind a lookahead."""
+    could match one; each negated class made to exclude NUL as well; behind a lookahead only when a
+    `.`, `\\S`, `\\D` or `\\W` could match one (a lookahead makes generating matching text slow)."""
     if pattern is None:
         return NUL_FREE_PATTERN
-    if "\\x00" in pattern or not any(part in pattern for part in ("[^", ".", "\\S", "\\D", "\\W")):
+    if "\\x00" in pattern:
         return pattern
+    out: list[str] = []
+    in_class = negated = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            escape = pattern[index : index + 2]
+            if escape in ("\\S", "\\D", "\\W") and not (in_class and negated):
+                return _behind_lookahead(pattern)
+            out.append(escape)
+            index += 2
+            continue
+        if in_class and char == "]" and out[-1] not in ("[", "[^"):
+            if negated:
+                out.append("\\x00")
+            in_class = False
+        elif not in_class and char == "[":
+            in_class, negated = True, pattern.startswith("[^", index)
+            if negated:
+                out.append("[^")
+                index += 2
+                continue
+        elif not in_class and char == ".":
+            return _behind_lookahead(pattern)
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _behind_lookahead(pattern: str) -> str:
+    """`pattern` behind a lookahead that refuses any NUL in the whole text."""
     if pattern.startswith("^"):
         return _NO_NUL_AHEAD + pattern.removeprefix("^")
     return rf"{_NO_NUL_AHEAD}[\s\S]*?(?:{pattern})"

@@ -9,15 +9,26 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, field_validator
 
+from app.api.fields import HTTP_URL_PATTERN, stated
 from app.api.schemas import Body, Out, RunDetailOut
 from app.persistence.models import WebhookAttempt, WebhookDelivery
-from app.services.outbound.endpoints import MAX_AUTOMATION_FILTER, MAX_EVENTS
+from app.services.outbound.endpoints import EVENT_TYPES, MAX_AUTOMATION_FILTER, MAX_EVENTS
+
+# The event types an endpoint listens to, at least one: stated for clients, checked by the service.
+EVENT_LIST = stated(min_items=1, items={"type": "string", "enum": sorted(EVENT_TYPES)})
 
 
 class WebhookEndpointCreate(Body):
-    url: str = Field(min_length=1, max_length=2048, description="https URL that receives deliveries.")
+    url: str = Field(
+        min_length=1,
+        max_length=2048,
+        description="https URL that receives deliveries.",
+        json_schema_extra=stated(pattern=HTTP_URL_PATTERN),
+    )
     events: list[str] = Field(
-        max_length=MAX_EVENTS, description='Event types, e.g. "automation.run.failed" or "automation.run.*".'
+        max_length=MAX_EVENTS,
+        description='Event types, e.g. "automation.run.failed" or "automation.run.*".',
+        json_schema_extra=EVENT_LIST,
     )
     automation_ids: list[uuid.UUID] | None = Field(
         default=None, max_length=MAX_AUTOMATION_FILTER, description="Only these automations' events."
@@ -26,8 +37,10 @@ class WebhookEndpointCreate(Body):
 
 
 class WebhookEndpointPatch(Body):
-    url: str | None = Field(default=None, min_length=1, max_length=2048)
-    events: list[str] | None = Field(default=None, max_length=MAX_EVENTS)
+    url: str | None = Field(
+        default=None, min_length=1, max_length=2048, json_schema_extra=stated(pattern=HTTP_URL_PATTERN)
+    )
+    events: list[str] | None = Field(default=None, max_length=MAX_EVENTS, json_schema_extra=EVENT_LIST)
     automation_ids: list[uuid.UUID] | None = Field(default=None, max_length=MAX_AUTOMATION_FILTER)
     description: str | None = Field(default=None, max_length=500)
     enabled: bool | None = None

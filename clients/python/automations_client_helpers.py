@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from automations_client import AuthenticatedClient, Client
-from automations_client.api.auth import sign_in_api_v1_auth_sessions_post as sign_in_operation
+from automations_client.api.auth import auth_sign_in as sign_in_operation
 from automations_client.models.error_out import ErrorOut
 from automations_client.models.session_out import SessionOut
 from automations_client.models.sign_in_body import SignInBody

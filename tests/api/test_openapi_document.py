@@ -1,6 +1,7 @@
 """The OpenAPI document states what the server enforces: NUL-free request text everywhere, the cursor's
-and If-Match's forms, the operator's page size maximum, and no acknowledgement on a plain status
-change. These read the document only; tests/contract runs it against the live API."""
+and If-Match's forms, the operator's page size maximum, no acknowledgement on a plain status change,
+the names, URLs, events and password lengths the services check; and each operation has a short id.
+These read the document only; tests/contract runs it against the live API."""
 
 from __future__ import annotations
 
@@ -10,13 +11,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from fastapi import APIRouter, FastAPI
 
 from app.api.deps import CURSOR_PATTERN, IF_MATCH_PATTERN, parse_if_match
-from app.api.openapi_text import NUL_FREE_PATTERN, STORABLE_JSON
+from app.api.fields import HTTP_URL_PATTERN, PRINTABLE_TEXT_PATTERN
+from app.api.openapi import complete_openapi, operation_id
+from app.api.openapi_text import NUL_FREE_PATTERN, STORABLE_JSON, _nul_free
 from app.config import Settings
 from app.errors import BadRequest
 from app.main import create_app
 from app.persistence.pagination import _encode
+from app.security.passwords import MIN_PASSWORD_LENGTH, password_problem
+from app.services.governance.slack_settings import CHANNEL_PATTERN
+from app.services.outbound.endpoints import EVENT_TYPES
+from app.services.resources.databases import NAME_PATTERN as DATABASE_NAME_PATTERN
+from app.services.resources.secrets import NAME_PATTERN as SECRET_NAME_PATTERN
 
 AUTOMATION = "/api/v1/spaces/{space_id}/automations/{automation_id}"
 
@@ -149,3 +158,105 @@ def test_only_activation_takes_an_overlap_acknowledgement(document: dict[str, An
         plain = body(action)
         assert set(plain["properties"]) == {"version"}, action
         assert plain["additionalProperties"] is False
+
+
+def test_operation_ids_are_short_tag_and_action(document: dict[str, Any]) -> None:
+    operations = {
+        (method, path): operation
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+    }
+    ids = [operation["operationId"] for operation in operations.values()]
+    assert len(ids) == len(set(ids))
+    for operation in operations.values():
+        tag = re.sub(r"[^a-z0-9]+", "_", operation["tags"][0].lower())
+        assert re.fullmatch(r"[a-z][a-z0-9_]{2,44}", operation["operationId"])
+        assert operation["operationId"].startswith(tag)
+    assert operations[("post", AUTOMATION.rsplit("/", 1)[0])]["operationId"] == "automations_create"
+    assert operations[("get", "/api/v1/spaces/{space_id}/runs")]["operationId"] == "runs_list"
+    assert operations[("post", f"{AUTOMATION}/pause")]["operationId"] == "automations_pause"
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate Operation ID")
+def test_two_routes_with_one_operation_id_stop_the_document() -> None:
+    app = FastAPI(generate_unique_id_function=operation_id)
+    first, second = APIRouter(tags=["things"]), APIRouter(prefix="/other", tags=["things"])
+
+    @first.get("/things")
+    async def list_things() -> None:
+        """One listing."""
+
+    @second.get("/things")
+    async def things_list() -> None:
+        """Another listing: the same action once the tag's words are dropped."""
+
+    app.include_router(first)
+    app.include_router(second)
+    with pytest.raises(RuntimeError, match="things_list"):
+        complete_openapi(app)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "stated"),
+    [
+        (r"^[^@\s]+@[^@\s]+$", r"^[^@\s\x00]+@[^@\s\x00]+$"),
+        (r"^[a-z0-9_.*?]+$", r"^[a-z0-9_.*?]+$"),
+        (r"^[A-Za-z]+(\.[A-Za-z]+)*$", r"^[A-Za-z]+(\.[A-Za-z]+)*$"),
+        (r"^[]a]+$", r"^[]a]+$"),
+        (r"^[^]a]+$", r"^[^]a\x00]+$"),
+        (r"^a.b$", r"^(?![\s\S]*\x00)a.b$"),
+        (r"^[\S]+$", r"^(?![\s\S]*\x00)[\S]+$"),
+    ],
+)
+def test_nul_free_patterns_need_a_lookahead_only_for_a_wildcard(pattern: str, stated: str) -> None:
+    """A lookahead makes generating matching text slow: a negated class refuses NUL itself instead."""
+    assert _nul_free(pattern) == stated
+    for text in ("a@b", "ab", "a.b", "axb", "]a", "zz"):
+        assert bool(re.fullmatch(stated, text)) == bool(re.fullmatch(pattern, text))
+        assert not re.fullmatch(stated, text.replace("a", "\x00", 1)) or "a" not in text
+
+
+@pytest.mark.parametrize("text", ["a", " a ", "é  x", "", " ", "\xa0", "\u2003", "x\x01", "a\x85"])
+def test_printable_text_pattern_is_the_lookahead_rule(text: str) -> None:
+    old = r"^(?=.*\S)[^\x00-\x1f\x7f-\x9f]*$"
+    assert bool(re.fullmatch(PRINTABLE_TEXT_PATTERN, text)) == bool(re.fullmatch(old, text))
+
+
+def test_bodies_state_the_rules_their_services_check(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    for body in ("DatabaseCreate", "DatabasePatch"):
+        properties = schemas[body]["properties"]
+        assert properties["name"]["pattern"] == DATABASE_NAME_PATTERN
+        assert properties["dsn_secret"]["pattern"] == SECRET_NAME_PATTERN
+    slack = schemas["SlackApprovalsBody"]["properties"]
+    assert slack["channel"]["pattern"] == CHANNEL_PATTERN.pattern
+    assert (
+        slack["bot_token_secret"]["pattern"]
+        == slack["signing_secret_secret"]["pattern"]
+        == SECRET_NAME_PATTERN
+    )
+    events = schemas["WebhookEndpointCreate"]["properties"]["events"]
+    assert events["minItems"] == 1
+    assert events["items"]["enum"] == sorted(EVENT_TYPES)
+    for body in ("WebhookEndpointCreate", "ConnectionCreate", "ConnectionPatch"):
+        assert schemas[body]["properties"]["url"]["pattern"] == HTTP_URL_PATTERN
+    for body in ("PasswordChange", "InvitationAccept"):
+        assert schemas[body]["properties"]["password"]["minLength"] == MIN_PASSWORD_LENGTH
+    assert password_problem("x" * (MIN_PASSWORD_LENGTH - 1))
+    assert not password_problem("x" * MIN_PASSWORD_LENGTH)
+
+
+def test_each_operation_declares_the_error_statuses_it_can_answer(document: dict[str, Any]) -> None:
+    for path, methods in document["paths"].items():
+        if path in ("/healthz", "/readyz"):
+            continue
+        for method, operation in methods.items():
+            declared = {status for status in operation["responses"] if status[0] in "45"}
+            assert {"400", "401", "403", "404", "409", "422", "429", "503"} <= declared
+            assert ({"413", "415"} <= declared) == (method in ("post", "put", "patch"))
+            headers = {p["name"].lower() for p in operation.get("parameters", []) if p["in"] == "header"}
+            assert ("428" in declared) == ("if-match" in headers)
+            error = operation["responses"]["404"]["content"]["application/json"]["schema"]
+            assert error == {"$ref": "#/components/schemas/ErrorOut"}
+    assert "428" in document["paths"][AUTOMATION]["put"]["responses"]
+    assert "415" not in document["paths"][AUTOMATION]["get"]["responses"]

@@ -23,17 +23,11 @@ sys.path.insert(0, str(CLIENTS))
 
 from automations_client import AuthenticatedClient  # noqa: E402
 from automations_client.api.automations import (  # noqa: E402
-    create_automation_api_v1_spaces_space_id_automations_post as create_automation,
+    automations_create as create_automation,
 )
-from automations_client.api.runs import (  # noqa: E402
-    get_run_api_v1_spaces_space_id_runs_run_id_get as get_run,
-)
-from automations_client.api.runs import (  # noqa: E402
-    list_runs_api_v1_spaces_space_id_runs_get as list_runs,
-)
-from automations_client.api.runs import (  # noqa: E402
-    run_now_api_v1_spaces_space_id_automations_automation_id_runs_post as run_now,
-)
+from automations_client.api.runs import runs_get as get_run  # noqa: E402
+from automations_client.api.runs import runs_list as list_runs  # noqa: E402
+from automations_client.api.runs import runs_now as run_now  # noqa: E402
 from automations_client.models import AutomationCreate, RunCreate  # noqa: E402
 from automations_client_helpers import ApiError, expect, pages, sign_in  # noqa: E402
 

@@ -14,7 +14,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approve or deny with an email link (once) */
-        post: operations["decide_with_link_api_v1_approval_links_decide_post"];
+        post: operations["approvals_decide_with_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -31,7 +31,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The call an email link decides (changes nothing) */
-        post: operations["view_link_api_v1_approval_links_view_post"];
+        post: operations["approvals_view_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -48,7 +48,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with email and password; answers a short-lived API token */
-        post: operations["sign_in_api_v1_auth_sessions_post"];
+        post: operations["auth_sign_in"];
         delete?: never;
         options?: never;
         head?: never;
@@ -66,7 +66,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out: revoke the token this request carries */
-        delete: operations["sign_out_api_v1_auth_sessions_current_delete"];
+        delete: operations["auth_sign_out"];
         options?: never;
         head?: never;
         patch?: never;
@@ -82,7 +82,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Fire a webhook trigger (202 with the new run; 200 when the idempotency key repeats) */
-        post: operations["fire_api_v1_automations__automation_id__fire_post"];
+        post: operations["webhooks_fire"];
         delete?: never;
         options?: never;
         head?: never;
@@ -97,7 +97,7 @@ export interface paths {
             cookie?: never;
         };
         /** A run this webhook trigger fired, read with the same trigger token (404 for any other) */
-        get: operations["caller_run_api_v1_automations__automation_id__runs__run_id__get"];
+        get: operations["webhooks_caller_run"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every capability, action and trigger, with JSON Schemas and tier */
-        get: operations["get_catalog_api_v1_catalog_get"];
+        get: operations["catalog_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
             cookie?: never;
         };
         /** Requests and the definitions they lead to, to start from */
-        get: operations["draft_examples_api_v1_drafts_examples_get"];
+        get: operations["drafts_examples"];
         put?: never;
         post?: never;
         delete?: never;
@@ -150,7 +150,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Slack's interactivity Request URL: Approve and Deny buttons (signed by Slack) */
-        post: operations["slack_interaction_api_v1_integrations_slack_interactions__space_id__post"];
+        post: operations["slack_interaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -167,7 +167,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: set your first password and sign in (the invitation is used up) */
-        post: operations["accept_invitation_api_v1_invitations_accept_post"];
+        post: operations["auth_accept_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -185,7 +185,7 @@ export interface paths {
          * Where the authorization server sends the user back: on to the web UI, which completes
          * @description Completes nothing itself: it sends the browser on (303) to the web UI's `/connections/mcp-oauth` page with the same `state`, `code`, `iss` and `error`, where the signed-in user's token completes the flow through `POST /api/v1/mcp/oauth/complete`. A callback without a state is refused (JSON, or a small page for a browser).
          */
-        get: operations["oauth_callback_api_v1_mcp_oauth_callback_get"];
+        get: operations["mcp_oauth_callback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -207,7 +207,7 @@ export interface paths {
          * Complete an OAuth authorization you started (the web UI calls it from the callback)
          * @description Only the user who started the authorization (`POST …/authorize`) can complete it, and only within 10 minutes of starting it: anyone else is refused with 403 `oauth_started_by_another_user`, a late completion with 409 `oauth_state_expired`; either ends the flow, so its code can never be exchanged. The starter must still be an admin of the connection's space.
          */
-        post: operations["complete_oauth_api_v1_mcp_oauth_complete_post"];
+        post: operations["mcp_complete_oauth"];
         delete?: never;
         options?: never;
         head?: never;
@@ -222,7 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in user */
-        get: operations["me_api_v1_me_get"];
+        get: operations["auth_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -240,7 +240,7 @@ export interface paths {
         };
         get?: never;
         /** Set your password (the current one is required once one is set); every other token and sign-in of yours is revoked */
-        put: operations["change_password_api_v1_me_password_put"];
+        put: operations["auth_change_password"];
         post?: never;
         delete?: never;
         options?: never;
@@ -256,7 +256,7 @@ export interface paths {
             cookie?: never;
         };
         /** JSON Schema (draft 2020-12) of an automation definition */
-        get: operations["definition_schema_api_v1_schemas_definition_get"];
+        get: operations["schemas_definition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -273,7 +273,7 @@ export interface paths {
             cookie?: never;
         };
         /** JSON Schema (draft 2020-12) of the event filter grammar */
-        get: operations["filter_schema_api_v1_schemas_filter_get"];
+        get: operations["schemas_filter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -290,10 +290,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the spaces you belong to */
-        get: operations["list_spaces_api_v1_spaces_get"];
+        get: operations["spaces_list"];
         put?: never;
         /** Create a space (you become its owner) */
-        post: operations["create_space_api_v1_spaces_post"];
+        post: operations["spaces_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -308,14 +308,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a space and your role in it */
-        get: operations["get_space_api_v1_spaces__space_id__get"];
+        get: operations["spaces_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Rename a space (admin) */
-        patch: operations["rename_space_api_v1_spaces__space_id__patch"];
+        patch: operations["spaces_rename"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/action-modes": {
@@ -326,9 +326,9 @@ export interface paths {
             cookie?: never;
         };
         /** The space default modes and rules */
-        get: operations["get_space_modes_api_v1_spaces__space_id__action_modes_get"];
+        get: operations["approvals_get_space_modes"];
         /** Replace the space default modes (admin) */
-        put: operations["put_space_modes_api_v1_spaces__space_id__action_modes_put"];
+        put: operations["approvals_put_space_modes"];
         post?: never;
         delete?: never;
         options?: never;
@@ -344,9 +344,9 @@ export interface paths {
             cookie?: never;
         };
         /** How long approvals wait, and whether self-approval is refused */
-        get: operations["get_approval_settings_api_v1_spaces__space_id__approval_settings_get"];
+        get: operations["approvals_get_settings"];
         /** Set the approval TTL and self-approval rule (admin) */
-        put: operations["put_approval_settings_api_v1_spaces__space_id__approval_settings_put"];
+        put: operations["approvals_put_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -362,7 +362,7 @@ export interface paths {
             cookie?: never;
         };
         /** The inbox: calls that need a human (pending by default), newest first */
-        get: operations["list_approvals_api_v1_spaces__space_id__approvals_get"];
+        get: operations["approvals_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -379,7 +379,7 @@ export interface paths {
             cookie?: never;
         };
         /** One approval: the call, its params (redacted), its run */
-        get: operations["get_approval_api_v1_spaces__space_id__approvals__approval_id__get"];
+        get: operations["approvals_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -398,7 +398,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approve a pending call (admins and owners) */
-        post: operations["approve_api_v1_spaces__space_id__approvals__approval_id__approve_post"];
+        post: operations["approvals_approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -415,7 +415,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Deny a pending call (admins and owners) */
-        post: operations["deny_api_v1_spaces__space_id__approvals__approval_id__deny_post"];
+        post: operations["approvals_deny"];
         delete?: never;
         options?: never;
         head?: never;
@@ -430,7 +430,7 @@ export interface paths {
             cookie?: never;
         };
         /** An artifact's metadata (never its bytes) */
-        get: operations["get_artifact_api_v1_spaces__space_id__artifacts__artifact_id__get"];
+        get: operations["artifacts_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -449,7 +449,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Index an artifact (text, Markdown, HTML, PDF, DOCX) as a document */
-        post: operations["index_artifact_api_v1_spaces__space_id__artifacts__artifact_id__index_post"];
+        post: operations["knowledge_index_artifact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -466,7 +466,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A signed, expiring link to download the artifact */
-        post: operations["link_artifact_api_v1_spaces__space_id__artifacts__artifact_id__link_post"];
+        post: operations["artifacts_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -481,10 +481,10 @@ export interface paths {
             cookie?: never;
         };
         /** List automations, newest first */
-        get: operations["list_automations_api_v1_spaces__space_id__automations_get"];
+        get: operations["automations_list"];
         put?: never;
         /** Create an automation (saved paused) */
-        post: operations["create_automation_api_v1_spaces__space_id__automations_post"];
+        post: operations["automations_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -499,7 +499,7 @@ export interface paths {
             cookie?: never;
         };
         /** Which automations would write where an automation or a candidate does */
-        get: operations["check_overlaps_api_v1_spaces__space_id__automations_overlaps_get"];
+        get: operations["automations_check_overlaps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Preview a definition that is not saved (nothing runs, nothing is written) */
-        post: operations["preview_definition_api_v1_spaces__space_id__automations_preview_post"];
+        post: operations["automations_preview_definition"];
         delete?: never;
         options?: never;
         head?: never;
@@ -533,7 +533,7 @@ export interface paths {
             cookie?: never;
         };
         /** Runs per day by status, spend per day and durations of the space's automations */
-        get: operations["space_stats_api_v1_spaces__space_id__automations_stats_get"];
+        get: operations["automations_space_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -552,7 +552,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Validate a definition without saving it */
-        post: operations["validate_automation_api_v1_spaces__space_id__automations_validate_post"];
+        post: operations["automations_validate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -567,9 +567,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get an automation */
-        get: operations["get_automation_api_v1_spaces__space_id__automations__automation_id__get"];
+        get: operations["automations_get"];
         /** Replace the definition (needs the expected version) */
-        put: operations["update_automation_api_v1_spaces__space_id__automations__automation_id__put"];
+        put: operations["automations_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -585,9 +585,9 @@ export interface paths {
             cookie?: never;
         };
         /** An automation's mode overrides and rules */
-        get: operations["get_automation_modes_api_v1_spaces__space_id__automations__automation_id__action_modes_get"];
+        get: operations["approvals_get_automation_modes"];
         /** Replace an automation's mode overrides (admin) */
-        put: operations["put_automation_modes_api_v1_spaces__space_id__automations__automation_id__action_modes_put"];
+        put: operations["approvals_put_automation_modes"];
         post?: never;
         delete?: never;
         options?: never;
@@ -605,7 +605,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Activate: its triggers fire (strict overlaps with active automations need acknowledging) */
-        post: operations["activate_automation"];
+        post: operations["automations_activate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -620,7 +620,7 @@ export interface paths {
             cookie?: never;
         };
         /** Standing `always` approvals of an automation, live and lapsed, newest first */
-        get: operations["list_approval_grants_api_v1_spaces__space_id__automations__automation_id__approval_grants_get"];
+        get: operations["approvals_list_grants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -640,7 +640,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke a standing approval (admin): the next call it covered asks again */
-        delete: operations["revoke_approval_grant_api_v1_spaces__space_id__automations__automation_id__approval_grants__grant_id__delete"];
+        delete: operations["approvals_revoke_grant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -656,7 +656,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Archive: hidden from use, kept with its runs */
-        post: operations["archive_automation"];
+        post: operations["automations_archive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,7 +673,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Draft a change to an automation from a plain request (a reviewed diff) */
-        post: operations["create_patch_draft_api_v1_spaces__space_id__automations__automation_id__drafts_post"];
+        post: operations["drafts_create_patch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -688,11 +688,11 @@ export interface paths {
             cookie?: never;
         };
         /** List keys in key order (prefix, cursor pagination) */
-        get: operations["list_kv_api_v1_spaces__space_id__automations__automation_id__kv_get"];
+        get: operations["state_list_kv"];
         put?: never;
         post?: never;
         /** Delete every key (or those starting with prefix) */
-        delete: operations["clear_kv_api_v1_spaces__space_id__automations__automation_id__kv_delete"];
+        delete: operations["state_clear_kv"];
         options?: never;
         head?: never;
         patch?: never;
@@ -706,12 +706,12 @@ export interface paths {
             cookie?: never;
         };
         /** Read one key */
-        get: operations["get_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__get"];
+        get: operations["state_get_kv"];
         /** Write one key (201 new, 200 replaced) */
-        put: operations["put_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__put"];
+        put: operations["state_put_kv"];
         post?: never;
         /** Delete one key */
-        delete: operations["delete_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__delete"];
+        delete: operations["state_delete_kv"];
         options?: never;
         head?: never;
         patch?: never;
@@ -727,7 +727,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pause: its triggers stop firing */
-        post: operations["pause_automation"];
+        post: operations["automations_pause"];
         delete?: never;
         options?: never;
         head?: never;
@@ -744,7 +744,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Preview the automation's current version (nothing runs or is written) */
-        post: operations["preview_automation_api_v1_spaces__space_id__automations__automation_id__preview_post"];
+        post: operations["automations_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -761,7 +761,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats) */
-        post: operations["run_now_api_v1_spaces__space_id__automations__automation_id__runs_post"];
+        post: operations["runs_now"];
         delete?: never;
         options?: never;
         head?: never;
@@ -776,7 +776,7 @@ export interface paths {
             cookie?: never;
         };
         /** Runs per day by status, spend per day and durations of one automation */
-        get: operations["automation_stats_api_v1_spaces__space_id__automations__automation_id__stats_get"];
+        get: operations["automations_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -795,7 +795,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove the webhook token: fires answer 401 until rotated */
-        post: operations["revoke_token_api_v1_spaces__space_id__automations__automation_id__triggers__trigger_id__revoke_post"];
+        post: operations["triggers_revoke_token"];
         delete?: never;
         options?: never;
         head?: never;
@@ -812,7 +812,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** New webhook token (shown once); the old one stops working */
-        post: operations["rotate_token_api_v1_spaces__space_id__automations__automation_id__triggers__trigger_id__rotate_post"];
+        post: operations["triggers_rotate_token"];
         delete?: never;
         options?: never;
         head?: never;
@@ -829,7 +829,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Unarchive: back to paused */
-        post: operations["unarchive_automation"];
+        post: operations["automations_unarchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -844,7 +844,7 @@ export interface paths {
             cookie?: never;
         };
         /** List versions, newest first */
-        get: operations["list_versions_api_v1_spaces__space_id__automations__automation_id__versions_get"];
+        get: operations["automations_list_versions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -861,7 +861,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get one version */
-        get: operations["get_version_api_v1_spaces__space_id__automations__automation_id__versions__version__get"];
+        get: operations["automations_get_version"];
         put?: never;
         post?: never;
         delete?: never;
@@ -880,7 +880,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make version n current again, as a new version */
-        post: operations["restore_version_api_v1_spaces__space_id__automations__automation_id__versions__version__restore_post"];
+        post: operations["automations_restore_version"];
         delete?: never;
         options?: never;
         head?: never;
@@ -895,7 +895,7 @@ export interface paths {
             cookie?: never;
         };
         /** What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries */
-        get: operations["get_space_catalog_api_v1_spaces__space_id__catalog_get"];
+        get: operations["catalog_get_space"];
         put?: never;
         post?: never;
         delete?: never;
@@ -912,10 +912,10 @@ export interface paths {
             cookie?: never;
         };
         /** The space's registered databases */
-        get: operations["list_databases_api_v1_spaces__space_id__databases_get"];
+        get: operations["databases_list"];
         put?: never;
         /** Register a PostgreSQL database (admin) */
-        post: operations["register_database_api_v1_spaces__space_id__databases_post"];
+        post: operations["databases_register"];
         delete?: never;
         options?: never;
         head?: never;
@@ -930,15 +930,15 @@ export interface paths {
             cookie?: never;
         };
         /** One registered database (the DSN's secret by name only) */
-        get: operations["get_database_api_v1_spaces__space_id__databases__database_id__get"];
+        get: operations["databases_get"];
         put?: never;
         post?: never;
         /** Remove a database (admin) */
-        delete: operations["delete_database_api_v1_spaces__space_id__databases__database_id__delete"];
+        delete: operations["databases_delete"];
         options?: never;
         head?: never;
         /** Rename, re-prefix, change the access of or re-point a database (admin) */
-        patch: operations["update_database_api_v1_spaces__space_id__databases__database_id__patch"];
+        patch: operations["databases_update"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/databases/{database_id}/check": {
@@ -951,7 +951,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Test the connection and the role once (admin): reachable with the tables seen, or why not */
-        post: operations["check_database_api_v1_spaces__space_id__databases__database_id__check_post"];
+        post: operations["databases_check"];
         delete?: never;
         options?: never;
         head?: never;
@@ -966,10 +966,10 @@ export interface paths {
             cookie?: never;
         };
         /** List documents, newest first (filters, cursor pagination) */
-        get: operations["list_documents_api_v1_spaces__space_id__documents_get"];
+        get: operations["knowledge_list_documents"];
         put?: never;
         /** Add a text or Markdown document */
-        post: operations["create_document_api_v1_spaces__space_id__documents_post"];
+        post: operations["knowledge_create_document"];
         delete?: never;
         options?: never;
         head?: never;
@@ -986,7 +986,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Search the space's documents: the best chunks for a query */
-        post: operations["search_documents_api_v1_spaces__space_id__documents_search_post"];
+        post: operations["knowledge_search_documents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1003,7 +1003,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Upload a file (text, Markdown, HTML, PDF, DOCX) as a document: multipart field `file` */
-        post: operations["upload_document_api_v1_spaces__space_id__documents_upload_post"];
+        post: operations["knowledge_upload_document"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1018,15 +1018,15 @@ export interface paths {
             cookie?: never;
         };
         /** A document and a bounded part of its text */
-        get: operations["get_document_api_v1_spaces__space_id__documents__document_id__get"];
+        get: operations["knowledge_get_document"];
         put?: never;
         post?: never;
         /** Delete a document */
-        delete: operations["delete_document_api_v1_spaces__space_id__documents__document_id__delete"];
+        delete: operations["knowledge_delete_document"];
         options?: never;
         head?: never;
         /** Edit a document (a new revision; new text indexed) */
-        patch: operations["patch_document_api_v1_spaces__space_id__documents__document_id__patch"];
+        patch: operations["knowledge_patch_document"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/drafts": {
@@ -1037,10 +1037,10 @@ export interface paths {
             cookie?: never;
         };
         /** The space's drafts, newest first */
-        get: operations["list_drafts_api_v1_spaces__space_id__drafts_get"];
+        get: operations["drafts_list"];
         put?: never;
         /** Draft an automation from a plain request */
-        post: operations["create_draft_api_v1_spaces__space_id__drafts_post"];
+        post: operations["drafts_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1055,12 +1055,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get a draft */
-        get: operations["get_draft_api_v1_spaces__space_id__drafts__draft_id__get"];
+        get: operations["drafts_get"];
         /** Replace the proposal by hand; checks and flags run again */
-        put: operations["edit_draft_api_v1_spaces__space_id__drafts__draft_id__put"];
+        put: operations["drafts_edit"];
         post?: never;
         /** Discard a draft */
-        delete: operations["delete_draft_api_v1_spaces__space_id__drafts__draft_id__delete"];
+        delete: operations["drafts_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Refine the draft in plain words, or answer its questions */
-        post: operations["message_draft_api_v1_spaces__space_id__drafts__draft_id__messages_post"];
+        post: operations["drafts_message"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Save a ready draft: a new paused automation, or the change */
-        post: operations["save_draft_api_v1_spaces__space_id__drafts__draft_id__save_post"];
+        post: operations["drafts_save"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1109,7 +1109,7 @@ export interface paths {
         };
         get?: never;
         /** Switch the proposal's write policy; later proposals of the draft keep the choice */
-        put: operations["set_draft_write_policy_api_v1_spaces__space_id__drafts__draft_id__write_policy_put"];
+        put: operations["drafts_set_write_policy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1125,9 +1125,9 @@ export interface paths {
             cookie?: never;
         };
         /** Whether approvers get emailed links */
-        get: operations["get_email_approvals_api_v1_spaces__space_id__email_approvals_get"];
+        get: operations["approvals_get_email"];
         /** Email approvers single-use links (admin) */
-        put: operations["put_email_approvals_api_v1_spaces__space_id__email_approvals_put"];
+        put: operations["approvals_put_email"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1143,10 +1143,10 @@ export interface paths {
             cookie?: never;
         };
         /** Recent events of the space, newest first, with the triggers they fired */
-        get: operations["list_events_api_v1_spaces__space_id__events_get"];
+        get: operations["events_list"];
         put?: never;
         /** Publish an event; matching triggers fire */
-        post: operations["publish_event_api_v1_spaces__space_id__events_post"];
+        post: operations["events_publish"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1161,7 +1161,7 @@ export interface paths {
             cookie?: never;
         };
         /** One event and the triggers it fired */
-        get: operations["get_event_api_v1_spaces__space_id__events__event_id__get"];
+        get: operations["events_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1178,7 +1178,7 @@ export interface paths {
             cookie?: never;
         };
         /** The space's input defaults, by name (members) */
-        get: operations["list_input_defaults_api_v1_spaces__space_id__input_defaults_get"];
+        get: operations["spaces_list_input_defaults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1196,10 +1196,10 @@ export interface paths {
         };
         get?: never;
         /** Create (201) or replace (200) one input default (admin) */
-        put: operations["put_input_default_api_v1_spaces__space_id__input_defaults__name__put"];
+        put: operations["spaces_put_input_default"];
         post?: never;
         /** Remove one input default (admin) */
-        delete: operations["delete_input_default_api_v1_spaces__space_id__input_defaults__name__delete"];
+        delete: operations["spaces_delete_input_default"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every capability call of the space, newest first */
-        get: operations["list_invocations_api_v1_spaces__space_id__invocations_get"];
+        get: operations["approvals_list_invocations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1230,7 +1230,7 @@ export interface paths {
             cookie?: never;
         };
         /** One capability call */
-        get: operations["get_invocation_api_v1_spaces__space_id__invocations__invocation_id__get"];
+        get: operations["approvals_get_invocation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1249,7 +1249,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The space's MCP server (streamable HTTP): exposed automations as tools */
-        post: operations["mcp_server_api_v1_spaces__space_id__mcp_post"];
+        post: operations["mcp_server"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1264,10 +1264,10 @@ export interface paths {
             cookie?: never;
         };
         /** The space's MCP connections */
-        get: operations["list_connections_api_v1_spaces__space_id__mcp_connections_get"];
+        get: operations["mcp_list_connections"];
         put?: never;
         /** Connect an MCP server (admin); a harvest starts */
-        post: operations["create_connection_api_v1_spaces__space_id__mcp_connections_post"];
+        post: operations["mcp_create_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,15 +1282,15 @@ export interface paths {
             cookie?: never;
         };
         /** One MCP connection and how its last harvest went */
-        get: operations["get_connection_api_v1_spaces__space_id__mcp_connections__connection_id__get"];
+        get: operations["mcp_get_connection"];
         put?: never;
         post?: never;
         /** Disconnect (admin) */
-        delete: operations["delete_connection_api_v1_spaces__space_id__mcp_connections__connection_id__delete"];
+        delete: operations["mcp_delete_connection"];
         options?: never;
         head?: never;
         /** Change an MCP connection (admin) */
-        patch: operations["patch_connection_api_v1_spaces__space_id__mcp_connections__connection_id__patch"];
+        patch: operations["mcp_patch_connection"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/authorize": {
@@ -1303,7 +1303,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start OAuth: the URL to send the user to (admin) */
-        post: operations["authorize_connection_api_v1_spaces__space_id__mcp_connections__connection_id__authorize_post"];
+        post: operations["mcp_authorize_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,7 +1320,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** List the tools again now (admin) */
-        post: operations["harvest_connection_api_v1_spaces__space_id__mcp_connections__connection_id__harvest_post"];
+        post: operations["mcp_harvest_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1335,7 +1335,7 @@ export interface paths {
             cookie?: never;
         };
         /** The connection's tools: schemas, risk, hash, drift */
-        get: operations["list_tools_api_v1_spaces__space_id__mcp_connections__connection_id__tools_get"];
+        get: operations["mcp_list_tools"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1358,7 +1358,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Override a tool's risk (admin) */
-        patch: operations["patch_tool_api_v1_spaces__space_id__mcp_connections__connection_id__tools__name__patch"];
+        patch: operations["mcp_patch_tool"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/mcp/connections/{connection_id}/tools/{name}/confirm": {
@@ -1371,7 +1371,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept a drifted tool's new schemas (admin) */
-        post: operations["confirm_tool_api_v1_spaces__space_id__mcp_connections__connection_id__tools__name__confirm_post"];
+        post: operations["mcp_confirm_tool"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1386,10 +1386,10 @@ export interface paths {
             cookie?: never;
         };
         /** List members */
-        get: operations["list_members_api_v1_spaces__space_id__members_get"];
+        get: operations["spaces_list_members"];
         put?: never;
         /** Add a member by email (admin); a new user gets a single-use invitation to set a password */
-        post: operations["add_member_api_v1_spaces__space_id__members_post"];
+        post: operations["spaces_add_member"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1407,11 +1407,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member */
-        delete: operations["remove_member_api_v1_spaces__space_id__members__user_id__delete"];
+        delete: operations["spaces_remove_member"];
         options?: never;
         head?: never;
         /** Change a member's role (admin; owner for owners) */
-        patch: operations["change_member_role_api_v1_spaces__space_id__members__user_id__patch"];
+        patch: operations["spaces_change_member_role"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/members/{user_id}/invitation": {
@@ -1424,7 +1424,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Renew the invitation of a member this space invited who has not signed in yet (admin) */
-        post: operations["renew_invitation_api_v1_spaces__space_id__members__user_id__invitation_post"];
+        post: operations["spaces_renew_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1439,7 +1439,7 @@ export interface paths {
             cookie?: never;
         };
         /** In-app notifications, newest first */
-        get: operations["list_notifications_api_v1_spaces__space_id__notifications_get"];
+        get: operations["runs_list_notifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1456,7 +1456,7 @@ export interface paths {
             cookie?: never;
         };
         /** Installed plugins, their registrations, and whether this space enabled them */
-        get: operations["list_plugins_api_v1_spaces__space_id__plugins_get"];
+        get: operations["plugins_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1473,9 +1473,9 @@ export interface paths {
             cookie?: never;
         };
         /** One installed plugin as this space sees it */
-        get: operations["get_plugin_api_v1_spaces__space_id__plugins__plugin_id__get"];
+        get: operations["plugins_get"];
         /** Enable or disable a plugin in this space (admin) */
-        put: operations["put_plugin_api_v1_spaces__space_id__plugins__plugin_id__put"];
+        put: operations["plugins_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1491,7 +1491,7 @@ export interface paths {
             cookie?: never;
         };
         /** What the plugin's pollers and subscriptions ran here, newest first */
-        get: operations["list_plugin_tasks_api_v1_spaces__space_id__plugins__plugin_id__tasks_get"];
+        get: operations["plugins_list_tasks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1508,7 +1508,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who changed action modes, approval settings or standing approvals, newest first (admin) */
-        get: operations["list_policy_changes_api_v1_spaces__space_id__policy_changes_get"];
+        get: operations["approvals_list_policy_changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1525,7 +1525,7 @@ export interface paths {
             cookie?: never;
         };
         /** Queued runs of the space, in promotion order */
-        get: operations["list_queue_api_v1_spaces__space_id__queue_get"];
+        get: operations["runs_list_queue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1542,7 +1542,7 @@ export interface paths {
             cookie?: never;
         };
         /** The space's queued and pending runs per worker queue, minute by minute */
-        get: operations["queue_depth_api_v1_spaces__space_id__queue_depth_get"];
+        get: operations["runs_queue_depth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1559,7 +1559,7 @@ export interface paths {
             cookie?: never;
         };
         /** List runs, newest first */
-        get: operations["list_runs_api_v1_spaces__space_id__runs_get"];
+        get: operations["runs_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1576,7 +1576,7 @@ export interface paths {
             cookie?: never;
         };
         /** Live run changes of the space (server-sent events; reconnect with Last-Event-ID) */
-        get: operations["run_events_api_v1_spaces__space_id__runs_events_get"];
+        get: operations["runs_events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1593,7 +1593,7 @@ export interface paths {
             cookie?: never;
         };
         /** A run with its step attempts, timings, errors and inputs */
-        get: operations["get_run_api_v1_spaces__space_id__runs__run_id__get"];
+        get: operations["runs_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1610,7 +1610,7 @@ export interface paths {
             cookie?: never;
         };
         /** The artifacts a run kept, oldest first */
-        get: operations["list_run_artifacts_api_v1_spaces__space_id__runs__run_id__artifacts_get"];
+        get: operations["artifacts_list_run"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1629,7 +1629,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel: at once when queued or pending, at the next step when running */
-        post: operations["cancel_run_api_v1_spaces__space_id__runs__run_id__cancel_post"];
+        post: operations["runs_cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1645,7 +1645,7 @@ export interface paths {
         };
         get?: never;
         /** Move a queued run in the line (admins and owners; 409 once it left the queue) */
-        put: operations["set_run_priority_api_v1_spaces__space_id__runs__run_id__priority_put"];
+        put: operations["runs_set_priority"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1663,7 +1663,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Replay: a new run with the original's payload and inputs, on its snapshot or current version */
-        post: operations["replay_run_api_v1_spaces__space_id__runs__run_id__replay_post"];
+        post: operations["runs_replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1681,7 +1681,7 @@ export interface paths {
          * The records of one step of a run by its path, with those of the steps under it
          * @description `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration 3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
          */
-        get: operations["get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get"];
+        get: operations["runs_get_steps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1698,7 +1698,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the space's secrets (names and metadata, never values) */
-        get: operations["list_secrets_api_v1_spaces__space_id__secrets_get"];
+        get: operations["secrets_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1715,12 +1715,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get a secret's metadata (never its value) */
-        get: operations["get_secret_api_v1_spaces__space_id__secrets__name__get"];
+        get: operations["secrets_get"];
         /** Create (201) or replace (200) a secret (admin) */
-        put: operations["put_secret_api_v1_spaces__space_id__secrets__name__put"];
+        put: operations["secrets_put"];
         post?: never;
         /** Delete a secret (admin) */
-        delete: operations["delete_secret_api_v1_spaces__space_id__secrets__name__delete"];
+        delete: operations["secrets_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1735,7 +1735,7 @@ export interface paths {
         };
         get?: never;
         /** Bind a secret to the hosts its value may be sent to (admin) */
-        put: operations["put_secret_hosts_api_v1_spaces__space_id__secrets__name__hosts_put"];
+        put: operations["secrets_put_hosts"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1751,12 +1751,12 @@ export interface paths {
             cookie?: never;
         };
         /** Where pending approvals are posted in Slack */
-        get: operations["get_slack_approvals_api_v1_spaces__space_id__slack_approvals_get"];
+        get: operations["slack_get_approvals"];
         /** Post pending approvals to a Slack channel (admin) */
-        put: operations["put_slack_approvals_api_v1_spaces__space_id__slack_approvals_put"];
+        put: operations["slack_put_approvals"];
         post?: never;
         /** Stop posting approvals to Slack (admin) */
-        delete: operations["delete_slack_approvals_api_v1_spaces__space_id__slack_approvals_delete"];
+        delete: operations["slack_delete_approvals"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1770,10 +1770,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the space's endpoints (never their secrets) */
-        get: operations["list_endpoints_api_v1_spaces__space_id__webhook_endpoints_get"];
+        get: operations["webhook_endpoints_list"];
         put?: never;
         /** Create an endpoint (admin); the answer shows its signing secret, once */
-        post: operations["create_endpoint_api_v1_spaces__space_id__webhook_endpoints_post"];
+        post: operations["webhook_endpoints_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1790,7 +1790,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create or rotate the secret that signs per-run callbacks; shown once (admin) */
-        post: operations["rotate_callback_secret_api_v1_spaces__space_id__webhook_endpoints_callback_secret_post"];
+        post: operations["webhook_endpoints_rotate_callback_secret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1805,7 +1805,7 @@ export interface paths {
             cookie?: never;
         };
         /** Deliveries of the space, newest first, with their attempts */
-        get: operations["list_space_deliveries_api_v1_spaces__space_id__webhook_endpoints_deliveries_get"];
+        get: operations["webhook_endpoints_list_space_deliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1824,7 +1824,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a finished delivery again: one more attempt, same webhook-id (admin) */
-        post: operations["redeliver_api_v1_spaces__space_id__webhook_endpoints_deliveries__delivery_id__redeliver_post"];
+        post: operations["webhook_endpoints_redeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1839,15 +1839,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get an endpoint */
-        get: operations["get_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__get"];
+        get: operations["webhook_endpoints_get"];
         put?: never;
         post?: never;
         /** Delete an endpoint (admin) */
-        delete: operations["delete_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__delete"];
+        delete: operations["webhook_endpoints_delete"];
         options?: never;
         head?: never;
         /** Change url, events, filter, description or enabled (admin) */
-        patch: operations["update_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__patch"];
+        patch: operations["webhook_endpoints_update"];
         trace?: never;
     };
     "/api/v1/spaces/{space_id}/webhook-endpoints/{endpoint_id}/deliveries": {
@@ -1858,7 +1858,7 @@ export interface paths {
             cookie?: never;
         };
         /** The endpoint's deliveries, newest first, with attempts */
-        get: operations["list_endpoint_deliveries_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__deliveries_get"];
+        get: operations["webhook_endpoints_list_deliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1877,7 +1877,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A new signing secret, shown once; the old one keeps signing for 24 hours (admin) */
-        post: operations["rotate_secret_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__rotate_secret_post"];
+        post: operations["webhook_endpoints_rotate_secret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1894,7 +1894,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a webhook.test event to the endpoint (admin) */
-        post: operations["test_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__test_post"];
+        post: operations["webhook_endpoints_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1909,10 +1909,10 @@ export interface paths {
             cookie?: never;
         };
         /** List your API tokens (never their secret) */
-        get: operations["list_tokens_api_v1_tokens_get"];
+        get: operations["tokens_list"];
         put?: never;
         /** Create an API token (shown once); it expires, unless an admin makes a service token */
-        post: operations["create_token_api_v1_tokens_post"];
+        post: operations["tokens_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1929,7 +1929,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke one of your tokens; it stops working at once */
-        post: operations["revoke_token_api_v1_tokens__token_id__revoke_post"];
+        post: operations["tokens_revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1944,7 +1944,7 @@ export interface paths {
             cookie?: never;
         };
         /** Download an artifact by its signed link (`space` and `private` ones also need a member's token) */
-        get: operations["download_artifact_artifacts__token__get"];
+        get: operations["artifacts_download"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1961,7 +1961,7 @@ export interface paths {
             cookie?: never;
         };
         /** The process is alive */
-        get: operations["healthz_healthz_get"];
+        get: operations["health_healthz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1978,7 +1978,7 @@ export interface paths {
             cookie?: never;
         };
         /** Prometheus metrics of the API and worker processes of this host */
-        get: operations["prometheus_metrics_metrics_get"];
+        get: operations["health_prometheus_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1995,7 +1995,7 @@ export interface paths {
             cookie?: never;
         };
         /** The database and the broker are reachable (checked at most once a second) */
-        get: operations["readyz_readyz_get"];
+        get: operations["health_readyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5700,7 +5700,7 @@ export interface components {
              * Events
              * @description Event types, e.g. "automation.run.failed" or "automation.run.*".
              */
-            events: string[];
+            events: ("approval.decided" | "approval.requested" | "automation.run.*" | "automation.run.cancelled" | "automation.run.dropped" | "automation.run.failed" | "automation.run.succeeded" | "automation.run.timed_out")[];
             /**
              * Url
              * @description https URL that receives deliveries.
@@ -5828,7 +5828,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    decide_with_link_api_v1_approval_links_decide_post: {
+    approvals_decide_with_link: {
         parameters: {
             query?: never;
             header?: never;
@@ -5922,15 +5922,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -5951,7 +5942,7 @@ export interface operations {
             };
         };
     };
-    view_link_api_v1_approval_links_view_post: {
+    approvals_view_link: {
         parameters: {
             query?: never;
             header?: never;
@@ -6045,15 +6036,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -6074,7 +6056,7 @@ export interface operations {
             };
         };
     };
-    sign_in_api_v1_auth_sessions_post: {
+    auth_sign_in: {
         parameters: {
             query?: never;
             header?: never;
@@ -6168,15 +6150,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -6197,7 +6170,7 @@ export interface operations {
             };
         };
     };
-    sign_out_api_v1_auth_sessions_current_delete: {
+    auth_sign_out: {
         parameters: {
             query?: never;
             header?: never;
@@ -6258,35 +6231,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6314,7 +6260,7 @@ export interface operations {
             };
         };
     };
-    fire_api_v1_automations__automation_id__fire_post: {
+    webhooks_fire: {
         parameters: {
             query?: {
                 /** @description Also deliver the run's terminal event here. */
@@ -6415,15 +6361,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -6444,7 +6381,7 @@ export interface operations {
             };
         };
     };
-    caller_run_api_v1_automations__automation_id__runs__run_id__get: {
+    webhooks_caller_run: {
         parameters: {
             query?: never;
             header?: never;
@@ -6510,35 +6447,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6566,7 +6476,7 @@ export interface operations {
             };
         };
     };
-    get_catalog_api_v1_catalog_get: {
+    catalog_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -6631,35 +6541,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6687,7 +6570,7 @@ export interface operations {
             };
         };
     };
-    draft_examples_api_v1_drafts_examples_get: {
+    drafts_examples: {
         parameters: {
             query?: never;
             header?: never;
@@ -6750,35 +6633,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6806,7 +6662,7 @@ export interface operations {
             };
         };
     };
-    slack_interaction_api_v1_integrations_slack_interactions__space_id__post: {
+    slack_interaction: {
         parameters: {
             query?: never;
             header?: {
@@ -6903,15 +6759,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -6932,7 +6779,7 @@ export interface operations {
             };
         };
     };
-    accept_invitation_api_v1_invitations_accept_post: {
+    auth_accept_invitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -7026,15 +6873,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -7055,7 +6893,7 @@ export interface operations {
             };
         };
     };
-    oauth_callback_api_v1_mcp_oauth_callback_get: {
+    mcp_oauth_callback: {
         parameters: {
             query?: {
                 state?: string | null;
@@ -7126,38 +6964,8 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                    "text/html": string;
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                    "text/html": string;
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                    "text/html": string;
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7188,7 +6996,7 @@ export interface operations {
             };
         };
     };
-    complete_oauth_api_v1_mcp_oauth_complete_post: {
+    mcp_complete_oauth: {
         parameters: {
             query?: never;
             header?: never;
@@ -7282,15 +7090,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -7311,7 +7110,7 @@ export interface operations {
             };
         };
     };
-    me_api_v1_me_get: {
+    auth_me: {
         parameters: {
             query?: never;
             header?: never;
@@ -7374,35 +7173,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7430,7 +7202,7 @@ export interface operations {
             };
         };
     };
-    change_password_api_v1_me_password_put: {
+    auth_change_password: {
         parameters: {
             query?: never;
             header?: never;
@@ -7522,15 +7294,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -7551,7 +7314,7 @@ export interface operations {
             };
         };
     };
-    definition_schema_api_v1_schemas_definition_get: {
+    schemas_definition: {
         parameters: {
             query?: never;
             header?: never;
@@ -7616,35 +7379,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7672,7 +7408,7 @@ export interface operations {
             };
         };
     };
-    filter_schema_api_v1_schemas_filter_get: {
+    schemas_filter: {
         parameters: {
             query?: never;
             header?: never;
@@ -7737,35 +7473,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7793,7 +7502,7 @@ export interface operations {
             };
         };
     };
-    list_spaces_api_v1_spaces_get: {
+    spaces_list: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -7861,35 +7570,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7917,7 +7599,7 @@ export interface operations {
             };
         };
     };
-    create_space_api_v1_spaces_post: {
+    spaces_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -8011,15 +7693,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -8040,7 +7713,7 @@ export interface operations {
             };
         };
     };
-    get_space_api_v1_spaces__space_id__get: {
+    spaces_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -8105,35 +7778,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8161,7 +7807,7 @@ export interface operations {
             };
         };
     };
-    rename_space_api_v1_spaces__space_id__patch: {
+    spaces_rename: {
         parameters: {
             query?: never;
             header?: never;
@@ -8257,15 +7903,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -8286,7 +7923,7 @@ export interface operations {
             };
         };
     };
-    get_space_modes_api_v1_spaces__space_id__action_modes_get: {
+    approvals_get_space_modes: {
         parameters: {
             query?: never;
             header?: never;
@@ -8351,35 +7988,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8407,7 +8017,7 @@ export interface operations {
             };
         };
     };
-    put_space_modes_api_v1_spaces__space_id__action_modes_put: {
+    approvals_put_space_modes: {
         parameters: {
             query?: never;
             header?: never;
@@ -8503,15 +8113,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -8532,7 +8133,7 @@ export interface operations {
             };
         };
     };
-    get_approval_settings_api_v1_spaces__space_id__approval_settings_get: {
+    approvals_get_settings: {
         parameters: {
             query?: never;
             header?: never;
@@ -8597,35 +8198,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8653,7 +8227,7 @@ export interface operations {
             };
         };
     };
-    put_approval_settings_api_v1_spaces__space_id__approval_settings_put: {
+    approvals_put_settings: {
         parameters: {
             query?: never;
             header?: never;
@@ -8749,15 +8323,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -8778,7 +8343,7 @@ export interface operations {
             };
         };
     };
-    list_approvals_api_v1_spaces__space_id__approvals_get: {
+    approvals_list: {
         parameters: {
             query?: {
                 run_id?: string | null;
@@ -8852,35 +8417,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8908,7 +8446,7 @@ export interface operations {
             };
         };
     };
-    get_approval_api_v1_spaces__space_id__approvals__approval_id__get: {
+    approvals_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -8974,35 +8512,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9030,7 +8541,7 @@ export interface operations {
             };
         };
     };
-    approve_api_v1_spaces__space_id__approvals__approval_id__approve_post: {
+    approvals_approve: {
         parameters: {
             query?: never;
             header?: never;
@@ -9127,15 +8638,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -9156,7 +8658,7 @@ export interface operations {
             };
         };
     };
-    deny_api_v1_spaces__space_id__approvals__approval_id__deny_post: {
+    approvals_deny: {
         parameters: {
             query?: never;
             header?: never;
@@ -9253,15 +8755,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -9282,7 +8775,7 @@ export interface operations {
             };
         };
     };
-    get_artifact_api_v1_spaces__space_id__artifacts__artifact_id__get: {
+    artifacts_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -9348,35 +8841,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9404,7 +8870,7 @@ export interface operations {
             };
         };
     };
-    index_artifact_api_v1_spaces__space_id__artifacts__artifact_id__index_post: {
+    knowledge_index_artifact: {
         parameters: {
             query?: never;
             header?: never;
@@ -9501,15 +8967,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -9530,7 +8987,7 @@ export interface operations {
             };
         };
     };
-    link_artifact_api_v1_spaces__space_id__artifacts__artifact_id__link_post: {
+    artifacts_link: {
         parameters: {
             query?: never;
             header?: never;
@@ -9627,15 +9084,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -9656,7 +9104,7 @@ export interface operations {
             };
         };
     };
-    list_automations_api_v1_spaces__space_id__automations_get: {
+    automations_list: {
         parameters: {
             query?: {
                 /** @description Repeat to combine. Default: active and paused. */
@@ -9728,35 +9176,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9784,7 +9205,7 @@ export interface operations {
             };
         };
     };
-    create_automation_api_v1_spaces__space_id__automations_post: {
+    automations_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -9880,15 +9301,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -9909,7 +9321,7 @@ export interface operations {
             };
         };
     };
-    check_overlaps_api_v1_spaces__space_id__automations_overlaps_get: {
+    automations_check_overlaps: {
         parameters: {
             query?: {
                 /** @description Check a saved automation (left out of its own answer). */
@@ -9987,35 +9399,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10043,7 +9428,7 @@ export interface operations {
             };
         };
     };
-    preview_definition_api_v1_spaces__space_id__automations_preview_post: {
+    automations_preview_definition: {
         parameters: {
             query?: never;
             header?: never;
@@ -10139,15 +9524,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -10168,7 +9544,7 @@ export interface operations {
             };
         };
     };
-    space_stats_api_v1_spaces__space_id__automations_stats_get: {
+    automations_space_stats: {
         parameters: {
             query?: {
                 /** @description How many UTC days back, today included (1 to 90). */
@@ -10236,35 +9612,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10292,7 +9641,7 @@ export interface operations {
             };
         };
     };
-    validate_automation_api_v1_spaces__space_id__automations_validate_post: {
+    automations_validate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10388,15 +9737,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -10417,7 +9757,7 @@ export interface operations {
             };
         };
     };
-    get_automation_api_v1_spaces__space_id__automations__automation_id__get: {
+    automations_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -10483,35 +9823,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10539,7 +9852,7 @@ export interface operations {
             };
         };
     };
-    update_automation_api_v1_spaces__space_id__automations__automation_id__put: {
+    automations_update: {
         parameters: {
             query?: never;
             header?: {
@@ -10668,7 +9981,7 @@ export interface operations {
             };
         };
     };
-    get_automation_modes_api_v1_spaces__space_id__automations__automation_id__action_modes_get: {
+    approvals_get_automation_modes: {
         parameters: {
             query?: never;
             header?: never;
@@ -10734,35 +10047,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10790,7 +10076,7 @@ export interface operations {
             };
         };
     };
-    put_automation_modes_api_v1_spaces__space_id__automations__automation_id__action_modes_put: {
+    approvals_put_automation_modes: {
         parameters: {
             query?: never;
             header?: never;
@@ -10887,15 +10173,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -10916,7 +10193,7 @@ export interface operations {
             };
         };
     };
-    activate_automation: {
+    automations_activate: {
         parameters: {
             query?: never;
             header?: {
@@ -11045,7 +10322,7 @@ export interface operations {
             };
         };
     };
-    list_approval_grants_api_v1_spaces__space_id__automations__automation_id__approval_grants_get: {
+    approvals_list_grants: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -11116,35 +10393,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11172,7 +10422,7 @@ export interface operations {
             };
         };
     };
-    revoke_approval_grant_api_v1_spaces__space_id__automations__automation_id__approval_grants__grant_id__delete: {
+    approvals_revoke_grant: {
         parameters: {
             query?: never;
             header?: never;
@@ -11237,35 +10487,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11293,7 +10516,7 @@ export interface operations {
             };
         };
     };
-    archive_automation: {
+    automations_archive: {
         parameters: {
             query?: never;
             header?: {
@@ -11422,7 +10645,7 @@ export interface operations {
             };
         };
     };
-    create_patch_draft_api_v1_spaces__space_id__automations__automation_id__drafts_post: {
+    drafts_create_patch: {
         parameters: {
             query?: never;
             header?: never;
@@ -11519,15 +10742,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -11548,7 +10762,7 @@ export interface operations {
             };
         };
     };
-    list_kv_api_v1_spaces__space_id__automations__automation_id__kv_get: {
+    state_list_kv: {
         parameters: {
             query?: {
                 /** @description Only keys starting with this. */
@@ -11621,35 +10835,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11677,7 +10864,7 @@ export interface operations {
             };
         };
     };
-    clear_kv_api_v1_spaces__space_id__automations__automation_id__kv_delete: {
+    state_clear_kv: {
         parameters: {
             query?: {
                 /** @description Only keys starting with this. */
@@ -11746,35 +10933,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11802,7 +10962,7 @@ export interface operations {
             };
         };
     };
-    get_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__get: {
+    state_get_kv: {
         parameters: {
             query?: never;
             header?: never;
@@ -11870,35 +11030,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11926,7 +11059,7 @@ export interface operations {
             };
         };
     };
-    put_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__put: {
+    state_put_kv: {
         parameters: {
             query?: never;
             header?: never;
@@ -12025,15 +11158,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -12054,7 +11178,7 @@ export interface operations {
             };
         };
     };
-    delete_kv_api_v1_spaces__space_id__automations__automation_id__kv__key__delete: {
+    state_delete_kv: {
         parameters: {
             query?: never;
             header?: never;
@@ -12120,35 +11244,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12176,7 +11273,7 @@ export interface operations {
             };
         };
     };
-    pause_automation: {
+    automations_pause: {
         parameters: {
             query?: never;
             header?: {
@@ -12305,7 +11402,7 @@ export interface operations {
             };
         };
     };
-    preview_automation_api_v1_spaces__space_id__automations__automation_id__preview_post: {
+    automations_preview: {
         parameters: {
             query?: never;
             header?: never;
@@ -12402,15 +11499,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -12431,7 +11519,7 @@ export interface operations {
             };
         };
     };
-    run_now_api_v1_spaces__space_id__automations__automation_id__runs_post: {
+    runs_now: {
         parameters: {
             query?: never;
             header?: {
@@ -12530,15 +11618,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -12559,7 +11638,7 @@ export interface operations {
             };
         };
     };
-    automation_stats_api_v1_spaces__space_id__automations__automation_id__stats_get: {
+    automations_stats: {
         parameters: {
             query?: {
                 /** @description How many UTC days back, today included (1 to 90). */
@@ -12628,35 +11707,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12684,7 +11736,7 @@ export interface operations {
             };
         };
     };
-    revoke_token_api_v1_spaces__space_id__automations__automation_id__triggers__trigger_id__revoke_post: {
+    triggers_revoke_token: {
         parameters: {
             query?: never;
             header?: never;
@@ -12778,15 +11830,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -12807,7 +11850,7 @@ export interface operations {
             };
         };
     };
-    rotate_token_api_v1_spaces__space_id__automations__automation_id__triggers__trigger_id__rotate_post: {
+    triggers_rotate_token: {
         parameters: {
             query?: never;
             header?: never;
@@ -12901,15 +11944,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -12930,7 +11964,7 @@ export interface operations {
             };
         };
     };
-    unarchive_automation: {
+    automations_unarchive: {
         parameters: {
             query?: never;
             header?: {
@@ -13059,7 +12093,7 @@ export interface operations {
             };
         };
     };
-    list_versions_api_v1_spaces__space_id__automations__automation_id__versions_get: {
+    automations_list_versions: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -13130,35 +12164,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13186,7 +12193,7 @@ export interface operations {
             };
         };
     };
-    get_version_api_v1_spaces__space_id__automations__automation_id__versions__version__get: {
+    automations_get_version: {
         parameters: {
             query?: never;
             header?: never;
@@ -13254,35 +12261,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13310,7 +12290,7 @@ export interface operations {
             };
         };
     };
-    restore_version_api_v1_spaces__space_id__automations__automation_id__versions__version__restore_post: {
+    automations_restore_version: {
         parameters: {
             query?: never;
             header?: {
@@ -13441,7 +12421,7 @@ export interface operations {
             };
         };
     };
-    get_space_catalog_api_v1_spaces__space_id__catalog_get: {
+    catalog_get_space: {
         parameters: {
             query?: never;
             header?: never;
@@ -13508,35 +12488,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13564,7 +12517,7 @@ export interface operations {
             };
         };
     };
-    list_databases_api_v1_spaces__space_id__databases_get: {
+    databases_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -13629,35 +12582,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13685,7 +12611,7 @@ export interface operations {
             };
         };
     };
-    register_database_api_v1_spaces__space_id__databases_post: {
+    databases_register: {
         parameters: {
             query?: never;
             header?: never;
@@ -13781,15 +12707,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -13810,7 +12727,7 @@ export interface operations {
             };
         };
     };
-    get_database_api_v1_spaces__space_id__databases__database_id__get: {
+    databases_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -13876,35 +12793,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13932,7 +12822,7 @@ export interface operations {
             };
         };
     };
-    delete_database_api_v1_spaces__space_id__databases__database_id__delete: {
+    databases_delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -13996,35 +12886,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14052,7 +12915,7 @@ export interface operations {
             };
         };
     };
-    update_database_api_v1_spaces__space_id__databases__database_id__patch: {
+    databases_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -14149,15 +13012,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -14178,7 +13032,7 @@ export interface operations {
             };
         };
     };
-    check_database_api_v1_spaces__space_id__databases__database_id__check_post: {
+    databases_check: {
         parameters: {
             query?: never;
             header?: never;
@@ -14271,15 +13125,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -14300,7 +13145,7 @@ export interface operations {
             };
         };
     };
-    list_documents_api_v1_spaces__space_id__documents_get: {
+    knowledge_list_documents: {
         parameters: {
             query?: {
                 /** @description Documents with all of these. */
@@ -14378,35 +13223,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14434,7 +13252,7 @@ export interface operations {
             };
         };
     };
-    create_document_api_v1_spaces__space_id__documents_post: {
+    knowledge_create_document: {
         parameters: {
             query?: never;
             header?: never;
@@ -14530,15 +13348,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -14559,7 +13368,7 @@ export interface operations {
             };
         };
     };
-    search_documents_api_v1_spaces__space_id__documents_search_post: {
+    knowledge_search_documents: {
         parameters: {
             query?: never;
             header?: never;
@@ -14655,15 +13464,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -14684,7 +13484,7 @@ export interface operations {
             };
         };
     };
-    upload_document_api_v1_spaces__space_id__documents_upload_post: {
+    knowledge_upload_document: {
         parameters: {
             query?: never;
             header?: never;
@@ -14791,15 +13591,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -14820,7 +13611,7 @@ export interface operations {
             };
         };
     };
-    get_document_api_v1_spaces__space_id__documents__document_id__get: {
+    knowledge_get_document: {
         parameters: {
             query?: {
                 offset?: number;
@@ -14889,35 +13680,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14945,7 +13709,7 @@ export interface operations {
             };
         };
     };
-    delete_document_api_v1_spaces__space_id__documents__document_id__delete: {
+    knowledge_delete_document: {
         parameters: {
             query?: never;
             header?: never;
@@ -15009,35 +13773,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15065,7 +13802,7 @@ export interface operations {
             };
         };
     };
-    patch_document_api_v1_spaces__space_id__documents__document_id__patch: {
+    knowledge_patch_document: {
         parameters: {
             query?: never;
             header?: never;
@@ -15162,15 +13899,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -15191,7 +13919,7 @@ export interface operations {
             };
         };
     };
-    list_drafts_api_v1_spaces__space_id__drafts_get: {
+    drafts_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -15256,35 +13984,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15312,7 +14013,7 @@ export interface operations {
             };
         };
     };
-    create_draft_api_v1_spaces__space_id__drafts_post: {
+    drafts_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -15408,15 +14109,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -15437,7 +14129,7 @@ export interface operations {
             };
         };
     };
-    get_draft_api_v1_spaces__space_id__drafts__draft_id__get: {
+    drafts_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -15503,35 +14195,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15559,7 +14224,7 @@ export interface operations {
             };
         };
     };
-    edit_draft_api_v1_spaces__space_id__drafts__draft_id__put: {
+    drafts_edit: {
         parameters: {
             query?: {
                 /** @description Also ask the review model for a new summary. */
@@ -15659,15 +14324,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -15688,7 +14344,7 @@ export interface operations {
             };
         };
     };
-    delete_draft_api_v1_spaces__space_id__drafts__draft_id__delete: {
+    drafts_delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -15752,35 +14408,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15808,7 +14437,7 @@ export interface operations {
             };
         };
     };
-    message_draft_api_v1_spaces__space_id__drafts__draft_id__messages_post: {
+    drafts_message: {
         parameters: {
             query?: never;
             header?: never;
@@ -15905,15 +14534,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -15934,7 +14554,7 @@ export interface operations {
             };
         };
     };
-    save_draft_api_v1_spaces__space_id__drafts__draft_id__save_post: {
+    drafts_save: {
         parameters: {
             query?: never;
             header?: never;
@@ -16027,15 +14647,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -16056,7 +14667,7 @@ export interface operations {
             };
         };
     };
-    set_draft_write_policy_api_v1_spaces__space_id__drafts__draft_id__write_policy_put: {
+    drafts_set_write_policy: {
         parameters: {
             query?: never;
             header?: never;
@@ -16153,15 +14764,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -16182,7 +14784,7 @@ export interface operations {
             };
         };
     };
-    get_email_approvals_api_v1_spaces__space_id__email_approvals_get: {
+    approvals_get_email: {
         parameters: {
             query?: never;
             header?: never;
@@ -16247,35 +14849,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16303,7 +14878,7 @@ export interface operations {
             };
         };
     };
-    put_email_approvals_api_v1_spaces__space_id__email_approvals_put: {
+    approvals_put_email: {
         parameters: {
             query?: never;
             header?: never;
@@ -16399,15 +14974,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -16428,7 +14994,7 @@ export interface operations {
             };
         };
     };
-    list_events_api_v1_spaces__space_id__events_get: {
+    events_list: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -16498,35 +15064,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16554,7 +15093,7 @@ export interface operations {
             };
         };
     };
-    publish_event_api_v1_spaces__space_id__events_post: {
+    events_publish: {
         parameters: {
             query?: never;
             header?: never;
@@ -16650,15 +15189,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -16679,7 +15209,7 @@ export interface operations {
             };
         };
     };
-    get_event_api_v1_spaces__space_id__events__event_id__get: {
+    events_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -16745,35 +15275,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16801,7 +15304,7 @@ export interface operations {
             };
         };
     };
-    list_input_defaults_api_v1_spaces__space_id__input_defaults_get: {
+    spaces_list_input_defaults: {
         parameters: {
             query?: never;
             header?: never;
@@ -16866,35 +15369,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16922,7 +15398,7 @@ export interface operations {
             };
         };
     };
-    put_input_default_api_v1_spaces__space_id__input_defaults__name__put: {
+    spaces_put_input_default: {
         parameters: {
             query?: never;
             header?: never;
@@ -17029,15 +15505,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -17058,7 +15525,7 @@ export interface operations {
             };
         };
     };
-    delete_input_default_api_v1_spaces__space_id__input_defaults__name__delete: {
+    spaces_delete_input_default: {
         parameters: {
             query?: never;
             header?: never;
@@ -17123,35 +15590,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17179,7 +15619,7 @@ export interface operations {
             };
         };
     };
-    list_invocations_api_v1_spaces__space_id__invocations_get: {
+    approvals_list_invocations: {
         parameters: {
             query?: {
                 run_id?: string | null;
@@ -17253,35 +15693,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17309,7 +15722,7 @@ export interface operations {
             };
         };
     };
-    get_invocation_api_v1_spaces__space_id__invocations__invocation_id__get: {
+    approvals_get_invocation: {
         parameters: {
             query?: never;
             header?: never;
@@ -17375,35 +15788,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17431,7 +15817,7 @@ export interface operations {
             };
         };
     };
-    mcp_server_api_v1_spaces__space_id__mcp_post: {
+    mcp_server: {
         parameters: {
             query?: never;
             header?: never;
@@ -17538,15 +15924,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -17567,7 +15944,7 @@ export interface operations {
             };
         };
     };
-    list_connections_api_v1_spaces__space_id__mcp_connections_get: {
+    mcp_list_connections: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -17637,35 +16014,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17693,7 +16043,7 @@ export interface operations {
             };
         };
     };
-    create_connection_api_v1_spaces__space_id__mcp_connections_post: {
+    mcp_create_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -17789,15 +16139,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -17818,7 +16159,7 @@ export interface operations {
             };
         };
     };
-    get_connection_api_v1_spaces__space_id__mcp_connections__connection_id__get: {
+    mcp_get_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -17884,35 +16225,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17940,7 +16254,7 @@ export interface operations {
             };
         };
     };
-    delete_connection_api_v1_spaces__space_id__mcp_connections__connection_id__delete: {
+    mcp_delete_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -18004,35 +16318,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18060,7 +16347,7 @@ export interface operations {
             };
         };
     };
-    patch_connection_api_v1_spaces__space_id__mcp_connections__connection_id__patch: {
+    mcp_patch_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -18157,15 +16444,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -18186,7 +16464,7 @@ export interface operations {
             };
         };
     };
-    authorize_connection_api_v1_spaces__space_id__mcp_connections__connection_id__authorize_post: {
+    mcp_authorize_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -18279,15 +16557,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -18308,7 +16577,7 @@ export interface operations {
             };
         };
     };
-    harvest_connection_api_v1_spaces__space_id__mcp_connections__connection_id__harvest_post: {
+    mcp_harvest_connection: {
         parameters: {
             query?: never;
             header?: never;
@@ -18401,15 +16670,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -18430,7 +16690,7 @@ export interface operations {
             };
         };
     };
-    list_tools_api_v1_spaces__space_id__mcp_connections__connection_id__tools_get: {
+    mcp_list_tools: {
         parameters: {
             query?: never;
             header?: never;
@@ -18496,35 +16756,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18552,7 +16785,7 @@ export interface operations {
             };
         };
     };
-    patch_tool_api_v1_spaces__space_id__mcp_connections__connection_id__tools__name__patch: {
+    mcp_patch_tool: {
         parameters: {
             query?: never;
             header?: never;
@@ -18651,15 +16884,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -18680,7 +16904,7 @@ export interface operations {
             };
         };
     };
-    confirm_tool_api_v1_spaces__space_id__mcp_connections__connection_id__tools__name__confirm_post: {
+    mcp_confirm_tool: {
         parameters: {
             query?: never;
             header?: never;
@@ -18775,15 +16999,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -18804,7 +17019,7 @@ export interface operations {
             };
         };
     };
-    list_members_api_v1_spaces__space_id__members_get: {
+    spaces_list_members: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -18874,35 +17089,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18930,7 +17118,7 @@ export interface operations {
             };
         };
     };
-    add_member_api_v1_spaces__space_id__members_post: {
+    spaces_add_member: {
         parameters: {
             query?: never;
             header?: never;
@@ -19026,15 +17214,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -19055,7 +17234,7 @@ export interface operations {
             };
         };
     };
-    remove_member_api_v1_spaces__space_id__members__user_id__delete: {
+    spaces_remove_member: {
         parameters: {
             query?: never;
             header?: never;
@@ -19119,35 +17298,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19175,7 +17327,7 @@ export interface operations {
             };
         };
     };
-    change_member_role_api_v1_spaces__space_id__members__user_id__patch: {
+    spaces_change_member_role: {
         parameters: {
             query?: never;
             header?: never;
@@ -19272,15 +17424,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -19301,7 +17444,7 @@ export interface operations {
             };
         };
     };
-    renew_invitation_api_v1_spaces__space_id__members__user_id__invitation_post: {
+    spaces_renew_invitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -19394,15 +17537,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -19423,7 +17557,7 @@ export interface operations {
             };
         };
     };
-    list_notifications_api_v1_spaces__space_id__notifications_get: {
+    runs_list_notifications: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -19493,35 +17627,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19549,7 +17656,7 @@ export interface operations {
             };
         };
     };
-    list_plugins_api_v1_spaces__space_id__plugins_get: {
+    plugins_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -19614,35 +17721,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19670,7 +17750,7 @@ export interface operations {
             };
         };
     };
-    get_plugin_api_v1_spaces__space_id__plugins__plugin_id__get: {
+    plugins_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -19737,35 +17817,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19793,7 +17846,7 @@ export interface operations {
             };
         };
     };
-    put_plugin_api_v1_spaces__space_id__plugins__plugin_id__put: {
+    plugins_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -19891,15 +17944,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -19920,7 +17964,7 @@ export interface operations {
             };
         };
     };
-    list_plugin_tasks_api_v1_spaces__space_id__plugins__plugin_id__tasks_get: {
+    plugins_list_tasks: {
         parameters: {
             query?: {
                 limit?: number;
@@ -19989,35 +18033,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20045,7 +18062,7 @@ export interface operations {
             };
         };
     };
-    list_policy_changes_api_v1_spaces__space_id__policy_changes_get: {
+    approvals_list_policy_changes: {
         parameters: {
             query?: {
                 automation_id?: string | null;
@@ -20116,35 +18133,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20172,7 +18162,7 @@ export interface operations {
             };
         };
     };
-    list_queue_api_v1_spaces__space_id__queue_get: {
+    runs_list_queue: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -20242,35 +18232,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20298,7 +18261,7 @@ export interface operations {
             };
         };
     };
-    queue_depth_api_v1_spaces__space_id__queue_depth_get: {
+    runs_queue_depth: {
         parameters: {
             query?: {
                 /** @description How many minutes back, the current one included (1 to 1440). */
@@ -20366,35 +18329,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20422,7 +18358,7 @@ export interface operations {
             };
         };
     };
-    list_runs_api_v1_spaces__space_id__runs_get: {
+    runs_list: {
         parameters: {
             query?: {
                 automation_id?: string | null;
@@ -20497,35 +18433,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20553,7 +18462,7 @@ export interface operations {
             };
         };
     };
-    run_events_api_v1_spaces__space_id__runs_events_get: {
+    runs_events: {
         parameters: {
             query?: never;
             header?: {
@@ -20620,35 +18529,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20676,7 +18558,7 @@ export interface operations {
             };
         };
     };
-    get_run_api_v1_spaces__space_id__runs__run_id__get: {
+    runs_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -20742,35 +18624,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20798,7 +18653,7 @@ export interface operations {
             };
         };
     };
-    list_run_artifacts_api_v1_spaces__space_id__runs__run_id__artifacts_get: {
+    artifacts_list_run: {
         parameters: {
             query?: never;
             header?: never;
@@ -20864,35 +18719,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20920,7 +18748,7 @@ export interface operations {
             };
         };
     };
-    cancel_run_api_v1_spaces__space_id__runs__run_id__cancel_post: {
+    runs_cancel: {
         parameters: {
             query?: never;
             header?: never;
@@ -21013,15 +18841,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -21042,7 +18861,7 @@ export interface operations {
             };
         };
     };
-    set_run_priority_api_v1_spaces__space_id__runs__run_id__priority_put: {
+    runs_set_priority: {
         parameters: {
             query?: never;
             header?: never;
@@ -21139,15 +18958,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -21168,7 +18978,7 @@ export interface operations {
             };
         };
     };
-    replay_run_api_v1_spaces__space_id__runs__run_id__replay_post: {
+    runs_replay: {
         parameters: {
             query?: never;
             header?: never;
@@ -21265,15 +19075,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -21294,7 +19095,7 @@ export interface operations {
             };
         };
     };
-    get_run_steps_api_v1_spaces__space_id__runs__run_id__steps__path__get: {
+    runs_get_steps: {
         parameters: {
             query?: {
                 phase?: string | null;
@@ -21363,35 +19164,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21419,7 +19193,7 @@ export interface operations {
             };
         };
     };
-    list_secrets_api_v1_spaces__space_id__secrets_get: {
+    secrets_list: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -21489,35 +19263,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21545,7 +19292,7 @@ export interface operations {
             };
         };
     };
-    get_secret_api_v1_spaces__space_id__secrets__name__get: {
+    secrets_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -21612,35 +19359,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21668,7 +19388,7 @@ export interface operations {
             };
         };
     };
-    put_secret_api_v1_spaces__space_id__secrets__name__put: {
+    secrets_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -21775,15 +19495,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -21804,7 +19515,7 @@ export interface operations {
             };
         };
     };
-    delete_secret_api_v1_spaces__space_id__secrets__name__delete: {
+    secrets_delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -21869,35 +19580,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21925,7 +19609,7 @@ export interface operations {
             };
         };
     };
-    put_secret_hosts_api_v1_spaces__space_id__secrets__name__hosts_put: {
+    secrets_put_hosts: {
         parameters: {
             query?: never;
             header?: never;
@@ -22023,15 +19707,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -22052,7 +19727,7 @@ export interface operations {
             };
         };
     };
-    get_slack_approvals_api_v1_spaces__space_id__slack_approvals_get: {
+    slack_get_approvals: {
         parameters: {
             query?: never;
             header?: never;
@@ -22117,35 +19792,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22173,7 +19821,7 @@ export interface operations {
             };
         };
     };
-    put_slack_approvals_api_v1_spaces__space_id__slack_approvals_put: {
+    slack_put_approvals: {
         parameters: {
             query?: never;
             header?: never;
@@ -22269,15 +19917,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -22298,7 +19937,7 @@ export interface operations {
             };
         };
     };
-    delete_slack_approvals_api_v1_spaces__space_id__slack_approvals_delete: {
+    slack_delete_approvals: {
         parameters: {
             query?: never;
             header?: never;
@@ -22361,35 +20000,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22417,7 +20029,7 @@ export interface operations {
             };
         };
     };
-    list_endpoints_api_v1_spaces__space_id__webhook_endpoints_get: {
+    webhook_endpoints_list: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -22487,35 +20099,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22543,7 +20128,7 @@ export interface operations {
             };
         };
     };
-    create_endpoint_api_v1_spaces__space_id__webhook_endpoints_post: {
+    webhook_endpoints_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -22639,15 +20224,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -22668,7 +20244,7 @@ export interface operations {
             };
         };
     };
-    rotate_callback_secret_api_v1_spaces__space_id__webhook_endpoints_callback_secret_post: {
+    webhook_endpoints_rotate_callback_secret: {
         parameters: {
             query?: never;
             header?: never;
@@ -22760,15 +20336,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -22789,7 +20356,7 @@ export interface operations {
             };
         };
     };
-    list_space_deliveries_api_v1_spaces__space_id__webhook_endpoints_deliveries_get: {
+    webhook_endpoints_list_space_deliveries: {
         parameters: {
             query?: {
                 status?: ("pending" | "succeeded" | "failed") | null;
@@ -22861,35 +20428,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22917,7 +20457,7 @@ export interface operations {
             };
         };
     };
-    redeliver_api_v1_spaces__space_id__webhook_endpoints_deliveries__delivery_id__redeliver_post: {
+    webhook_endpoints_redeliver: {
         parameters: {
             query?: never;
             header?: never;
@@ -23010,15 +20550,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -23039,7 +20570,7 @@ export interface operations {
             };
         };
     };
-    get_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__get: {
+    webhook_endpoints_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -23105,35 +20636,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23161,7 +20665,7 @@ export interface operations {
             };
         };
     };
-    delete_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__delete: {
+    webhook_endpoints_delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -23225,35 +20729,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23281,7 +20758,7 @@ export interface operations {
             };
         };
     };
-    update_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__patch: {
+    webhook_endpoints_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -23378,15 +20855,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -23407,7 +20875,7 @@ export interface operations {
             };
         };
     };
-    list_endpoint_deliveries_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__deliveries_get: {
+    webhook_endpoints_list_deliveries: {
         parameters: {
             query?: {
                 status?: ("pending" | "succeeded" | "failed") | null;
@@ -23479,35 +20947,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23535,7 +20976,7 @@ export interface operations {
             };
         };
     };
-    rotate_secret_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__rotate_secret_post: {
+    webhook_endpoints_rotate_secret: {
         parameters: {
             query?: never;
             header?: never;
@@ -23628,15 +21069,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -23657,7 +21089,7 @@ export interface operations {
             };
         };
     };
-    test_endpoint_api_v1_spaces__space_id__webhook_endpoints__endpoint_id__test_post: {
+    webhook_endpoints_test: {
         parameters: {
             query?: never;
             header?: never;
@@ -23750,15 +21182,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -23779,7 +21202,7 @@ export interface operations {
             };
         };
     };
-    list_tokens_api_v1_tokens_get: {
+    tokens_list: {
         parameters: {
             query?: {
                 /** @description Items per page. */
@@ -23847,35 +21270,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23903,7 +21299,7 @@ export interface operations {
             };
         };
     };
-    create_token_api_v1_tokens_post: {
+    tokens_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -23997,15 +21393,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -24026,7 +21413,7 @@ export interface operations {
             };
         };
     };
-    revoke_token_api_v1_tokens__token_id__revoke_post: {
+    tokens_revoke: {
         parameters: {
             query?: never;
             header?: never;
@@ -24118,15 +21505,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description Too many requests; Retry-After says when to try again. */
             429: {
                 headers: {
@@ -24147,7 +21525,7 @@ export interface operations {
             };
         };
     };
-    download_artifact_artifacts__token__get: {
+    artifacts_download: {
         parameters: {
             query?: never;
             header?: {
@@ -24212,35 +21590,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24268,7 +21619,7 @@ export interface operations {
             };
         };
     };
-    healthz_healthz_get: {
+    health_healthz: {
         parameters: {
             query?: never;
             header?: never;
@@ -24290,7 +21641,7 @@ export interface operations {
             };
         };
     };
-    prometheus_metrics_metrics_get: {
+    health_prometheus_metrics: {
         parameters: {
             query?: never;
             header?: {
@@ -24355,35 +21706,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The body is not JSON. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
             /** @description The request failed validation; details point at each problem. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description The expected version (If-Match or `version`) is required. */
-            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24411,7 +21735,7 @@ export interface operations {
             };
         };
     };
-    readyz_readyz_get: {
+    health_readyz: {
         parameters: {
             query?: never;
             header?: never;

@@ -232,7 +232,6 @@ def _add_status_route(action: str, endpoint: Callable[..., Awaitable[AutomationO
         methods=["POST"],
         summary=_STATUS_ACTIONS[action],
         name=f"{action}_automation",
-        operation_id=f"{action}_automation",
     )
 
 

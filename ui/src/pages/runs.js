@@ -31,7 +31,7 @@ export function runsPage(main) {
 
   async function load() {
     try {
-      /** @type {NonNullable<import("../api-schema").operations["list_runs_api_v1_spaces__space_id__runs_get"]["parameters"]["query"]>} */
+      /** @type {NonNullable<import("../api-schema").operations["runs_list"]["parameters"]["query"]>} */
       const query = { limit: 100 };
       if (automationFilter) query.automation_id = automationFilter;
       if (parentFilter) query.parent_run_id = parentFilter;

@@ -19,6 +19,8 @@ from .approval_out import ApprovalOut
 from .approval_out_error_type_0 import ApprovalOutErrorType0
 from .approval_out_mode_rule_type_0 import ApprovalOutModeRuleType0
 from .approval_settings_body import ApprovalSettingsBody
+from .approvals_list_invocations_status_type_0_item import ApprovalsListInvocationsStatusType0Item
+from .approvals_list_status_type_0_item import ApprovalsListStatusType0Item
 from .artifact_index import ArtifactIndex
 from .artifact_list_out import ArtifactListOut
 from .artifact_out import ArtifactOut
@@ -46,6 +48,8 @@ from .callback_out import CallbackOut
 from .callback_secret_out import CallbackSecretOut
 from .caller_run_out import CallerRunOut
 from .caller_run_out_error_type_0 import CallerRunOutErrorType0
+from .catalog_get_response_catalog_get import CatalogGetResponseCatalogGet
+from .catalog_get_space_response_catalog_get_space import CatalogGetSpaceResponseCatalogGetSpace
 from .completion_body import CompletionBody
 from .connection_create import ConnectionCreate
 from .connection_create_transport import ConnectionCreateTransport
@@ -66,7 +70,6 @@ from .definition_preview_create import DefinitionPreviewCreate
 from .definition_preview_create_definition import DefinitionPreviewCreateDefinition
 from .definition_preview_create_inputs import DefinitionPreviewCreateInputs
 from .definition_preview_create_trigger_payload import DefinitionPreviewCreateTriggerPayload
-from .definition_schema_api_v1_schemas_definition_get_response_definition_schema_api_v1_schemas_definition_get import DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet
 from .document_create import DocumentCreate
 from .document_create_format import DocumentCreateFormat
 from .document_create_metadata import DocumentCreateMetadata
@@ -113,15 +116,12 @@ from .execution_policy_concurrency import ExecutionPolicyConcurrency
 from .execution_policy_retry_backoff import ExecutionPolicyRetryBackoff
 from .execution_policy_write_policy import ExecutionPolicyWritePolicy
 from .exposure import Exposure
-from .filter_schema_api_v1_schemas_filter_get_response_filter_schema_api_v1_schemas_filter_get import FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet
 from .fire_out import FireOut
 from .fire_out_error_type_0 import FireOutErrorType0
 from .flag_out import FlagOut
 from .for_each_block import ForEachBlock
 from .for_each_step import ForEachStep
-from .get_catalog_api_v1_catalog_get_response_get_catalog_api_v1_catalog_get import GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet
-from .get_space_catalog_api_v1_spaces_space_id_catalog_get_response_get_space_catalog_api_v1_spaces_space_id_catalog_get import GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet
-from .healthz_healthz_get_response_healthz_healthz_get import HealthzHealthzGetResponseHealthzHealthzGet
+from .health_healthz_response_health_healthz import HealthHealthzResponseHealthHealthz
 from .if_block import IfBlock
 from .if_block_condition import IfBlockCondition
 from .if_step import IfStep
@@ -134,6 +134,7 @@ from .invitation_out import InvitationOut
 from .invocation_out import InvocationOut
 from .invocation_out_error_type_0 import InvocationOutErrorType0
 from .invocation_out_mode_rule_type_0 import InvocationOutModeRuleType0
+from .knowledge_upload_document_body import KnowledgeUploadDocumentBody
 from .kv_cleared import KvCleared
 from .kv_entry_out import KvEntryOut
 from .kv_put import KvPut
@@ -145,15 +146,11 @@ from .link_decision_decision import LinkDecisionDecision
 from .link_out import LinkOut
 from .link_out_served_by import LinkOutServedBy
 from .link_token import LinkToken
-from .list_approvals_api_v1_spaces_space_id_approvals_get_status_type_0_item import ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item
-from .list_endpoint_deliveries_api_v1_spaces_space_id_webhook_endpoints_endpoint_id_deliveries_get_status_type_0 import ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0
-from .list_invocations_api_v1_spaces_space_id_invocations_get_status_type_0_item import ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item
 from .list_out_input_default_out import ListOutInputDefaultOut
-from .list_space_deliveries_api_v1_spaces_space_id_webhook_endpoints_deliveries_get_status_type_0 import ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0
 from .mcp_exposure import McpExposure
 from .mcp_scope import McpScope
-from .mcp_server_api_v1_spaces_space_id_mcp_post_body import McpServerApiV1SpacesSpaceIdMcpPostBody
-from .mcp_server_api_v1_spaces_space_id_mcp_post_body_params import McpServerApiV1SpacesSpaceIdMcpPostBodyParams
+from .mcp_server_body import McpServerBody
+from .mcp_server_body_params import McpServerBodyParams
 from .member_create import MemberCreate
 from .member_out import MemberOut
 from .member_update import MemberUpdate
@@ -240,6 +237,8 @@ from .run_step_out_error_type_0 import RunStepOutErrorType0
 from .schedule_config import ScheduleConfig
 from .schedule_config_catch_up import ScheduleConfigCatchUp
 from .schedule_trigger import ScheduleTrigger
+from .schemas_definition_response_schemas_definition import SchemasDefinitionResponseSchemasDefinition
+from .schemas_filter_response_schemas_filter import SchemasFilterResponseSchemasFilter
 from .search_filters import SearchFilters
 from .search_hit_out import SearchHitOut
 from .search_out import SearchOut
@@ -252,7 +251,7 @@ from .session_out import SessionOut
 from .sign_in_body import SignInBody
 from .slack_approvals_body import SlackApprovalsBody
 from .slack_approvals_out import SlackApprovalsOut
-from .slack_interaction_api_v1_integrations_slack_interactions_space_id_post_response_slack_interaction_api_v1_integrations_slack_interactions_space_id_post import SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost
+from .slack_interaction_response_slack_interaction import SlackInteractionResponseSlackInteraction
 from .space_create import SpaceCreate
 from .space_out import SpaceOut
 from .space_with_role_out import SpaceWithRoleOut
@@ -275,7 +274,6 @@ from .tool_patch_risk_type_0 import ToolPatchRiskType0
 from .totals_out import TotalsOut
 from .totals_out_by_status import TotalsOutByStatus
 from .trigger_out import TriggerOut
-from .upload_document_api_v1_spaces_space_id_documents_upload_post_body import UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody
 from .user_out import UserOut
 from .validation_out import ValidationOut
 from .version_precondition import VersionPrecondition
@@ -287,9 +285,12 @@ from .webhook_delivery_out import WebhookDeliveryOut
 from .webhook_delivery_out_payload import WebhookDeliveryOutPayload
 from .webhook_delivery_out_status import WebhookDeliveryOutStatus
 from .webhook_endpoint_create import WebhookEndpointCreate
+from .webhook_endpoint_create_events_item import WebhookEndpointCreateEventsItem
 from .webhook_endpoint_out import WebhookEndpointOut
 from .webhook_endpoint_patch import WebhookEndpointPatch
 from .webhook_endpoint_with_secret_out import WebhookEndpointWithSecretOut
+from .webhook_endpoints_list_deliveries_status_type_0 import WebhookEndpointsListDeliveriesStatusType0
+from .webhook_endpoints_list_space_deliveries_status_type_0 import WebhookEndpointsListSpaceDeliveriesStatusType0
 from .webhook_trigger import WebhookTrigger
 
 __all__ = (
@@ -312,6 +313,8 @@ __all__ = (
     "ApprovalOutErrorType0",
     "ApprovalOutModeRuleType0",
     "ApprovalSettingsBody",
+    "ApprovalsListInvocationsStatusType0Item",
+    "ApprovalsListStatusType0Item",
     "ArtifactIndex",
     "ArtifactListOut",
     "ArtifactOut",
@@ -339,6 +342,8 @@ __all__ = (
     "CallbackSecretOut",
     "CallerRunOut",
     "CallerRunOutErrorType0",
+    "CatalogGetResponseCatalogGet",
+    "CatalogGetSpaceResponseCatalogGetSpace",
     "CompletionBody",
     "ConnectionCreate",
     "ConnectionCreateTransport",
@@ -359,7 +364,6 @@ __all__ = (
     "DefinitionPreviewCreateDefinition",
     "DefinitionPreviewCreateInputs",
     "DefinitionPreviewCreateTriggerPayload",
-    "DefinitionSchemaApiV1SchemasDefinitionGetResponseDefinitionSchemaApiV1SchemasDefinitionGet",
     "DocumentCreate",
     "DocumentCreateFormat",
     "DocumentCreateMetadata",
@@ -406,15 +410,12 @@ __all__ = (
     "ExecutionPolicyRetryBackoff",
     "ExecutionPolicyWritePolicy",
     "Exposure",
-    "FilterSchemaApiV1SchemasFilterGetResponseFilterSchemaApiV1SchemasFilterGet",
     "FireOut",
     "FireOutErrorType0",
     "FlagOut",
     "ForEachBlock",
     "ForEachStep",
-    "GetCatalogApiV1CatalogGetResponseGetCatalogApiV1CatalogGet",
-    "GetSpaceCatalogApiV1SpacesSpaceIdCatalogGetResponseGetSpaceCatalogApiV1SpacesSpaceIdCatalogGet",
-    "HealthzHealthzGetResponseHealthzHealthzGet",
+    "HealthHealthzResponseHealthHealthz",
     "IfBlock",
     "IfBlockCondition",
     "IfStep",
@@ -427,6 +428,7 @@ __all__ = (
     "InvocationOut",
     "InvocationOutErrorType0",
     "InvocationOutModeRuleType0",
+    "KnowledgeUploadDocumentBody",
     "KvCleared",
     "KvEntryOut",
     "KvPut",
@@ -438,15 +440,11 @@ __all__ = (
     "LinkOut",
     "LinkOutServedBy",
     "LinkToken",
-    "ListApprovalsApiV1SpacesSpaceIdApprovalsGetStatusType0Item",
-    "ListEndpointDeliveriesApiV1SpacesSpaceIdWebhookEndpointsEndpointIdDeliveriesGetStatusType0",
-    "ListInvocationsApiV1SpacesSpaceIdInvocationsGetStatusType0Item",
     "ListOutInputDefaultOut",
-    "ListSpaceDeliveriesApiV1SpacesSpaceIdWebhookEndpointsDeliveriesGetStatusType0",
     "McpExposure",
     "McpScope",
-    "McpServerApiV1SpacesSpaceIdMcpPostBody",
-    "McpServerApiV1SpacesSpaceIdMcpPostBodyParams",
+    "McpServerBody",
+    "McpServerBodyParams",
     "MemberCreate",
     "MemberOut",
     "MemberUpdate",
@@ -533,6 +531,8 @@ __all__ = (
     "ScheduleConfig",
     "ScheduleConfigCatchUp",
     "ScheduleTrigger",
+    "SchemasDefinitionResponseSchemasDefinition",
+    "SchemasFilterResponseSchemasFilter",
     "SearchFilters",
     "SearchHitOut",
     "SearchOut",
@@ -545,7 +545,7 @@ __all__ = (
     "SignInBody",
     "SlackApprovalsBody",
     "SlackApprovalsOut",
-    "SlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPostResponseSlackInteractionApiV1IntegrationsSlackInteractionsSpaceIdPost",
+    "SlackInteractionResponseSlackInteraction",
     "SpaceCreate",
     "SpaceOut",
     "SpaceWithRoleOut",
@@ -568,7 +568,6 @@ __all__ = (
     "TotalsOut",
     "TotalsOutByStatus",
     "TriggerOut",
-    "UploadDocumentApiV1SpacesSpaceIdDocumentsUploadPostBody",
     "UserOut",
     "ValidationOut",
     "VersionPrecondition",
@@ -580,8 +579,11 @@ __all__ = (
     "WebhookDeliveryOutPayload",
     "WebhookDeliveryOutStatus",
     "WebhookEndpointCreate",
+    "WebhookEndpointCreateEventsItem",
     "WebhookEndpointOut",
     "WebhookEndpointPatch",
+    "WebhookEndpointsListDeliveriesStatusType0",
+    "WebhookEndpointsListSpaceDeliveriesStatusType0",
     "WebhookEndpointWithSecretOut",
     "WebhookTrigger",
 )

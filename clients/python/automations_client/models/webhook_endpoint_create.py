@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.webhook_endpoint_create_events_item import WebhookEndpointCreateEventsItem
 from ..types import UNSET, Unset
 from typing import cast
 from uuid import UUID
@@ -25,13 +26,13 @@ T = TypeVar("T", bound="WebhookEndpointCreate")
 class WebhookEndpointCreate:
     """ 
         Attributes:
-            events (list[str]): Event types, e.g. "automation.run.failed" or "automation.run.*".
+            events (list[WebhookEndpointCreateEventsItem]): Event types, e.g. "automation.run.failed" or "automation.run.*".
             url (str): https URL that receives deliveries.
             automation_ids (list[UUID] | None | Unset): Only these automations' events.
             description (None | str | Unset):
      """
 
-    events: list[str]
+    events: list[WebhookEndpointCreateEventsItem]
     url: str
     automation_ids: list[UUID] | None | Unset = UNSET
     description: None | str | Unset = UNSET
@@ -41,7 +42,10 @@ class WebhookEndpointCreate:
 
 
     def to_dict(self) -> dict[str, Any]:
-        events = self.events
+        events = []
+        for events_item_data in self.events:
+            events_item = events_item_data.value
+            events.append(events_item)
 
 
 
@@ -85,7 +89,14 @@ class WebhookEndpointCreate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        events = cast(list[str], d.pop("events"))
+        events = []
+        _events = d.pop("events")
+        for events_item_data in (_events):
+            events_item = WebhookEndpointCreateEventsItem(events_item_data)
+
+
+
+            events.append(events_item)
 
 
         url = d.pop("url")

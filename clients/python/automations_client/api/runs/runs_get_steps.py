@@ -1,0 +1,299 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error_out import ErrorOut
+from ...models.run_step_out import RunStepOut
+from ...types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    space_id: UUID,
+    run_id: UUID,
+    path: str,
+    *,
+    phase: None | str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_phase: None | str | Unset
+    if isinstance(phase, Unset):
+        json_phase = UNSET
+    else:
+        json_phase = phase
+    params["phase"] = json_phase
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/spaces/{space_id}/runs/{run_id}/steps/{path}".format(space_id=quote(str(space_id), safe=""),run_id=quote(str(run_id), safe=""),path=quote(str(path), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | list[RunStepOut] | None:
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in (_response_200):
+            response_200_item = RunStepOut.from_dict(response_200_item_data)
+
+
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | list[RunStepOut]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    space_id: UUID,
+    run_id: UUID,
+    path: str,
+    *,
+    client: AuthenticatedClient,
+    phase: None | str | Unset = UNSET,
+
+) -> Response[ErrorOut | list[RunStepOut]]:
+    """ The records of one step of a run by its path, with those of the steps under it
+
+     `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration
+    3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+
+    Args:
+        space_id (UUID):
+        run_id (UUID):
+        path (str):
+        phase (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorOut | list[RunStepOut]]
+     """
+
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+run_id=run_id,
+path=path,
+phase=phase,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    space_id: UUID,
+    run_id: UUID,
+    path: str,
+    *,
+    client: AuthenticatedClient,
+    phase: None | str | Unset = UNSET,
+
+) -> ErrorOut | list[RunStepOut] | None:
+    """ The records of one step of a run by its path, with those of the steps under it
+
+     `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration
+    3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+
+    Args:
+        space_id (UUID):
+        run_id (UUID):
+        path (str):
+        phase (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorOut | list[RunStepOut]
+     """
+
+
+    return sync_detailed(
+        space_id=space_id,
+run_id=run_id,
+path=path,
+client=client,
+phase=phase,
+
+    ).parsed
+
+async def asyncio_detailed(
+    space_id: UUID,
+    run_id: UUID,
+    path: str,
+    *,
+    client: AuthenticatedClient,
+    phase: None | str | Unset = UNSET,
+
+) -> Response[ErrorOut | list[RunStepOut]]:
+    """ The records of one step of a run by its path, with those of the steps under it
+
+     `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration
+    3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+
+    Args:
+        space_id (UUID):
+        run_id (UUID):
+        path (str):
+        phase (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorOut | list[RunStepOut]]
+     """
+
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+run_id=run_id,
+path=path,
+phase=phase,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    space_id: UUID,
+    run_id: UUID,
+    path: str,
+    *,
+    client: AuthenticatedClient,
+    phase: None | str | Unset = UNSET,
+
+) -> ErrorOut | list[RunStepOut] | None:
+    """ The records of one step of a run by its path, with those of the steps under it
+
+     `fetch` answers the loop `fetch`'s records and every iteration's; `fetch/3` the records of iteration
+    3; `fetch/3/classify` the attempts of `classify` in iteration 3. Oldest first.
+
+    Args:
+        space_id (UUID):
+        run_id (UUID):
+        path (str):
+        phase (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorOut | list[RunStepOut]
+     """
+
+
+    return (await asyncio_detailed(
+        space_id=space_id,
+run_id=run_id,
+path=path,
+client=client,
+phase=phase,
+
+    )).parsed

@@ -1,0 +1,297 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error_out import ErrorOut
+from ...models.run_create import RunCreate
+from ...models.run_out import RunOut
+from ...types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    space_id: UUID,
+    automation_id: UUID,
+    *,
+    body: None | RunCreate | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/spaces/{space_id}/automations/{automation_id}/runs".format(space_id=quote(str(space_id), safe=""),automation_id=quote(str(automation_id), safe=""),),
+    }
+
+    
+    if isinstance(body, RunCreate):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorOut | RunOut | None:
+    if response.status_code == 202:
+        response_202 = RunOut.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorOut | RunOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    space_id: UUID,
+    automation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | RunCreate | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[ErrorOut | RunOut]:
+    """ Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats)
+
+    Args:
+        space_id (UUID):
+        automation_id (UUID):
+        idempotency_key (str | Unset):
+        body (None | RunCreate | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorOut | RunOut]
+     """
+
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+automation_id=automation_id,
+body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    space_id: UUID,
+    automation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | RunCreate | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> ErrorOut | RunOut | None:
+    """ Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats)
+
+    Args:
+        space_id (UUID):
+        automation_id (UUID):
+        idempotency_key (str | Unset):
+        body (None | RunCreate | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorOut | RunOut
+     """
+
+
+    return sync_detailed(
+        space_id=space_id,
+automation_id=automation_id,
+client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    space_id: UUID,
+    automation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | RunCreate | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[ErrorOut | RunOut]:
+    """ Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats)
+
+    Args:
+        space_id (UUID):
+        automation_id (UUID):
+        idempotency_key (str | Unset):
+        body (None | RunCreate | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorOut | RunOut]
+     """
+
+
+    kwargs = _get_kwargs(
+        space_id=space_id,
+automation_id=automation_id,
+body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    space_id: UUID,
+    automation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | RunCreate | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> ErrorOut | RunOut | None:
+    """ Run now (202 with the new run; 200 with the existing one when the Idempotency-Key repeats)
+
+    Args:
+        space_id (UUID):
+        automation_id (UUID):
+        idempotency_key (str | Unset):
+        body (None | RunCreate | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorOut | RunOut
+     """
+
+
+    return (await asyncio_detailed(
+        space_id=space_id,
+automation_id=automation_id,
+client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,242 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.caller_run_out import CallerRunOut
+from ...models.error_out import ErrorOut
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    automation_id: UUID,
+    run_id: UUID,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/automations/{automation_id}/runs/{run_id}".format(automation_id=quote(str(automation_id), safe=""),run_id=quote(str(run_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CallerRunOut | ErrorOut | None:
+    if response.status_code == 200:
+        response_200 = CallerRunOut.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorOut.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CallerRunOut | ErrorOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    automation_id: UUID,
+    run_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[CallerRunOut | ErrorOut]:
+    """ A run this webhook trigger fired, read with the same trigger token (404 for any other)
+
+    Args:
+        automation_id (UUID):
+        run_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CallerRunOut | ErrorOut]
+     """
+
+
+    kwargs = _get_kwargs(
+        automation_id=automation_id,
+run_id=run_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    automation_id: UUID,
+    run_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> CallerRunOut | ErrorOut | None:
+    """ A run this webhook trigger fired, read with the same trigger token (404 for any other)
+
+    Args:
+        automation_id (UUID):
+        run_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CallerRunOut | ErrorOut
+     """
+
+
+    return sync_detailed(
+        automation_id=automation_id,
+run_id=run_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    automation_id: UUID,
+    run_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[CallerRunOut | ErrorOut]:
+    """ A run this webhook trigger fired, read with the same trigger token (404 for any other)
+
+    Args:
+        automation_id (UUID):
+        run_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CallerRunOut | ErrorOut]
+     """
+
+
+    kwargs = _get_kwargs(
+        automation_id=automation_id,
+run_id=run_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    automation_id: UUID,
+    run_id: UUID,
+    *,
+    client: AuthenticatedClient,
+
+) -> CallerRunOut | ErrorOut | None:
+    """ A run this webhook trigger fired, read with the same trigger token (404 for any other)
+
+    Args:
+        automation_id (UUID):
+        run_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CallerRunOut | ErrorOut
+     """
+
+
+    return (await asyncio_detailed(
+        automation_id=automation_id,
+run_id=run_id,
+client=client,
+
+    )).parsed
