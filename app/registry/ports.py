@@ -118,6 +118,7 @@ class ArtifactPort(Protocol):
         content_type: str,
         *,
         step_id: str,
+        step_path: str | None = None,
         kind: str,
         retention: str,
         visibility: str,
