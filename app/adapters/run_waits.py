@@ -9,7 +9,7 @@ from typing import Any
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunWait
 from app.persistence.transaction import UnitOfWork
-from app.registry.ports import WaitState
+from app.registry.wait_ports import WaitState
 from app.services.runs.limits import DispatchLimits
 from app.services.runs.waits import WaitingRun, wait_service
 

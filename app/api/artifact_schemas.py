@@ -20,6 +20,9 @@ class ArtifactOut(Out):
     run_id: uuid.UUID | None
     automation_id: uuid.UUID | None
     step_id: str | None
+    step_path: str | None = Field(
+        description="Which execution of the step kept it: `<loop>/<iteration>/<step_id>` inside a for_each."
+    )
     name: str
     kind: str
     retention: str

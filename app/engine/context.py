@@ -37,6 +37,8 @@ class BoundArtifacts:
 
     ports: Ports
     step_id: str
+    step_path: str
+    """Which execution of the step: iterations of a loop keep their files apart (`fan/3/save`)."""
 
     async def put(
         self,
@@ -56,6 +58,7 @@ class BoundArtifacts:
             data,
             content_type,
             step_id=self.step_id,
+            step_path=self.step_path,
             kind=kind,
             retention=retention,
             visibility=visibility,
@@ -104,7 +107,7 @@ class ActionContext:
     @property
     def artifacts(self) -> BoundArtifacts:
         """Where this step keeps files; the bytes never enter templates, records or prompts."""
-        return BoundArtifacts(self.ports, self.step_id)
+        return BoundArtifacts(self.ports, self.step_id, self.step_path)
 
     def next_call_id(self) -> CallId:
         """The identity of the next call this attempt makes (calls are numbered from 0 in order)."""

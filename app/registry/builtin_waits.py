@@ -15,7 +15,8 @@ from typing import Any
 
 from app.definitions.signals import StepError, Wait
 from app.registry.models import ActionDefinition
-from app.registry.ports import HandlerContext, WaitPort, WaitState
+from app.registry.ports import HandlerContext
+from app.registry.wait_ports import WaitPort, WaitState
 
 DEFAULT_MAX_WAIT_SECONDS = 30 * 24 * 3600
 DEFAULT_EVENT_TIMEOUT = "P7D"

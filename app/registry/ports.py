@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.registry.llm_ports import LedgerPort, LlmPort, LlmReply
+from app.registry.wait_ports import WaitPort
 
 if TYPE_CHECKING:
     from app.registry.models import Capability
@@ -118,6 +118,7 @@ class ArtifactPort(Protocol):
         content_type: str,
         *,
         step_id: str,
+        step_path: str | None = None,
         kind: str,
         retention: str,
         visibility: str,
@@ -273,42 +274,6 @@ class KnowledgePort(Protocol):
         step_id: str,
     ) -> dict[str, Any]:
         """Index downloaded bytes as a new document of the space (`document_id`, `status`: pending)."""
-        ...
-
-
-@dataclass(frozen=True)
-class WaitState:
-    """A step's durable wait as its port answers it: satisfied yet, and with what (`outcome`: the matched
-    event, `{"timed_out": true}`, `{"due": true}` or a child's `{status, output, error}`)."""
-
-    satisfied: bool
-    due_at: datetime | None = None
-    outcome: Any = None
-    child_run_id: str | None = None
-
-
-class WaitPort(Protocol):
-    """The run's durable waits, one per step path (registering the same path again answers the wait an
-    earlier attempt registered: a re-run never duplicates one). Refusals raise `StepError`."""
-
-    max_wait_seconds: float
-    """The longest a step may wait (`AUTOMATIONS_MAX_WAIT_SECONDS`)."""
-
-    def now(self) -> datetime: ...
-
-    async def until(self, path: str, due_at: datetime) -> WaitState:
-        """Wait for a time."""
-        ...
-
-    async def event(
-        self, path: str, *, event_type: str, filter: dict[str, Any] | None, due_at: datetime
-    ) -> WaitState:
-        """Wait for an event of the run's space published from now on, matching `filter`, until `due_at`."""
-        ...
-
-    async def child(self, path: str, *, automation_id: str, inputs: dict[str, Any], wait: bool) -> WaitState:
-        """Start a child run of an automation of the run's space, exactly once per path; with `wait`,
-        register the wait for its end."""
         ...
 
 

@@ -77,9 +77,9 @@ class TestKeptByAStep:
         listing = await owner.request("GET", owner.space_path(f"/runs/{done['id']}/artifacts"))
         assert listing.status_code == 200
         items = listing.json()["items"]
-        assert [(a["name"], a["kind"], a["step_id"]) for a in items] == [
-            ("report.pdf", "document", "download"),
-            ("people.csv", "data", "rows"),
+        assert [(a["name"], a["kind"], a["step_id"], a["step_path"]) for a in items] == [
+            ("report.pdf", "document", "download", "download"),
+            ("people.csv", "data", "rows", "rows"),
         ]
         pdf = items[0]
         assert output["artifact"]["link"] is None, "only shared artifacts come with a link"
@@ -103,6 +103,37 @@ class TestKeptByAStep:
             ["1", "Ada"],
             ["2", "Grace, Hopper"],
         ]
+
+    async def test_two_loop_iterations_keep_their_files_apart_by_step_path(
+        self, factory: Factory, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        save = {
+            "step_id": "rows",
+            "action": "transform_data",
+            "config": {
+                "output": [{"item": "{{ item }}"}],
+                "save_as_artifact": {"name": "rows.csv", "format": "csv"},
+            },
+        }
+        _, run = await start(
+            owner, definition({"step_id": "fan", "for_each": {"items": ["a", "b"], "steps": [save]}})
+        )
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "succeeded", done
+        listing = await owner.request("GET", owner.space_path(f"/runs/{done['id']}/artifacts"))
+        assert listing.status_code == 200, listing.text
+        items = listing.json()["items"]
+        assert sorted((a["name"], a["step_id"], a["step_path"]) for a in items) == [
+            ("rows.csv", "rows", "fan/0/rows"),
+            ("rows.csv", "rows", "fan/1/rows"),
+        ]
+        contents = set()
+        for artifact in items:
+            made = await link(owner, artifact["id"])
+            assert made.status_code == 200, made.text
+            contents.add((await owner.request("GET", made.json()["url"])).text)
+        assert len(contents) == 2, "each iteration's file is its own"
 
     async def test_a_bad_name_fails_the_step_without_retry(
         self, factory: Factory, file_server: FileServer, stack

@@ -294,6 +294,34 @@ class TestCallAutomation:
         [child] = await _children(owner, run["id"])
         assert child["status"] == "cancelled"
 
+    async def test_cancelling_a_running_parent_cancels_the_child_it_did_not_wait_for(
+        self, factory: Factory, loopback: Loopback, stack: Any
+    ) -> None:
+        owner = await factory.owner()
+        child_id = await _active(
+            owner, definition({"step_id": "pause", "action": "wait", "config": {"for": "P1D"}})
+        )
+        slow = _name("slow-parent")
+        _, run = await start(
+            owner,
+            definition(
+                call("child", child_id, wait=False),
+                http_step("slow", f"{loopback.url}/slow/{slow}?seconds=2"),
+                echo("after", "never", "after"),
+            ),
+        )
+        for _ in range(300):
+            children = await _children(owner, run["id"])
+            if loopback.hits[slow] and children and children[0]["status"] == "waiting":
+                break
+            await asyncio.sleep(0.2)
+        response = await owner.request("POST", owner.space_path(f"/runs/{run['id']}/cancel"))
+        assert response.json()["status"] == "running", "a running parent is only asked to stop"
+        done = await wait_for(owner, run["id"])
+        assert done["status"] == "cancelled", done
+        [child] = await _children(owner, run["id"])
+        assert child["status"] == "cancelled", "the stop of a running parent takes its child along"
+
     async def test_a_chain_deeper_than_five_fails_with_depth_exceeded(
         self, factory: Factory, stack: Any
     ) -> None:

@@ -2336,6 +2336,11 @@ export interface components {
             size: number;
             /** Step Id */
             step_id: string | null;
+            /**
+             * Step Path
+             * @description Which execution of the step kept it: `<loop>/<iteration>/<step_id>` inside a for_each.
+             */
+            step_path: string | null;
             /** Visibility */
             visibility: string;
         };

@@ -6,10 +6,20 @@ turn) and let every other call through untouched. Caps are checked against the w
 call (prompt tokens plus the whole output cap) before anything is spent; the ledger records what the
 call actually used once it returns. The daily cap is the one place a running run learns that its
 automation's day is spent: checked before every model call, it stops the run at its next call.
+
+Calls of one claim may run at once (the iterations of a `for_each` with `concurrency` > 1). Each call
+that passes the budget and token caps reserves its worst case until it has been recorded, and the next
+call is checked against what was spent plus what is reserved: concurrent calls of a claim never take the
+run past its caps together, however they interleave. (A run has one claim at a time, so the claim's
+ledger is where reservations live.)
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from app.definitions.signals import StepError
@@ -18,6 +28,39 @@ from app.registry.builtin_llm import MeteredRequest, metered_request, reply_from
 
 _SPENT = "llm_spent"
 _PROMPT_TOKENS = "llm_prompt_tokens"
+
+
+@dataclass
+class _Reserved:
+    """The worst case of the calls of one claim that passed the caps and are not recorded yet."""
+
+    cost: float = 0.0
+    tokens: int = 0
+
+
+# One entry per claim's ledger, gone with the claim.
+_RESERVED: weakref.WeakKeyDictionary[Any, _Reserved] = weakref.WeakKeyDictionary()
+
+
+def _reserved(call: CapabilityCall) -> _Reserved:
+    ledger = call.ctx.ports.ledger
+    reserved = _RESERVED.get(ledger)
+    if reserved is None:
+        reserved = _RESERVED[ledger] = _Reserved()
+    return reserved
+
+
+@contextmanager
+def _reserving(call: CapabilityCall, *, cost: float = 0.0, tokens: int = 0) -> Iterator[None]:
+    """Hold `cost` and `tokens` against the run's caps while the call runs (and is recorded)."""
+    reserved = _reserved(call)
+    reserved.cost += cost
+    reserved.tokens += tokens
+    try:
+        yield
+    finally:
+        reserved.cost -= cost
+        reserved.tokens -= tokens
 
 
 def _request(call: CapabilityCall) -> MeteredRequest | None:
@@ -67,17 +110,21 @@ async def llm_budget(call: CapabilityCall, proceed: Proceed) -> Any:
     request = _request(call)
     cap = call.ctx.limits.budget_cap_usd
     if request is not None and cap is not None:
-        cost, _ = await _spent(call)
+        spent, _ = await _spent(call)
         worst = call.ctx.ports.llm.worst_case_cost(
             request.model, _prompt_tokens(call, request), request.max_tokens
         )
+        # Read after the last await: the check and the reservation are one step for the event loop.
+        cost = spent + _reserved(call).cost
         if cost + worst > cap:
             raise StepError(
                 "budget_exceeded",
-                f"this call could cost ${worst:.4f}; with ${cost:.4f} spent the run would pass "
-                f"its ${cap:.4f} cap",
+                f"this call could cost ${worst:.4f}; with ${cost:.4f} spent or reserved by calls under "
+                f"way the run would pass its ${cap:.4f} cap",
                 retryable=False,
             )
+        with _reserving(call, cost=worst):
+            return await proceed()
     return await proceed()
 
 
@@ -86,15 +133,19 @@ async def llm_token_cap(call: CapabilityCall, proceed: Proceed) -> Any:
     request = _request(call)
     cap = call.ctx.limits.max_llm_tokens
     if request is not None and cap is not None:
-        _, tokens = await _spent(call)
+        _, used = await _spent(call)
         prompt_tokens = _prompt_tokens(call, request)
-        if tokens + prompt_tokens + request.max_tokens > cap:
+        tokens = used + _reserved(call).tokens
+        worst = prompt_tokens + request.max_tokens
+        if tokens + worst > cap:
             raise StepError(
                 "budget_exceeded",
-                f"this call could use {prompt_tokens + request.max_tokens} tokens; with {tokens} used "
-                f"the run would pass its {cap}-token cap",
+                f"this call could use {worst} tokens; with {tokens} used or reserved by calls under "
+                f"way the run would pass its {cap}-token cap",
                 retryable=False,
             )
+        with _reserving(call, tokens=worst):
+            return await proceed()
     return await proceed()
 
 

@@ -39,6 +39,9 @@ class Artifact(IdMixin, TimestampMixin, Base):
     run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     automation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("automations.id", ondelete="SET NULL"))
     step_id: Mapped[str | None] = mapped_column(String(100))
+    step_path: Mapped[str | None] = mapped_column(
+        String(1024), comment="The path of the step execution that kept it (`<loop>/<iteration>/<step_id>`)."
+    )
     name: Mapped[str] = mapped_column(String(255))
     kind: Mapped[str] = mapped_column(String(16))
     retention: Mapped[str] = mapped_column(String(16))

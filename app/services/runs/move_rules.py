@@ -163,18 +163,19 @@ class ExpirePendingCalls(Rule):
 
 
 class CancelChildren(Rule):
-    """Cancelling a waiting run cancels its child runs that have not finished and closes its waits."""
+    """A cancelled run's child runs that have not finished are cancelled too (or asked to stop), and its
+    open waits close: whichever edge cancelled it. A waiting parent is cancelled by the request itself
+    (`cancel`); a running one by its worker at the next step boundary (`stop`), and a child it started
+    without waiting (`wait: false`) or from a loop's other iteration must not outlive it."""
 
     name = "cancel_children"
     applies_to = frozenset({RunStatus.cancelled})
 
     def plan(self, move: Move, plan: RunPlan) -> None:
-        if move.run.status is RunStatus.waiting:
-            plan.alone = False
+        plan.alone = False
 
     async def follow(self, session: AsyncSession, move: Move, written: Written) -> None:
-        if move.run.status is RunStatus.waiting:
-            await waking.waker.cancel_children(session, written.run, move.now, move.limits)
+        await waking.waker.cancel_children(session, written.run, move.now, move.limits)
 
 
 class WakeParent(Rule):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -24,6 +25,19 @@ from tests.engine.core.fakes import (
     text_reply,
     tool_reply,
 )
+
+
+class SlowLedger(FakeLedger):
+    """A ledger that yields at each read and record, as one over the database does."""
+
+    async def spent(self) -> tuple[float, int]:
+        await asyncio.sleep(0)
+        return await super().spent()
+
+    async def record(self, *, step_id: str, reply: Any) -> None:
+        await asyncio.sleep(0)
+        await super().record(step_id=step_id, reply=reply)
+
 
 STRING_ARGS = {
     "type": "object",
@@ -178,6 +192,27 @@ class TestLlmRules:
         ports.ledger.cost = 0.8
         answer = await ctx.invoke_capability("llm.complete", llm_args(max_tokens=100))
         assert answer["text"] == "hi"
+
+    async def test_concurrent_calls_reserve_their_worst_case_so_the_cap_holds(self) -> None:
+        # Two iterations of a loop call at once; each alone fits ($0.8 + $0.103 <= $1), both would not.
+        ports = FakePorts(llm=FakeLlm([text_reply("a"), text_reply("b")]), ledger=SlowLedger(cost=0.8))
+        limits = RunLimits(budget_cap_usd=1.0)
+        calls = [
+            context(pipeline(LLM_COMPLETE), ports, limits=limits).invoke_capability(
+                "llm.complete", llm_args(max_tokens=100)
+            )
+            for _ in range(2)
+        ]
+        answers = await asyncio.gather(*calls, return_exceptions=True)
+        refused = [a for a in answers if isinstance(a, StepError)]
+        assert [r.code for r in refused] == ["budget_exceeded"], answers
+        assert len(ports.llm.calls) == 1, "the second call met the first one's reservation"
+        # The reservation ends with its call: the next call is checked against what was spent only.
+        ports.ledger.cost = 0.85
+        answer = await context(pipeline(LLM_COMPLETE), ports, limits=limits).invoke_capability(
+            "llm.complete", llm_args(max_tokens=100)
+        )
+        assert answer["text"] == "b"
 
     async def test_a_spent_day_refuses_the_next_model_call(self) -> None:
         ports = FakePorts(llm=FakeLlm([text_reply("hi")]), ledger=FakeLedger(today=0.5))

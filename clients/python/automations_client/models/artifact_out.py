@@ -37,6 +37,7 @@ class ArtifactOut:
             sha256 (str):
             size (int):
             step_id (None | str):
+            step_path (None | str): Which execution of the step kept it: `<loop>/<iteration>/<step_id>` inside a for_each.
             visibility (str):
      """
 
@@ -52,6 +53,7 @@ class ArtifactOut:
     sha256: str
     size: int
     step_id: None | str
+    step_path: None | str
     visibility: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -97,6 +99,9 @@ class ArtifactOut:
         step_id: None | str
         step_id = self.step_id
 
+        step_path: None | str
+        step_path = self.step_path
+
         visibility = self.visibility
 
 
@@ -115,6 +120,7 @@ class ArtifactOut:
             "sha256": sha256,
             "size": size,
             "step_id": step_id,
+            "step_path": step_path,
             "visibility": visibility,
         })
 
@@ -209,6 +215,14 @@ class ArtifactOut:
         step_id = _parse_step_id(d.pop("step_id"))
 
 
+        def _parse_step_path(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        step_path = _parse_step_path(d.pop("step_path"))
+
+
         visibility = d.pop("visibility")
 
         artifact_out = cls(
@@ -224,6 +238,7 @@ class ArtifactOut:
             sha256=sha256,
             size=size,
             step_id=step_id,
+            step_path=step_path,
             visibility=visibility,
         )
 
