@@ -25,7 +25,7 @@ from app.services.runs.waking import DUE_BATCH, waker
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from app.worker.ports import mail_port, ports_for
-from app.worker.runtime import run, runtime
+from app.worker.runtime import run, runtime, stopping
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
@@ -137,7 +137,7 @@ async def _execute(run_id: str, queue: str | None) -> str:
     # Only the queue this message came from: the worker consumes it, whatever else it consumes.
     queues = (queue,) if queue in RUN_QUEUES else ()
     answers = await execution_service.execute_and_continue(
-        worker.claim_writes, uuid.UUID(run_id), queues, settings, deps
+        worker.claim_writes, uuid.UUID(run_id), queues, settings, deps, stopping
     )
     return answers[0] if len(answers) == 1 else f"{answers[0]} (+{len(answers) - 1} claimed directly)"
 
