@@ -222,7 +222,8 @@ def throughput(stack: BenchStack, warmup: int, batches: int, batch: int, concurr
             ratio(1 / median(runs), 1 / median(noops)),
             f"{batches} batches x {batch} runs = {batches * batch} runs after {warmup} warm-up, each "
             f"drained from a backlog; batch rates {', '.join(f'{value:,.0f}' for value in runs)}/s; "
-            f"worker CPU {ms(median(cpus))} per run (all its processes); {concurrency_text}",
+            f"worker CPU {ms(median(cpus))} per run (all its processes); {concurrency_text}; "
+            f"{stack.direct_claims_text()}",
             target="≤ 3x; worker CPU ≤ 8 ms per run",
             headlines=(
                 Headline(

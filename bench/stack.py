@@ -51,6 +51,9 @@ REDIS_LOCK_SECONDS = 3600
 # The webhook rate limit would refuse a benchmark's fires: raised for the api the bench starts. Not 10**9:
 # the limiter refuses (500 on every fire) when limit x window (µs) passes 2**52, i.e. above ~75 M per 60 s.
 UNLIMITED_WEBHOOK_RATE = 10**7
+# Settings of the bench's environment its api and worker keep (every other AUTOMATIONS_ one is dropped),
+# so a pair of runs can compare them: `AUTOMATIONS_DIRECT_CLAIM_BATCH=0 python -m bench throughput`.
+PASSED_SETTINGS = frozenset({"AUTOMATIONS_DIRECT_CLAIM_BATCH"})
 START_TIMEOUT_SECONDS = 60.0
 # How long a worker may take to confirm it stopped or resumed consuming (Celery waits 1 s by default, which
 # a loaded machine can miss).
@@ -187,11 +190,19 @@ class BenchStack:
 
     # environment
 
+    def direct_claims_text(self) -> str:
+        """Whether the worker claims pending runs directly after its own (and how many per task)."""
+        batch = self.child_env().get("AUTOMATIONS_DIRECT_CLAIM_BATCH")
+        per_task = int(batch) if batch else Settings.model_fields["direct_claim_batch"].default
+        how = "set" if batch else "default"
+        return f"direct claims {'on, up to ' + str(per_task) + ' per task' if per_task else 'off'} ({how})"
+
     def child_env(self) -> dict[str, str]:
         env = {
             key: value
             for key, value in os.environ.items()
-            if not key.startswith("AUTOMATIONS_") and key not in {"DATABASE_URL", "REDIS_URL", "PORT"}
+            if (not key.startswith("AUTOMATIONS_") or key in PASSED_SETTINGS)
+            and key not in {"DATABASE_URL", "REDIS_URL", "PORT"}
         }
         env.update(
             DATABASE_URL=self.database_url,

@@ -5,7 +5,7 @@ A step inside a `for_each` runs once per iteration: its artifacts are told apart
 is their step id.
 
 Revision ID: f7a1c3e9b204
-Revises: e31b4c7d2a10
+Revises: f1a7c3d9e2b4
 Create Date: 2026-11-28 17:45:00.000000+00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "f7a1c3e9b204"
-down_revision: str | None = "e31b4c7d2a10"
+down_revision: str | None = "f1a7c3d9e2b4"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -92,6 +92,15 @@ class WorkerSettings(BaseModel):
             "A worker's claim on a run, renewed while it works; not renewed this long, the run is recovered."
         ),
     )
+    direct_claim_batch: int = Field(
+        default=8,
+        ge=0,
+        le=1000,
+        description=(
+            "Runs a worker task claims straight from the database, one after another, after the run its"
+            " message named, while runs are pending on that message's queue; 0 = only the named run."
+        ),
+    )
     run_on_failure_reserve_fraction: float = Field(
         default=0.1,
         ge=0,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import multiprocessing
 import os
 import socket
 from collections.abc import Coroutine
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from celery import current_app
-from celery.signals import worker_process_shutdown, worker_shutdown
+from celery.signals import worker_process_shutdown, worker_shutdown, worker_shutting_down
 from redis.asyncio import Redis
 
 from app.composition import Runtime, build_runtime
@@ -35,6 +36,22 @@ importlib.import_module("app.security.egress.httpx2_bridge")
 importlib.import_module("app.engine.templating.filters")
 
 T = TypeVar("T")
+
+# Set in the worker's main process when its shutdown begins; shared memory made before the pool forks,
+# so its pool processes see it too (a stopping worker finishes what it holds and claims nothing more).
+_stopping = multiprocessing.RawValue("b", 0)
+
+
+def _mark_stopping(**_: Any) -> None:
+    _stopping.value = 1
+
+
+def stopping() -> bool:
+    """Whether this process's worker has begun to shut down."""
+    return bool(_stopping.value)
+
+
+worker_shutting_down.connect(_mark_stopping, weak=False)
 
 
 @dataclass

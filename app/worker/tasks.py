@@ -6,7 +6,7 @@ import socket
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from app import metrics
 from app.integrations.slack import SlackApi
@@ -25,12 +25,13 @@ from app.services.runs.waking import DUE_BATCH, waker
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from app.worker.ports import mail_port, ports_for
-from app.worker.runtime import run, runtime
+from app.worker.runtime import run, runtime, stopping
 
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
 # The queues whose depth beat's tick samples (the worker's composition root declares the same ones).
-CELERY_QUEUES = ("runs.fast", "runs.medium", "runs.long", "system")
+RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
+CELERY_QUEUES = (*RUN_QUEUES, "system")
 # Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
 MAX_SCHEDULE_BATCHES = 200
 # Batches of due waits one wait tick satisfies at most (the rest wait for the next tick).
@@ -122,7 +123,7 @@ def dispatch_event(event_id: str) -> None:
     run(_dispatch_event(event_id))
 
 
-async def _execute(run_id: str) -> str:
+async def _execute(run_id: str, queue: str | None) -> str:
     worker = runtime()
     settings = ExecutionSettings(
         worker=worker.name,
@@ -130,15 +131,23 @@ async def _execute(run_id: str) -> str:
         limits=worker.core.limits,
         on_failure_reserve_fraction=worker.core.settings.run_on_failure_reserve_fraction,
         on_failure_reserve_min_seconds=worker.core.settings.run_on_failure_reserve_min_seconds,
+        direct_claims=worker.core.settings.direct_claim_batch,
     )
     deps = worker.core.execution(ports_for(worker))
-    return await execution_service.execute(worker.claim_writes, uuid.UUID(run_id), settings, deps)
+    # Only the queue this message came from: the worker consumes it, whatever else it consumes.
+    queues = (queue,) if queue in RUN_QUEUES else ()
+    answers = await execution_service.execute_and_continue(
+        worker.claim_writes, uuid.UUID(run_id), queues, settings, deps, stopping
+    )
+    return answers[0] if len(answers) == 1 else f"{answers[0]} (+{len(answers) - 1} claimed directly)"
 
 
-@shared_task(name="runs.execute")  # type: ignore[untyped-decorator]
-def execute_run(run_id: str) -> str:
-    """Wake-up for one run. The claim in the database decides whether this delivery does anything."""
-    return run(_execute(run_id))
+@shared_task(name="runs.execute", bind=True)  # type: ignore[untyped-decorator]
+def execute_run(self: Task, run_id: str) -> str:
+    """Wake-up for one run. The claim in the database decides whether this delivery does anything; when
+    it ran the run, the task goes on with the next pending runs of the same queue, claimed directly."""
+    delivery = self.request.delivery_info or {}
+    return run(_execute(run_id, delivery.get("routing_key")))
 
 
 async def _deliver_webhook(delivery_id: str) -> str:

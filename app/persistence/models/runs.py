@@ -55,6 +55,15 @@ class Run(IdMixin, Base):
             "id",
             postgresql_where=text("status = 'queued'"),
         ),
+        # The pending runs of each queue in claim order: a worker's direct claim picks the first.
+        Index(
+            "ix_runs_pending_order",
+            "queue",
+            text("priority DESC"),
+            "created_at",
+            "id",
+            postgresql_where=text("status = 'pending'"),
+        ),
         Index(
             "ix_runs_live",
             "status",

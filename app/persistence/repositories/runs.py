@@ -56,10 +56,9 @@ class ClaimedRun:
     """`[id, capability, step_id, target]` of the automation's live standing approvals."""
 
 
-@functools.cache
-def _claim_with_modes() -> Any:
-    """The claim's conditional update, returning the run's columns, the action modes and the live
-    standing approvals (bound: run_id, worker, lease_until, now); built once.
+def _claim_update(target: ColumnElement[bool]) -> Any:
+    """The claim's conditional update of the run `target` names, returning the run's columns, the action
+    modes and the live standing approvals (bound: worker, lease_until, now, and what `target` binds).
 
     A Core statement on the table, not an ORM update of `Run`: the ORM's bulk-update path would rebuild
     its Python evaluator of the WHERE clause and load the row into the identity map on every claim.
@@ -70,7 +69,7 @@ def _claim_with_modes() -> Any:
     ]
     return (
         update(RUNS)
-        .where(RUNS.c.id == bindparam("claim_run_id"), or_(*claimable))
+        .where(target, or_(*claimable))
         .values(
             status=run_states.CLAIM.target,
             claimed_by=bindparam("worker"),
@@ -88,6 +87,49 @@ def _claim_with_modes() -> Any:
             select(Space.action_modes).where(Space.id == RUNS.c.space_id).scalar_subquery(),
             live_grants_subquery(RUNS.c.automation_id),
         )
+    )
+
+
+@functools.cache
+def _claim_with_modes() -> Any:
+    """The claim of one named run (bound: claim_run_id); built once."""
+    return _claim_update(RUNS.c.id == bindparam("claim_run_id"))
+
+
+@functools.cache
+def _claim_next_with_modes() -> Any:
+    """The claim of the next pending run of the named queues (bound: queues), highest priority then
+    oldest first; built once.
+
+    The pick locks its row with SKIP LOCKED, so workers picking at once take different runs and never
+    wait on each other; a claim by id of the same run waits for the lock, then finds it running and
+    takes nothing. The claim's own conditions are checked again on the locked row.
+    """
+    now = bindparam("now", type_=RUNS.c.started_at.type)
+    waiting = RUNS.alias("next_pending")
+    pick = (
+        select(waiting.c.id)
+        .where(
+            waiting.c.status == constant(RunStatus.pending),
+            _CLAIMABLE_WHEN[RunStatus.pending](waiting.c, now),
+            waiting.c.queue.in_(bindparam("queues", expanding=True)),
+        )
+        .order_by(waiting.c.priority.desc(), waiting.c.created_at, waiting.c.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+        .scalar_subquery()
+    )
+    return _claim_update(RUNS.c.id == pick)
+
+
+def _claimed(result: Any) -> ClaimedRun | None:
+    """The claimed run and what the claim statement read with it, or None when it took nothing."""
+    row = result.one_or_none()
+    if row is None:
+        return None
+    modes = len(RUN_COLUMNS)
+    return ClaimedRun(
+        run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}), list(row[modes + 2] or [])
     )
 
 
@@ -262,13 +304,17 @@ class RunRepository(RepositoryBase[Run]):
         The same statement answers what the executor needs besides the row: the automation's and its
         space's action modes and the automation's standing approvals (one round trip, not three)."""
         params = {"claim_run_id": run_id, "worker": worker, "lease_until": now + lease, "now": now}
-        row = (await self.session.execute(_claim_with_modes(), params)).one_or_none()
-        if row is None:
+        return _claimed(await self.session.execute(_claim_with_modes(), params))
+
+    async def claim_next_with_context(
+        self, queues: Sequence[str], worker: str, lease: timedelta, now: datetime
+    ) -> ClaimedRun | None:
+        """`claim_with_context` of the next pending run of `queues` (highest priority, then oldest) that
+        no other claim holds; None when there is none."""
+        if not queues:
             return None
-        modes = len(RUN_COLUMNS)
-        return ClaimedRun(
-            run_of(row), dict(row[modes] or {}), dict(row[modes + 1] or {}), list(row[modes + 2] or [])
-        )
+        params = {"queues": list(queues), "worker": worker, "lease_until": now + lease, "now": now}
+        return _claimed(await self.session.execute(_claim_next_with_modes(), params))
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:

@@ -46,6 +46,8 @@ from app.services.runs.limits import DispatchLimits
 from app.services.runs.waits import child_budget
 
 logger = logging.getLogger(__name__)
+NOT_CLAIMED = "not_claimed"
+"""A claim's answer when it took no run: another claim has it, it moved on, or none was pending."""
 PortsFactory = Callable[[Run, AutocommitWrites], Ports]
 """(the claimed run, the claim's connection) → the ports of its action contexts."""
 
@@ -58,6 +60,8 @@ class ExecutionSettings:
     # The share of a run's timeout (with its floor) kept for on_failure steps when the plan runs late.
     on_failure_reserve_fraction: float = 0.1
     on_failure_reserve_min_seconds: float = 5.0
+    # Runs a task claims straight from the table after its own (`execute_and_continue`); 0 = none.
+    direct_claims: int = 0
 
     def on_failure_reserve(self, definition: AutomationDefinition) -> timedelta:
         """The time a run of this definition keeps back for its on_failure steps."""
@@ -152,19 +156,20 @@ class ExecutionService:
     async def execute(
         self,
         open_writes: OpenClaimWrites,
-        run_id: uuid.UUID,
+        which: uuid.UUID | transitions.NextPending,
         settings: ExecutionSettings,
         deps: ExecutionDeps,
     ) -> str:
-        """Run one claim of the run; the answer says how it ended ("not_claimed" if it was not ours).
+        """Run one claim of the run `which` names (or of the next pending run of its queues); the answer
+        says how it ended ("not_claimed" if it was not ours, or none was pending).
 
         Every write of the claim goes through the one connection `open_writes` opens: its records one
         statement each, its finish alone or as a transaction there; the wake-ups leave after the block.
         """
         async with open_writes() as writes:
-            claimed = await self._claim(writes, run_id, settings)
+            claimed = await self._claim(writes, which, settings)
             if claimed is None:
-                return "not_claimed"
+                return NOT_CLAIMED
             run = claimed.run
             journal = RunJournal(
                 writes.write,
@@ -193,6 +198,35 @@ class ExecutionService:
                 writes, run, outcome, settings.limits, utcnow(), step_end=await journal.take_ended()
             )
         return outcome.status
+
+    async def execute_and_continue(
+        self,
+        open_writes: OpenClaimWrites,
+        run_id: uuid.UUID,
+        queues: tuple[str, ...],
+        settings: ExecutionSettings,
+        deps: ExecutionDeps,
+        stopping: Callable[[], bool] = lambda: False,
+    ) -> list[str]:
+        """Run the claim of `run_id`, then, if that run was ours, up to `settings.direct_claims` more
+        claims of the next pending runs of `queues`, one after another, each exactly as a wake-up's
+        claim (its own connection, its wake-ups sent after it); the answers in order.
+
+        It stops at the first claim that finds nothing pending, and once `stopping()` says the worker is
+        shutting down (it finishes what it holds and takes nothing new). The runs taken this way still have
+        their wake-ups on the broker: their claims by id find them running or finished and take nothing.
+        """
+        answers = [await self.execute(open_writes, run_id, settings, deps)]
+        if answers[0] == NOT_CLAIMED or not queues:
+            return answers
+        for _ in range(settings.direct_claims):
+            if stopping():
+                break
+            answer = await self.execute(open_writes, transitions.NextPending(queues), settings, deps)
+            if answer == NOT_CLAIMED:
+                break
+            answers.append(answer)
+        return answers
 
     async def _walk(
         self,
@@ -252,11 +286,14 @@ class ExecutionService:
         )
 
     async def _claim(
-        self, writes: AutocommitWrites, run_id: uuid.UUID, settings: ExecutionSettings
+        self,
+        writes: AutocommitWrites,
+        which: uuid.UUID | transitions.NextPending,
+        settings: ExecutionSettings,
     ) -> _Claimed | None:
         async with writes.write() as session:
             now = utcnow()
-            claim = await transitions.claim(session, run_id, settings.worker, settings.lease, now)
+            claim = await transitions.claim(session, which, settings.worker, settings.lease, now)
             if claim is None:
                 return None
             run = claim.run

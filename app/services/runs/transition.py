@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app import metrics
@@ -71,12 +72,25 @@ async def transition(
     return written.run if written is not None else None
 
 
+@dataclass(frozen=True)
+class NextPending:
+    """What a claim takes when it names no run: the next pending run of these queues, highest priority
+    then oldest first, that no other claim holds (a worker's direct claim, with no broker message)."""
+
+    queues: tuple[str, ...]
+
+
 async def claim(
-    session: AsyncSession, run_id: uuid.UUID, worker: str, lease: timedelta, now: datetime
+    session: AsyncSession, which: uuid.UUID | NextPending, worker: str, lease: timedelta, now: datetime
 ) -> ClaimedRun | None:
     """The `claim` edge: one conditional update taking a pending run (or one whose lease expired), with
-    what the executor needs read by the same statement; then the wait metric."""
-    claimed = await RunRepository(session).claim_with_context(run_id, worker, lease, now)
+    what the executor needs read by the same statement; then the wait metric. `which` names the run (its
+    wake-up's), or asks for the next pending one of some queues (only a pending run is taken then)."""
+    runs = RunRepository(session)
+    if isinstance(which, NextPending):
+        claimed = await runs.claim_next_with_context(which.queues, worker, lease, now)
+    else:
+        claimed = await runs.claim_with_context(which, worker, lease, now)
     if claimed is not None:
         run = claimed.run
         waited_since = run.enqueued_at or run.created_at
