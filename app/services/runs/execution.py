@@ -208,16 +208,18 @@ class ExecutionService:
         deps: ExecutionDeps,
         stopping: Callable[[], bool] = lambda: False,
     ) -> list[str]:
-        """Run the claim of `run_id`, then, if that run was ours, up to `settings.direct_claims` more
-        claims of the next pending runs of `queues`, one after another, each exactly as a wake-up's
-        claim (its own connection, its wake-ups sent after it); the answers in order.
+        """Run the claim of `run_id`, then up to `settings.direct_claims` more claims of the next pending
+        runs of `queues`, one after another, each exactly as a wake-up's claim (its own connection, its
+        wake-ups sent after it); the answers in order.
 
-        It stops at the first claim that finds nothing pending, and once `stopping()` says the worker is
-        shutting down (it finishes what it holds and takes nothing new). The runs taken this way still have
-        their wake-ups on the broker: their claims by id find them running or finished and take nothing.
+        A message is a wake-up for its queue: the runs taken this way still have their own messages on
+        the broker, and such a stale message, whose run is already taken, goes on with the next pending
+        run rather than leaving it behind a line of messages that do nothing. It stops at the first
+        claim that finds nothing pending, and once `stopping()` says the worker is shutting down (it
+        finishes what it holds and takes nothing new).
         """
         answers = [await self.execute(open_writes, run_id, settings, deps)]
-        if answers[0] == NOT_CLAIMED or not queues:
+        if not queues:
             return answers
         for _ in range(settings.direct_claims):
             if stopping():
