@@ -174,7 +174,9 @@ async def stack(
 
 @pytest.fixture
 def running(stack: Stack) -> Iterator[list[ServiceProcess]]:
-    """The processes a test starts, stopped at its end (the next test starts its own)."""
+    """The processes a test starts, stopped at its end (the next test starts its own); an earlier
+    test's wake-ups left on the broker are dropped first, so a test's messages are the only ones."""
+    stack.celery.control.purge()
     mine: list[ServiceProcess] = []
     yield mine
     for process in mine:
