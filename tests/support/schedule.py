@@ -22,9 +22,12 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 # Seconds per file (setup + call + teardown of its tests) in a whole run on two cores; files under
-# about ten seconds are left out. Only the order matters, so figures from a loaded machine serve.
+# about ten seconds are left out. Only the order matters, so figures from a loaded machine serve. The
+# two files here are the long poles seen so far: the contract run (about five minutes in CI) and
+# automations-as-code, which starts the CLI as a process twice or more per test.
 FILE_SECONDS: dict[str, float] = {
     "tests/contract/test_openapi_contract.py": 300,
+    "tests/test_automations_as_code.py": 250,
 }
 
 
