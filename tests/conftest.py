@@ -33,6 +33,7 @@ from tests.support.mcp_server import MCP_STDIO_SERVERS, McpTestServer
 from tests.support.plugins import install_test_plugins
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.receivers import Receivers
+from tests.support.schedule import longest_files_first
 from tests.support.servers import (
     ROOT,
     Servers,
@@ -68,6 +69,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         os.environ[RUN_VARIABLE] = uuid.uuid4().hex[:10]
         os.environ[RUN_DIR_VARIABLE] = tempfile.mkdtemp(prefix="automations-test-run-")
+        # The files go out in the collected order (`pytest_collection_modifyitems`), not xdist's own.
+        if hasattr(config.option, "loadscopereorder"):
+            config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first, so that parallel sessions end together (`tests.support.schedule`)."""
+    items[:] = longest_files_first(items)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

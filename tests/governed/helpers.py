@@ -39,4 +39,4 @@ async def eventually(check: Any, timeout: float = 30) -> Any:
             return found
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.1)

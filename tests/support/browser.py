@@ -88,7 +88,7 @@ def start_api(
                 return process, base
         except httpx.HTTPError:
             pass
-        time.sleep(0.2)
+        time.sleep(0.05)
     process.stop()
     raise RuntimeError("the API did not start in 60 s")
 

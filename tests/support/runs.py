@@ -97,7 +97,8 @@ async def wait_for(
     while run["status"] not in wanted:
         if time.monotonic() > deadline:
             raise AssertionError(f"run stayed {run['status']} for {timeout} s: {run}")
-        await asyncio.sleep(0.2)
+        # A short poll: most runs end within a few tenths of a second, and many tests wait on one.
+        await asyncio.sleep(0.1)
         run = await get_run(caller, run_id)
     return run
 

@@ -63,7 +63,7 @@ def wait_run_status(
             return run
         assert run["status"] not in TERMINAL - {wanted}, run
         assert time.monotonic() < deadline, f"run stayed {run['status']}"
-        time.sleep(0.3)
+        time.sleep(0.1)
 
 
 def automation_needing_approval(
