@@ -28,6 +28,7 @@ from typing import Protocol, TypeVar
 FILE_SECONDS: dict[str, float] = {
     "tests/contract/test_openapi_contract.py": 300,
     "tests/test_automations_as_code.py": 250,
+    "tests/runs/test_direct_claims.py": 90,
 }
 
 
