@@ -62,7 +62,7 @@ async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, f
     assert await _sample(app, service, now)
     assert not await _sample(app, service, now), "once a minute per process"
     assert await _sample(app, QueueDepthService(), now) is True, (
-        "another process: the same minute, no new row"
+        "another process: the same minute, its row brought up to date, no new row"
     )
     assert len(await _samples_of(app, alice.space_id)) == 2
 
@@ -111,3 +111,23 @@ async def test_another_space_is_404_and_old_samples_are_forgotten(app: Any, fact
     kept = await _samples_of(app, alice.space_id)
     assert len(kept) == 1, "a day's samples are kept, no more"
     assert now - kept[0] < timedelta(minutes=1)
+
+
+async def test_a_later_sample_of_the_same_minute_brings_its_row_up_to_date(
+    app: Any, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    await _waiting(app, owner, ["queued"])
+    now = datetime.now(UTC)
+    assert await _sample(app, QueueDepthService(), now)
+    await _waiting(app, owner, ["queued", "pending"])
+    assert await _sample(app, QueueDepthService(), now)
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        rows = (
+            await session.execute(
+                select(QueueSample.queued, QueueSample.pending).where(
+                    QueueSample.space_id == uuid.UUID(owner.space_id)
+                )
+            )
+        ).all()
+    assert [tuple(row) for row in rows] == [(2, 1)], "one row for the minute, with the later counts"

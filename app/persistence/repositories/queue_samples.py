@@ -27,9 +27,9 @@ class QueueSampleRepository:
         self.session = session
 
     async def sample(self, minute: datetime) -> None:
-        """Count every space's queued and pending runs per queue as of `minute`, once: a second sample
-        of the same minute (another beat, a retried tick) changes nothing. Spaces with no waiting run
-        get no row: no row means nothing waited."""
+        """Count every space's queued and pending runs per queue as of `minute`: one row per minute, and
+        a second sample of the same minute (another beat, a retried tick) brings it up to date rather
+        than adding one. Spaces with no waiting run get no row: no row means nothing waited."""
         waiting = (
             select(
                 Run.space_id,
@@ -44,7 +44,12 @@ class QueueSampleRepository:
         statement = insert(QueueSample).from_select(
             ["space_id", "sampled_at", "queue", "queued", "pending"], waiting
         )
-        await self.session.execute(statement.on_conflict_do_nothing())
+        await self.session.execute(
+            statement.on_conflict_do_update(
+                index_elements=["space_id", "sampled_at", "queue"],
+                set_={"queued": statement.excluded.queued, "pending": statement.excluded.pending},
+            )
+        )
 
     async def forget_before(self, moment: datetime) -> None:
         await self.session.execute(delete(QueueSample).where(QueueSample.sampled_at < moment))
