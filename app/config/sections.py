@@ -93,7 +93,7 @@ class WorkerSettings(BaseModel):
         ),
     )
     direct_claim_batch: int = Field(
-        default=8,
+        default=0,
         ge=0,
         le=1000,
         description=(
