@@ -11,14 +11,19 @@ from sqlalchemy import select
 
 from app.persistence.models import QueueSample, Run
 from app.persistence.transaction import transaction
+from app.services.runs.limits import DispatchLimits
 from app.services.runs.queue_depth import QueueDepthService
-from tests.support.factories import Caller, Factory
+from app.services.runs.recovery import recovery_service
+from tests.support.factories import Caller, Factory, minimal_definition
 
 
 async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
-    """Runs of a new automation of the caller's space, written as queued or pending with no broker message:
-    no worker of the session takes them while the test samples."""
-    automation = await caller.create_automation()
+    """Runs of a new automation of the caller's space, written as queued or pending with no broker message,
+    so that nothing of the session moves them while the test samples: the pending ones are due in an
+    hour (recovery sends no wake-up, no worker takes them) and hold the queued one back (the automation
+    queues its runs, so no promotion moves it while they are under way)."""
+    automation = await caller.create_automation(minimal_definition(execution={"concurrency": "queue"}))
+    later = datetime.now(UTC) + timedelta(hours=1)
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         session.add_all(
             Run(
@@ -32,6 +37,7 @@ async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
                 trigger_type="manual",
                 trigger_payload={},
                 inputs={},
+                retry_at=later if status == "pending" else None,
             )
             for status in statuses
         )
@@ -55,6 +61,11 @@ async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, f
     bob = await factory.owner()
     await _waiting(app, alice, ["queued", "pending", "pending"])
     await _waiting(app, bob, ["pending"])
+    # Beat's tick, as it may come at any moment of the test: it neither sends nor promotes these runs.
+    async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+        await recovery_service.recover(
+            session, datetime.now(UTC), requeue_after=timedelta(seconds=0), limits=DispatchLimits()
+        )
 
     now = datetime.now(UTC)
     assert await _sample(app, QueueDepthService(), now - timedelta(minutes=3))
