@@ -27,7 +27,7 @@ from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import plan_of
 from tests.support.factories import Factory
-from tests.support.held_runs import claim, fire
+from tests.support.held_runs import claim, fire, queueing_automation
 from tests.support.round_trips import counted
 
 
@@ -89,10 +89,11 @@ async def test_a_refused_alone_statement_is_written_again_in_one_transaction(
     app: Any, factory: Factory
 ) -> None:
     owner = await factory.owner()
-    automation = await owner.create_automation()
+    # The claimed run holds the queued one back from any promotion but the plan's own.
+    automation = await queueing_automation(owner)
     run = await claim(app, (await fire(app, automation["id"])).id)
     waiting = await fire(app, automation["id"])
-    await _set(app, waiting.id, status=RunStatus.queued)
+    assert waiting.status is RunStatus.queued
     with jobs.job_scope(), counted(app) as sent:
         async with AutocommitWrites.open(app.state.engine) as writes:
             written = await plan_writer.on_claim(writes, _finish_plan(run), _nothing)

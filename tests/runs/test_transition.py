@@ -23,7 +23,7 @@ from app.services.runs.limits import DispatchLimits
 from app.services.runs.moves import Move
 from app.services.runs.transition import plan_of, transition
 from tests.support.factories import Factory
-from tests.support.held_runs import LEASE, fire
+from tests.support.held_runs import LEASE, claim, fire, queueing_automation
 
 # Edges a worker's claim makes from running, and the outcome that names each.
 HELD: dict[str, Outcome] = {
@@ -70,9 +70,12 @@ def test_sources_wider_than_the_edge_are_refused(edge: Transition) -> None:
 
 
 async def _in(app: Any, factory: Factory, source: RunStatus) -> Run:
-    """A live run of a fresh automation, put in `source` (running: held by attempt 1, lease unexpired)."""
+    """A live run of a fresh automation, put in `source` (running: held by attempt 1, lease unexpired;
+    queued: behind a run of its automation held by the test, so no promotion takes it meanwhile)."""
     owner = await factory.owner()
-    automation = await owner.create_automation()
+    automation = await queueing_automation(owner)
+    if source is RunStatus.queued:
+        await claim(app, (await fire(app, automation["id"])).id)
     run = await fire(app, automation["id"])
     values: dict[str, Any] = {"status": source}
     if source is RunStatus.running:

@@ -19,6 +19,7 @@ from app.services.runs.dispatch import dispatcher
 from app.services.runs.finishing import finish_claim
 from app.services.runs.fire_request import FireRequest
 from app.services.runs.limits import DispatchLimits
+from tests.support.factories import Caller, minimal_definition
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)
@@ -35,6 +36,12 @@ async def fire(app: Any, automation_id: str) -> Run:
         assert row is not None
         fired = await dispatcher.fire(session, (row, FireRequest(trigger_type="manual")), DispatchLimits())
     return fired.run
+
+
+async def queueing_automation(owner: Caller) -> dict[str, Any]:
+    """A new automation that queues its runs behind one under way: while a run of it is held, a queued
+    run of it stays queued whatever beat's tick promotes meanwhile."""
+    return await owner.create_automation(minimal_definition(execution={"concurrency": "queue"}))
 
 
 async def claim(app: Any, run_id: uuid.UUID) -> Run:
