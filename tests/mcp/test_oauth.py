@@ -52,6 +52,7 @@ async def authorize(owner: Caller, connection_id: str) -> dict[str, list[str]]:
 
 CALLBACK = "/api/v1/mcp/oauth/callback"
 COMPLETE = "/api/v1/mcp/oauth/complete"
+ACCESS_TTL = 2
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 
@@ -89,7 +90,9 @@ async def test_authorize_callback_call_refresh_and_revoke(
     assert await harvest(created["id"]) == "error"
     assert (await connection(owner, created["id"]))["harvest_error"].startswith("mcp_needs_authorization:")
 
-    oauth_server.provider.access_ttl = 1
+    # Short-lived access tokens, so the test sees refreshes; long enough that the tenth of their life
+    # kept as a margin outlasts how late a loaded machine takes the token in after the server made it.
+    oauth_server.provider.access_ttl = ACCESS_TTL
     query = await authorize(owner, created["id"])
     assert set(query) >= {"code", "state"}
     [client] = oauth_server.provider.clients.values()
@@ -109,8 +112,8 @@ async def test_authorize_callback_call_refresh_and_revoke(
     stored = await stored_text(app)
     assert not [token for token in tokens if token in stored], "tokens are stored sealed"
 
-    # The access token lives a second: the next call refreshes it first.
-    await asyncio.sleep(1.5)
+    # The access token has expired: the next call refreshes it first.
+    await asyncio.sleep(ACCESS_TTL + 0.5)
     assert await call(app, owner, "crm.echo", {"text": "hi"}) == {"text": "hi"}
     assert oauth_server.provider.refreshes >= 1
 
@@ -121,7 +124,7 @@ async def test_authorize_callback_call_refresh_and_revoke(
 
     # A revoked grant: the refresh fails, the call fails clearly, the connection needs authorization.
     oauth_server.provider.revoke_refresh_tokens()
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(ACCESS_TTL + 0.5)
     with pytest.raises(StepError) as failed:
         await call(app, owner, "crm.echo", {"text": "again"})
     assert failed.value.code == "mcp_needs_authorization"
