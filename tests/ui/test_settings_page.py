@@ -153,5 +153,7 @@ def test_a_member_sees_the_settings_read_only(page: Any, owner: Owner, ui_base: 
     page.wait_for_selector("#save-slack-approvals:disabled")
     page.wait_for_selector("#save-email-approvals:disabled")
     assert page.is_disabled("#slack-channel")
+    # Every section that members cannot change says so, once each has loaded (they load apart).
+    page.wait_for_function("() => document.querySelectorAll('section .read-only').length >= 5")
     assert page.locator("section .read-only").count() == 5
     assert not axe_violations(page), axe_violations(page)
