@@ -3,8 +3,8 @@
 Every step met is addressed by its path (`app.definitions.plan_tree`): a step outside loops by its
 id, a step in iteration 3 of loop `fetch` as `fetch/3/<id>`. What an earlier claim did is found by
 that path in `Resume`: a done step binds its recorded output and is not run again, a done `if` takes
-its recorded branch without evaluating its condition again, and a loop's done iterations are rebuilt
-from their steps' records.
+its recorded branch without evaluating its condition again, and a loop goes on over the item list
+recorded when it began (never rendered again) with its done iterations rebuilt from their steps' records.
 
 A loop runs its iterations as asyncio tasks, at most `concurrency` at once. When an iteration pauses
 (an approval, a wait) no new iteration starts and the others go on until they end or pause too; when
@@ -177,6 +177,19 @@ class Walker:
         record, stop = await self._begin(at)
         if stop is not None:
             return stop
+        items = self.resume.items.get(key)
+        if items is None:
+            rendered = await self._items(step, record, scope)
+            if isinstance(rendered, StepResult):
+                return rendered
+            items = rendered
+        inner = LoopControl(parent=control)
+        results = await self._iterations(step, at.path, items, scope, inner)
+        return await self._loop_end(step, record, results, inner)
+
+    async def _items(self, step: ForEachStep, record: Any, scope: dict[str, Any]) -> list[Any] | StepResult:
+        """The loop's list, rendered and recorded before its first iteration (or its failure): what
+        the template reads may have changed when a later claim continues the loop, the list may not."""
         block = step.for_each
         try:
             items = await arender_value(block.items, scope) if isinstance(block.items, str) else block.items
@@ -195,9 +208,10 @@ class Walker:
                     "message": f"{len(items)} items, over max_items ({block.max_items})",
                 },
             )
-        inner = LoopControl(parent=control)
-        results = await self._iterations(step, at.path, items, scope, inner)
-        return await self._loop_end(step, record, results, inner)
+        # Every claim iterates the list as stored, this one included.
+        kept: list[Any] = self.runner.scrub(items)
+        await self.journal.fix_items(record, kept)
+        return kept
 
     async def _iterations(
         self, step: ForEachStep, path: str, items: list[Any], scope: dict[str, Any], control: LoopControl

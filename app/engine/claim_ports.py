@@ -74,6 +74,11 @@ class Journal(Protocol):
         raises `ClaimLost` instead when the claim no longer holds the run."""
         ...
 
+    async def fix_items(self, record: Any, items: list[Any]) -> None:
+        """Record the full list a loop (`record`) iterates, before its first iteration (durable on
+        return); raises `ClaimLost` instead when the claim no longer holds the run."""
+        ...
+
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None: ...
 
     async def stop_reason(self) -> str | None:
@@ -107,6 +112,8 @@ class Resume:
     """The output of every succeeded step, by (phase, path): bound again as the walk meets the step."""
     done: set[StepKey] = field(default_factory=set)
     """Steps that succeeded or were skipped: never run again."""
+    items: dict[StepKey, list[Any]] = field(default_factory=dict)
+    """The list each loop not done iterates, as recorded when it began: never rendered again."""
     failed_attempts: dict[StepKey, int] = field(default_factory=dict)
     failures: dict[StepKey, dict[str, Any]] = field(default_factory=dict)
     """The error of each not-done step's last failed attempt: a final one is not tried again."""

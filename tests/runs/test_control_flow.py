@@ -11,7 +11,11 @@ import uuid
 from typing import Any
 
 import psutil
+from sqlalchemy import update
 
+from app.persistence.base import utcnow
+from app.persistence.models import Run, RunWait
+from app.persistence.transaction import transaction
 from tests.support.approvals import decide, pending_approvals, set_modes
 from tests.support.factories import Caller, Factory
 from tests.support.loopback import Loopback
@@ -159,6 +163,50 @@ async def _hit(loopback: Loopback, name: str) -> bool:
 
 
 class TestPausesAndCrashes:
+    async def test_a_loop_resumed_after_a_wait_goes_on_over_the_list_it_began_with(
+        self, app: Any, factory: Factory, loopback: Loopback, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        hit = _name("kept")
+        document = definition(
+            loop(
+                "fan",
+                "{{ inputs.items }}",
+                [
+                    http_step("call", f"{loopback.url}/count/{hit}-{{{{ item }}}}"),
+                    # The first iteration waits until the test moves its due time; the others briefly.
+                    {
+                        "step_id": "pause",
+                        "action": "wait",
+                        "config": {"for": "{{ 'P1D' if index == 0 else 'PT0.5S' }}"},
+                    },
+                    {"step_id": "echo", "action": "transform_data", "config": {"output": "{{ item }}"}},
+                ],
+            ),
+            inputs={"schema": {"type": "object", "properties": {"items": {"type": "array"}}}},
+            execution={"timeout_seconds": 600},
+        )
+        _, run = await start(owner, document, {"items": ["a", "b", "c"]})
+        await wait_for(owner, run["id"], {"waiting"})
+        run_id = uuid.UUID(run["id"])
+        # What `items` reads changes while the run waits; then the wait is made due.
+        async with transaction(app.state.sessionmaker, lambda job: None) as session:
+            await session.execute(
+                update(Run).where(Run.id == run_id).values(inputs={"items": ["z", "c", "b", "a", "y"]})
+            )
+            await session.execute(update(RunWait).where(RunWait.run_id == run_id).values(due_at=utcnow()))
+        done = await wait_for(owner, run["id"], timeout=90)
+        assert done["status"] == "succeeded", done
+        assert done["attempt"] >= 2
+        assert last_at(done, "fan")["output"] == ["a", "b", "c"]
+        assert [loopback.hits[f"{hit}-{item}"] for item in "abc"] == [1, 1, 1]
+        assert [loopback.hits[f"{hit}-{item}"] for item in "zy"] == [0, 0]
+        assert sorted(s["path"] for s in done["steps"] if s["step_id"] == "echo") == [
+            "fan/0/echo",
+            "fan/1/echo",
+            "fan/2/echo",
+        ]
+
     async def test_an_approval_inside_iterations_suspends_and_each_call_resumes_once(
         self, factory: Factory, loopback: Loopback, stack
     ) -> None:  # type: ignore[no-untyped-def]

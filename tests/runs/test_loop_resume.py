@@ -29,6 +29,8 @@ from tests.support.loopback import Loopback
 from tests.support.runs import stored_run
 
 ITEMS = list(range(6))
+# Items whose template answers another list for a later claim, as one reading a changing value would.
+CHANGING_ITEMS = "{{ [0, 1, 2, 3, 4, 5] if run.attempt == 1 else [5, 4, 3, 2, 1, 0, 6] }}"
 
 
 @pytest.fixture
@@ -36,7 +38,7 @@ async def runtime(app: Any) -> WorkerRuntime:
     return in_process_runtime(app)
 
 
-def _document(loopback: Loopback, name: str) -> dict[str, Any]:
+def _document(loopback: Loopback, name: str, items: Any) -> dict[str, Any]:
     return {
         "schema_version": "1.0",
         "name": "Loop that crashes",
@@ -44,7 +46,7 @@ def _document(loopback: Loopback, name: str) -> dict[str, Any]:
             {
                 "step_id": "fan",
                 "for_each": {
-                    "items": ITEMS,
+                    "items": items,
                     "concurrency": 3,
                     "steps": [
                         {
@@ -82,12 +84,13 @@ async def _notes(app: Any, run_id: uuid.UUID) -> list[str]:
         return list((await session.scalars(statement)).all())
 
 
+@pytest.mark.parametrize("items", [ITEMS, CHANGING_ITEMS], ids=["literal", "template"])
 async def test_a_claim_cut_short_mid_loop_resumes_without_running_finished_steps_again(
-    app: Any, factory: Factory, runtime: WorkerRuntime, loopback: Loopback
+    app: Any, factory: Factory, runtime: WorkerRuntime, loopback: Loopback, items: Any
 ) -> None:
     owner = await factory.owner()
     name = f"loop-{uuid.uuid4().hex[:6]}"
-    automation = await owner.create_automation(_document(loopback, name))
+    automation = await owner.create_automation(_document(loopback, name, items))
     run = await stored_run(app, owner, automation)
 
     claim = asyncio.create_task(execute(runtime, run.id))
@@ -104,6 +107,7 @@ async def test_a_claim_cut_short_mid_loop_resumes_without_running_finished_steps
     succeeded = {record.path for record in before if record.status == "succeeded"}
     assert {"fan/0/note", "fan/0/call", "fan/1/note", "fan/2/note"} <= succeeded, succeeded
     assert "fan" not in succeeded
+    assert [r.loop_items for r in before if r.path == "fan"] == [ITEMS], "the list is kept as the loop begins"
 
     # The lease runs out; recovery puts the run back to pending (its wake-up is not needed here).
     async with transaction(app.state.sessionmaker, lambda job: None) as session:
@@ -136,4 +140,4 @@ async def test_a_claim_cut_short_mid_loop_resumes_without_running_finished_steps
     assert [answer["json"]["name"] for answer in output] == [f"{name}-{item}" for item in ITEMS]
     (interrupted,) = [r for r in after if r.path == "fan/4/call" and r.attempt == 1]
     assert interrupted.error == {"code": "interrupted", "message": "the worker stopped during this attempt"}
-    assert [r.attempt for r in after if r.path == "fan"] == [1, 2]
+    assert [(r.attempt, r.loop_items) for r in after if r.path == "fan"] == [(1, ITEMS), (2, None)]

@@ -14,7 +14,13 @@ def run(**fields: Any) -> Run:
 
 
 def record(
-    path: str, attempt: int, status: str, output: Any = None, phase: str = "plan", error: Any = None
+    path: str,
+    attempt: int,
+    status: str,
+    output: Any = None,
+    phase: str = "plan",
+    error: Any = None,
+    items: list[Any] | None = None,
 ) -> RunStep:
     return RunStep(
         phase=phase,
@@ -25,6 +31,7 @@ def record(
         status=status,
         output_full=output,
         error=error,
+        loop_items=items,
     )
 
 
@@ -87,3 +94,15 @@ def test_a_failed_plan_resumes_in_on_failure_with_its_error() -> None:
     assert (resume.plan_error, resume.failed_step_id) == (error, "a")
     assert ("on_failure", "tell") in resume.done
     assert resume.outputs == {("on_failure", "tell"): "said"}
+
+
+def test_a_loop_not_done_keeps_the_list_it_began_with_and_a_done_one_needs_none() -> None:
+    records = [
+        record("fan", 1, "failed", items=[1, 2]),
+        record("fan", 2, "running"),
+        record("outer/0/fan", 1, "suspended", items=["a"]),
+        record("done", 1, "failed", items=[3]),
+        record("done", 2, "succeeded", ["kept"]),
+    ]
+    resume = resume_from(run(), records)
+    assert resume.items == {("plan", "fan"): [1, 2], ("plan", "outer/0/fan"): ["a"]}

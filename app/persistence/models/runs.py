@@ -201,6 +201,10 @@ class RunStep(IdMixin, Base):
         JSONB, comment="For later steps and resume, at most 1 MB."
     )
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    loop_items: Mapped[list[Any] | None] = mapped_column(
+        JSONB,
+        comment="For a for_each: the full list it iterates, rendered when it began (secrets scrubbed).",
+    )
     suspension: Mapped[dict[str, Any] | None] = mapped_column(
         JSONB, comment="For a suspended attempt: the paused call's identity, capability and reason."
     )

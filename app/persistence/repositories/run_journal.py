@@ -143,6 +143,19 @@ def suspend_statement() -> Any:
 
 
 @functools.cache
+def items_statement() -> Any:
+    """A loop's item list on its record, written only while the claim holds the run; answers the
+    record's id then."""
+    held = select(Run.id).where(_held_where()).cte("held")
+    return (
+        update(RUN_STEPS)
+        .where(RUN_STEPS.c.id == bindparam("items_id"), select(held.c.id).exists())
+        .values(loop_items=bindparam("items", type_=RUN_STEPS.c.loop_items.type))
+        .returning(RUN_STEPS.c.id)
+    )
+
+
+@functools.cache
 def fail_plan_statement(*, with_end: bool) -> Any:
     """The plan's failure on the run, if the claim holds it; answers the run's id then."""
     statement = (
@@ -207,6 +220,14 @@ class RunJournalRepository:
         params = end.params()
         params.update(held_run_id=run_id, held_attempt=attempt)
         return (await self.session.execute(suspend_statement(), params)).one_or_none() is not None
+
+    async def fix_items(
+        self, record_id: uuid.UUID, items: list[Any], *, run_id: uuid.UUID, attempt: int
+    ) -> bool:
+        """Record the list a loop iterates on its record if claim `attempt` holds the run; False when
+        it is lost."""
+        params = {"items_id": record_id, "items": items, "held_run_id": run_id, "held_attempt": attempt}
+        return (await self.session.execute(items_statement(), params)).one_or_none() is not None
 
     async def fail_plan(
         self, run_id: uuid.UUID, attempt: int, step_id: str, error: dict[str, Any], previous: StepEnd | None

@@ -89,7 +89,8 @@ class ExecutionDeps:
 
 def resume_from(run: Run, records: list[RunStep]) -> Resume:
     """What earlier claims did: done steps and their outputs by path, attempts used, the last failure of
-    each step not done, and whether the plan failed.
+    each step not done, the item list of each loop not done (the first one recorded), and whether the
+    plan failed.
 
     A suspended attempt is not used up: the next claim runs that attempt again, so its calls get the
     same identities and the suspended one is recognised. Records come oldest first.
@@ -102,6 +103,8 @@ def resume_from(run: Run, records: list[RunStep]) -> Resume:
             if record.status == "succeeded":
                 resume.outputs[key] = record.output_full
         else:
+            if record.loop_items is not None:
+                resume.items.setdefault(key, record.loop_items)
             used = record.attempt - 1 if record.status == "suspended" else record.attempt
             resume.failed_attempts[key] = max(resume.failed_attempts.get(key, 0), used)
             if record.status == "failed" and record.error is not None:
@@ -109,6 +112,7 @@ def resume_from(run: Run, records: list[RunStep]) -> Resume:
     for key in resume.done:
         resume.failed_attempts.pop(key, None)
         resume.failures.pop(key, None)
+        resume.items.pop(key, None)
     return resume
 
 

@@ -180,6 +180,17 @@ class RunJournal:
                 self.unheeded_calls.append(CallId(**call).key)
             raise ClaimLost()
 
+    async def fix_items(self, record: Any, items: list[Any]) -> None:
+        """Record the list the loop of `record` iterates, in full: a later claim continues the loop over
+        it. The executor hands it over scrubbed of the run's secrets; raises `ClaimLost` when the claim
+        no longer holds the run."""
+        async with self._write() as (steps, previous):
+            if previous is not None:
+                await steps.end(previous)
+            held = await steps.fix_items(record, items, run_id=self.run_id, attempt=self.attempt)
+        if not held:
+            raise ClaimLost()
+
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
         async with self._write() as (steps, previous):
             held = await steps.fail_plan(self.run_id, self.attempt, step_id, redact(error), previous)

@@ -52,6 +52,7 @@ class Record:
     error: dict[str, Any] | None = None
     suspension: dict[str, Any] | None = None
     suppressed: list[dict[str, Any]] | None = None
+    items: list[Any] | None = None
 
 
 class FakeJournal:
@@ -85,6 +86,9 @@ class FakeJournal:
 
     async def suspend_step(self, record: Record, *, config: Any, suspension: dict[str, Any]) -> None:
         record.status, record.config, record.suspension = "suspended", config, suspension
+
+    async def fix_items(self, record: Record, items: list[Any]) -> None:
+        record.items = items
 
     async def plan_failed(self, step_id: str, error: dict[str, Any]) -> None:
         self.failed_plan = (step_id, error)

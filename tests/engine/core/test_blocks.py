@@ -337,6 +337,32 @@ class TestResumeInLoops:
         }
         assert watch.seen == [2]
 
+    async def test_a_loop_records_its_list_before_the_first_iteration(self) -> None:
+        script = Script()
+        Probe(script)
+        document = definition(loop("fan", "{{ [3, 1, 2] }}", [probe()]))
+        outcome, journal, _ = await run(script, document)
+        assert outcome.output["results"] == [
+            {"doubled": d, "path": f"fan/{i}/p"} for i, d in enumerate([6, 2, 4])
+        ]
+        assert [r.items for r in journal.at("fan")] == [[3, 1, 2]]
+
+    async def test_a_continued_loop_goes_on_over_its_recorded_list_without_rendering_again(self) -> None:
+        script = Script()
+        watch = Probe(script)
+        # The template would now answer another list: the one recorded when the loop began wins.
+        document = definition(loop("fan", "{{ [9, 8, 7, 6] }}", [probe()]))
+        resume = Resume(
+            done={("plan", "fan/0/p")},
+            outputs={("plan", "fan/0/p"): {"doubled": 2}},
+            items={("plan", "fan"): [1, 2]},
+            failed_attempts={("plan", "fan"): 1},
+        )
+        outcome, journal, _ = await run(script, document, resume=resume)
+        assert outcome.output["results"] == [{"doubled": 2}, {"doubled": 4, "path": "fan/1/p"}]
+        assert watch.seen == [2]
+        assert [(r.attempt, r.items) for r in journal.at("fan")] == [(2, None)]
+
     async def test_a_done_loop_binds_its_recorded_output(self) -> None:
         script = Script()
         document = definition(
