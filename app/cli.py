@@ -116,9 +116,9 @@ def _alive(pid: int) -> bool:
 def worker(queues: str, concurrency: int | None, hostname: str | None, celery_args: tuple[str, ...]) -> None:
     """Run a Celery worker consuming the given queues."""
     prepare_metrics_folder(load_settings())
-    from app.worker.celery_app import create_celery
+    from app.worker.celery_app import WORKER_OPTIONS, create_celery
 
-    argv = ["worker", "-Q", queues, "--loglevel=INFO"]
+    argv = ["worker", "-Q", queues, "--loglevel=INFO", *WORKER_OPTIONS]
     if concurrency:
         argv += ["-c", str(concurrency)]
     if hostname:

@@ -185,12 +185,12 @@ def _measure_worker(stack: BenchStack, sizes: Sizes) -> Compared:
         workers: dict[str, tuple[int, str]] = {}
         if not sizes.fresh:  # run() paused the suite's worker already
             workers["on"] = (stack.worker().pid, stack.worker_node)
-        for name, env in (("on", {}), ("off", METRICS_OFF)):
-            if name not in workers:
-                process, node = stack.extra_worker(f"worker-metrics-{name}", env)
-                started.append(process)
-                stack.pause_queue(RUN_QUEUE, node)
-                workers[name] = (process.pid, node)
+        wanted = {name: env for name, env in (("on", {}), ("off", METRICS_OFF)) if name not in workers}
+        fresh = stack.extra_workers({f"worker-metrics-{name}": env for name, env in wanted.items()})
+        for name, (process, node) in zip(wanted, fresh, strict=True):
+            started.append(process)
+            stack.pause_queue(RUN_QUEUE, node)
+            workers[name] = (process.pid, node)
         per_run: dict[str, list[float]] = {"on": [], "off": []}
         log(f"metrics: worker CPU per run, {sizes.run_rounds} alternating batches of {sizes.runs} runs each")
         for pid, node in workers.values():  # warm-up: imports, sandboxes, caches of both

@@ -57,8 +57,8 @@ def run(stack: BenchStack, warmup: int, rounds: int, batch: int, clients: int) -
             "AUTOMATIONS_DATABASE_DIRECT_URL": stack.database_url,
         }
         workers: dict[str, tuple[int, str]] = {}
-        for name, env in (("direct", {}), ("pooled", pooled_env)):
-            process, node = stack.extra_worker(f"worker-{name}", env)
+        both = stack.extra_workers({"worker-direct": {}, "worker-pooled": pooled_env})
+        for name, (process, node) in zip(("direct", "pooled"), both, strict=True):
             started.append(process)
             stack.pause_queue(RUN_QUEUE, node)
             workers[name] = (process.pid, node)

@@ -283,28 +283,43 @@ class BenchStack:
     def extra_worker(self, name: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
         """Another worker like `worker()` with some settings changed (`env`), and its node name; it
         consumes the same queues (pause one with `pause_queue`); stopped at the end."""
-        process, node = self._start_worker(name, f"bench-{name}", env)
-        self._extra.append(process)
+        ((process, node),) = self.extra_workers({name: env})
         return process, node
+
+    def extra_workers(self, envs: dict[str, dict[str, str]]) -> list[tuple[ServiceProcess, str]]:
+        """`extra_worker` for each name and its settings, all started before the first is waited for:
+        their seconds of start-up overlap."""
+        spawned = [self._spawn_worker(name, f"bench-{name}", env) for name, env in envs.items()]
+        self._extra += [process for process, _ in spawned]
+        for process, node in spawned:
+            self._wait_for_worker(process, node)
+        return spawned
 
     def stop_extra_worker(self, process: ServiceProcess) -> None:
         process.stop()
         self._extra.remove(process)
 
     def _start_worker(self, name: str, prefix: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
+        process, node = self._spawn_worker(name, prefix, env)
+        self._wait_for_worker(process, node)
+        return process, node
+
+    def _spawn_worker(self, name: str, prefix: str, env: dict[str, str]) -> tuple[ServiceProcess, str]:
         node = f"{prefix}-{os.getpid()}@{socket.gethostname()}"
         log(f"starting the {name} {node}")
         process = ServiceProcess(
             name, ["-m", "bench.worker", "-n", node], {**self.child_env(), **env}, self.home, node
         )
+        return process, node
+
+    def _wait_for_worker(self, process: ServiceProcess, node: str) -> None:
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while not self.celery.control.ping(destination=[node], timeout=0.5):
             if not process.alive():
-                raise RuntimeError(f"the {name} exited early:\n{process.log_tail()}")
+                raise RuntimeError(f"the {process.name} exited early:\n{process.log_tail()}")
             if time.monotonic() > deadline:
                 process.stop()
-                raise RuntimeError(f"the {name} did not answer in time:\n{process.log_tail()}")
-        return process, node
+                raise RuntimeError(f"the {process.name} did not answer in time:\n{process.log_tail()}")
 
     @property
     def worker_running(self) -> bool:

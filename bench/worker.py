@@ -24,13 +24,13 @@ def main(argv: list[str]) -> None:
     )
     settings = get_settings()
     prepare_metrics_folder(settings)  # as `automations worker` does, before prometheus-client loads
-    from app.worker.celery_app import ALL_QUEUES, create_celery
+    from app.worker.celery_app import ALL_QUEUES, WORKER_OPTIONS, create_celery
     from bench import round_trips
 
     round_trips.install()
     celery = create_celery(settings)
     celery.conf.include = [*celery.conf.include, "bench.noop_tasks"]
-    celery.worker_main(["worker", "-Q", ",".join(ALL_QUEUES), "--loglevel=INFO", *argv])
+    celery.worker_main(["worker", "-Q", ",".join(ALL_QUEUES), "--loglevel=INFO", *WORKER_OPTIONS, *argv])
 
 
 if __name__ == "__main__":

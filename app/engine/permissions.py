@@ -21,7 +21,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from app.engine.mode_rules import (
     MODE_KEY_PATTERN,
@@ -31,7 +31,11 @@ from app.engine.mode_rules import (
     match_rule,
     rules_of,
 )
-from app.registry import Capability
+
+if TYPE_CHECKING:
+    # Only named in annotations: the client commands that check mode maps (`automations apply`) start
+    # without loading the whole capability registry.
+    from app.registry import Capability
 
 Mode = Literal["allow", "deny", "require_approval"]
 ModeSource = Literal[

@@ -17,6 +17,9 @@ from app.config import Settings, get_settings
 RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
 SYSTEM_QUEUE = "system"
 ALL_QUEUES = (*RUN_QUEUES, SYSTEM_QUEUE)
+# Options of every worker the service starts. Mingle (a start-up exchange of revoked task ids and clocks
+# with the other workers) waits a full second for their replies, and nothing here revokes a task.
+WORKER_OPTIONS = ("--without-mingle",)
 
 
 def create_celery(settings: Settings) -> Celery:

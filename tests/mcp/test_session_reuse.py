@@ -35,8 +35,11 @@ def sessions_called(server: McpTestServer) -> int:
 
 
 @pytest.fixture
-async def invoker(app: FastAPI) -> Any:
-    """The service's invoker with a pool of its own, so each test counts only its own sessions."""
+async def invoker(app: FastAPI, mcp_server: McpTestServer) -> Any:
+    """The service's invoker with a pool of its own, so each test counts only its own sessions.
+
+    Set up after the test's server and closed before it stops: a session the pool still held would keep
+    the server's shutdown waiting out its whole timeout."""
     runtime = app.state.runtime
     pool = McpSessionPool(size=8, idle_seconds=60, allow=runtime.mcp.allow)
     yield McpInvoker(app.state.sessionmaker, runtime.mcp, pool)

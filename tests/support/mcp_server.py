@@ -265,8 +265,20 @@ class McpTestServer:
                 self._thread.join(timeout=10)
 
     def restart(self) -> McpTestServer:
-        """Stop, then serve a new server (no sessions, same tools) on the same port."""
-        self.stop()
+        """Stop, then serve a new server (no sessions, same tools) on the same port.
+
+        The new server starts once the old one stopped listening: a stream a client still holds open (a
+        stateful session's) keeps the old one's graceful shutdown waiting until the client closes it, and
+        `stop` would wait out its whole timeout for nothing."""
+        server, thread = self._server, self._thread
+        if server is None or thread is None:
+            return self.start(self.port)
+        server.should_exit = True
+        deadline = time.monotonic() + 10
+        while thread.is_alive() and any(listener.is_serving() for listener in server.servers):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the MCP test server did not stop listening")
+            time.sleep(0.02)
         return self.start(self.port)
 
     def kill(self) -> None:
