@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -19,12 +20,27 @@ async def test_a_finished_childs_spend_is_its_parents_budget_and_counted_once(
 ) -> None:
     alice = await factory.owner()
     parent_id, child_id, grandchild_id = await _runs(alice, (await alice.create_automation())["id"], 3)
-    await _set(app, parent_id, cost_usd=Decimal("0.1"), llm_tokens=10)
+    # Written as finished at once: a worker of the session that took one of these runs (beat's recovery
+    # wakes pending runs) would add a child's spend to its parent a second time when it ends.
+    ended = {"status": "succeeded", "finished_at": datetime.now(UTC)}
+    await _set(app, parent_id, cost_usd=Decimal("0.1"), llm_tokens=10, **ended)
     await _set(
-        app, child_id, cost_usd=Decimal("0.25"), llm_tokens=100, parent_run_id=uuid.UUID(parent_id), depth=1
+        app,
+        child_id,
+        cost_usd=Decimal("0.25"),
+        llm_tokens=100,
+        parent_run_id=uuid.UUID(parent_id),
+        depth=1,
+        **ended,
     )
     await _set(
-        app, grandchild_id, cost_usd=Decimal("0.05"), llm_tokens=5, parent_run_id=uuid.UUID(child_id), depth=2
+        app,
+        grandchild_id,
+        cost_usd=Decimal("0.05"),
+        llm_tokens=5,
+        parent_run_id=uuid.UUID(child_id),
+        depth=2,
+        **ended,
     )
 
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
