@@ -16,7 +16,8 @@ from tests.support.factories import Caller, Factory
 
 
 async def _runs(caller: Caller, automation_id: str, count: int) -> list[str]:
-    """`count` runs started through the API (they stay pending: no worker takes them here)."""
+    """`count` runs started through the API, left pending. A worker of the session may still take one
+    (beat's recovery wakes pending runs), so tests move them into the scene they need at once (`_set`)."""
     ids = []
     for _ in range(count):
         response = await caller.request("POST", caller.space_path(f"/automations/{automation_id}/runs"))
