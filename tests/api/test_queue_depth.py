@@ -14,7 +14,8 @@ from app.persistence.transaction import transaction
 from app.services.runs.limits import DispatchLimits
 from app.services.runs.queue_depth import QueueDepthService
 from app.services.runs.recovery import recovery_service
-from tests.support.factories import Caller, Factory, minimal_definition
+from tests.support.factories import Caller, Factory
+from tests.support.held_runs import queueing_automation
 
 
 async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
@@ -22,7 +23,7 @@ async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
     so that nothing of the session moves them while the test samples: the pending ones are due in an
     hour (recovery sends no wake-up, no worker takes them) and hold the queued one back (the automation
     queues its runs, so no promotion moves it while they are under way)."""
-    automation = await caller.create_automation(minimal_definition(execution={"concurrency": "queue"}))
+    automation = await queueing_automation(caller)
     later = datetime.now(UTC) + timedelta(hours=1)
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         session.add_all(

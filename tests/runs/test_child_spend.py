@@ -22,26 +22,22 @@ async def test_a_finished_childs_spend_is_its_parents_budget_and_counted_once(
     parent_id, child_id, grandchild_id = await _runs(alice, (await alice.create_automation())["id"], 3)
     # Written as finished at once: a worker of the session that took one of these runs (beat's recovery
     # wakes pending runs) would add a child's spend to its parent a second time when it ends.
-    ended = {"status": "succeeded", "finished_at": datetime.now(UTC)}
-    await _set(app, parent_id, cost_usd=Decimal("0.1"), llm_tokens=10, **ended)
-    await _set(
-        app,
-        child_id,
-        cost_usd=Decimal("0.25"),
-        llm_tokens=100,
-        parent_run_id=uuid.UUID(parent_id),
-        depth=1,
-        **ended,
+    scene = (
+        (parent_id, "0.1", 10, None, 0),
+        (child_id, "0.25", 100, parent_id, 1),
+        (grandchild_id, "0.05", 5, child_id, 2),
     )
-    await _set(
-        app,
-        grandchild_id,
-        cost_usd=Decimal("0.05"),
-        llm_tokens=5,
-        parent_run_id=uuid.UUID(child_id),
-        depth=2,
-        **ended,
-    )
+    for run_id, cost, tokens, parent, depth in scene:
+        await _set(
+            app,
+            run_id,
+            status="succeeded",
+            finished_at=datetime.now(UTC),
+            cost_usd=Decimal(cost),
+            llm_tokens=tokens,
+            parent_run_id=uuid.UUID(parent) if parent else None,
+            depth=depth,
+        )
 
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         runs = RunRepository(session)
