@@ -55,14 +55,14 @@ main.add_command(apply_automations)
 @fail_on_configuration
 def api(host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the REST API with uvicorn: one process per core unless told otherwise."""
-    import uvicorn
+    from app.serving import serve
 
     settings = load_settings()
     settings.resolved_database_url()
     count = api_workers(workers, settings)
     prepare_metrics_folder(settings)
-    uvicorn.run(
-        "app.main:create_app",
+    serve(
+        app="app.main:create_app",
         factory=True,
         host=host or settings.api_host,
         port=port or settings.api_port,

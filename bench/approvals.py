@@ -18,10 +18,10 @@ import copy
 import time
 import uuid
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 import asyncpg
-import httpx
 
 from app.persistence.db import create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
@@ -107,7 +107,7 @@ async def _samples(stack: BenchStack, made: ApprovalHook, warmup: int, count: in
                     headers=headers,
                 )
                 answered = time.perf_counter() - started
-                if answer.status_code != httpx.codes.OK:
+                if answer.status_code != HTTPStatus.OK:
                     raise RuntimeError(f"approve answered {answer.status_code}: {answer.text[:200]}")
                 done = await _wait(connection, run_ids[0], "executed")
                 if index >= warmup:

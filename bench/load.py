@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass
 
 import asyncpg
-import httpx
 
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import http_client
 from bench.floors import RUN_QUEUE, noop_drain_rate
+from bench.keepalive import KeepAliveClient
 from bench.report import Headline, Row, median, ms, percentile, rate, ratio
 from bench.stack import BenchStack, cpu_seconds, log
 
@@ -39,7 +39,7 @@ _PROGRESS = (
 
 
 async def _fire_for(
-    client: httpx.AsyncClient, hook: Hook, clients: int, seconds: float
+    client: KeepAliveClient, hook: Hook, clients: int, seconds: float
 ) -> tuple[list[float], list[str]]:
     """Every client fires `hook` one request after another until `seconds` have passed; the answer
     times and the run ids (each fire must answer 202)."""

@@ -1,0 +1,144 @@
+"""`automations api` with several processes: connections that arrive together are spread over them, a
+killed process is replaced on its socket, and a port another server holds is refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.support.browser import free_port, start_api
+from tests.support.processes import ServiceProcess
+
+CLIENTS = 16
+
+
+def _processes(api: ServiceProcess) -> list[psutil.Process]:
+    """The processes serving requests (multiprocessing's resource tracker serves none)."""
+    return [
+        child
+        for child in psutil.Process(api.pid).children()
+        if "resource_tracker" not in " ".join(child.cmdline())
+    ]
+
+
+def _healthz(connection: socket.socket) -> bytes:
+    """One keep-alive request on an open connection; the status line of its answer."""
+    connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: api\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(4096)
+        assert chunk, "the api closed the connection"
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    length = next(int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length"))
+    while len(body) < length:
+        body += connection.recv(4096)
+    return lines[0]
+
+
+def _connect_together(port: int, count: int) -> list[socket.socket]:
+    """`count` connections opened at once (as a proxy's keep-alive pool opens them), then one request each."""
+    connections = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(count)]
+    for connection in connections:
+        assert _healthz(connection).endswith(b"200 OK")
+    return connections
+
+
+def _served_by(api: ServiceProcess, port: int) -> dict[int, int]:
+    """Established connections on the api's port, per serving process."""
+    return {
+        process.pid: sum(
+            1
+            for connection in process.net_connections(kind="tcp")
+            if connection.status == psutil.CONN_ESTABLISHED and connection.laddr.port == port
+        )
+        for process in _processes(api)
+    }
+
+
+@pytest.fixture
+def api(service_env: dict[str, str], tmp_path: Path) -> Iterator[tuple[ServiceProcess, int]]:
+    port = free_port()
+    process, _ = start_api({**service_env, "AUTOMATIONS_API_WORKERS": "2"}, tmp_path, port=port, name="api-2")
+    deadline = time.monotonic() + 60
+    while len(_processes(process)) < 2:
+        assert time.monotonic() < deadline, process.log_tail()
+        time.sleep(0.1)
+    try:
+        yield process, port
+    finally:
+        process.stop()
+
+
+class TestSocketPerProcess:
+    def test_connections_opened_together_are_served_by_every_process(
+        self, api: tuple[ServiceProcess, int]
+    ) -> None:
+        process, port = api
+        connections = _connect_together(port, CLIENTS)
+        try:
+            served = _served_by(process, port)
+            assert sum(served.values()) == CLIENTS, served
+            # One shared socket gave all of them to the process that woke first (16 and 0).
+            assert all(count > 0 for count in served.values()), served
+        finally:
+            for connection in connections:
+                connection.close()
+
+    def test_a_killed_process_is_replaced_on_its_socket_and_no_connection_is_refused(
+        self, api: tuple[ServiceProcess, int]
+    ) -> None:
+        process, port = api
+        victim = _processes(process)[0]
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=10)
+        # Connections the kernel sends to the dead process's socket wait for its replacement.
+        connections = _connect_together(port, CLIENTS)
+        for connection in connections:
+            connection.close()
+        deadline = time.monotonic() + 60
+        while True:
+            serving = _processes(process)
+            if len(serving) == 2 and victim.pid not in {child.pid for child in serving}:
+                break
+            assert time.monotonic() < deadline, process.log_tail()
+            time.sleep(0.1)
+        connections = _connect_together(port, CLIENTS)
+        try:
+            served = _served_by(process, port)
+            assert all(count > 0 for count in served.values()), served
+        finally:
+            for connection in connections:
+                connection.close()
+
+    def test_a_port_another_server_holds_is_refused(
+        self, api: tuple[ServiceProcess, int], service_env: dict[str, str], tmp_path: Path
+    ) -> None:
+        process, port = api
+        second = ServiceProcess.cli(
+            "api-second",
+            ["api", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+            service_env,
+            tmp_path,
+        )
+        try:
+            second.process.wait(timeout=60)
+        finally:
+            second.stop(graceful=False)
+        assert second.process.returncode != 0
+        assert "address already in use" in second.log_tail().lower()
+        # The first server still takes every connection: the second joined none of its sockets.
+        connections = _connect_together(port, CLIENTS)
+        try:
+            assert sum(_served_by(process, port).values()) == CLIENTS
+        finally:
+            for connection in connections:
+                connection.close()
