@@ -109,7 +109,13 @@ def _alive(pid: int) -> bool:
 
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.option("-Q", "--queues", default="runs.fast,runs.medium,runs.long,system", show_default=True)
-@click.option("-c", "--concurrency", type=int, default=None, help="Worker processes (default: CPU count).")
+@click.option(
+    "-c",
+    "--concurrency",
+    type=int,
+    default=None,
+    help="Worker processes (default: AUTOMATIONS_WORKER_CONCURRENCY, else twice the CPU count).",
+)
 @click.option("-n", "--hostname", default=None, help="Node name, e.g. fast1@%h.")
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
 @fail_on_configuration

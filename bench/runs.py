@@ -2,7 +2,7 @@
 
 Runs are fired through the api's webhook endpoint; their plan is three deterministic steps
 (`transform_data`, `transform_data`, `notification`). The worker is `bench.worker`: the service's worker
-with its default settings (every queue, prefork pool of CPU-count processes), plus the no-op tasks the
+with its default settings (every queue, prefork pool of two processes per core), plus the no-op tasks the
 floors use, so both go through the same broker, queue, pool and concurrency.
 
 - latency: fire → `succeeded` (the run's `finished_at`, written by the worker) of one run at a time;

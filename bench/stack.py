@@ -275,7 +275,7 @@ class BenchStack:
             time.sleep(0.1)
 
     def worker(self) -> ServiceProcess:
-        """One worker with the default settings (every queue, CPU-count prefork pool)."""
+        """One worker with the default settings (every queue, its default prefork pool)."""
         if self._worker is None:
             self._worker, self.worker_node = self._start_worker("worker", "bench", {})
         return self._worker

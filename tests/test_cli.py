@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
+import uuid
+from pathlib import Path
 
+import psutil
+import pytest
 from httpx import AsyncClient
 
+from app.config import Settings
+from app.worker.celery_app import create_celery
+from tests.support.processes import ServiceProcess
 from tests.support.servers import redis_with_db
 
 ROOT_ARGS = [sys.executable, "-m", "app.cli"]
@@ -67,3 +76,37 @@ class TestCheck:
         assert result.returncode == 1
         report = json.loads(result.stdout)
         assert all(value.startswith("no worker answered") for value in report["queues"].values())
+
+
+class TestWorkerPool:
+    """`automations worker` without `-c`: its pool size (on a queue of its own, so it takes no work)."""
+
+    @staticmethod
+    def _pool_size(env: dict[str, str], settings: Settings, log_dir: Path) -> int:
+        node = f"pool-{uuid.uuid4().hex[:6]}@localhost"
+        worker = ServiceProcess.cli(
+            "pool", ["worker", "-Q", "pool-size-only", "-n", node], env, log_dir, node
+        )
+        try:
+            celery = create_celery(settings)
+            deadline = time.monotonic() + 60
+            while not celery.control.ping(destination=[node], timeout=0.5):
+                assert worker.alive(), worker.log_tail()
+                assert time.monotonic() < deadline, worker.log_tail()
+            return len(psutil.Process(worker.pid).children())
+        finally:
+            worker.stop(graceful=False)
+
+    @pytest.mark.parametrize(("setting", "expected"), [(None, 2 * (os.cpu_count() or 1)), ("3", 3)])
+    def test_two_pool_processes_per_core_unless_told(
+        self,
+        service_env: dict[str, str],
+        settings: Settings,
+        tmp_path: Path,
+        setting: str | None,
+        expected: int,
+    ) -> None:
+        env = {k: v for k, v in service_env.items() if k != "AUTOMATIONS_WORKER_CONCURRENCY"}
+        if setting is not None:
+            env["AUTOMATIONS_WORKER_CONCURRENCY"] = setting
+        assert self._pool_size(env, settings, tmp_path) == expected
