@@ -97,7 +97,7 @@ class TestWorkerPool:
         finally:
             worker.stop(graceful=False)
 
-    @pytest.mark.parametrize(("setting", "expected"), [(None, 2 * (os.cpu_count() or 1)), ("3", 3)])
+    @pytest.mark.parametrize(("setting", "expected"), [(None, 2 * len(os.sched_getaffinity(0))), ("3", 3)])
     def test_two_pool_processes_per_core_unless_told(
         self,
         service_env: dict[str, str],

@@ -24,13 +24,14 @@ WORKER_OPTIONS = ("--without-mingle",)
 
 
 def default_concurrency() -> int:
-    """Pool processes of a worker when nothing says how many: two per CPU core.
+    """Pool processes of a worker when nothing says how many: two per CPU core it may run on.
 
     A run spends much of its time waiting for PostgreSQL, an HTTP service or a model, and a pool
     process waiting holds no core; with one process per core the cores idle through those waits. Under
     load beside the API on two cores, four processes completed 42-47% more runs per second than two
     (docs/performance.md)."""
-    return 2 * (os.cpu_count() or 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 * (cores or 1)
 
 
 def create_celery(settings: Settings) -> Celery:

@@ -52,6 +52,7 @@ FILE_SECONDS: dict[str, float] = {
     "tests/ui/test_approvals_phone.py": 24,
     "tests/ui/test_invitation_page.py": 23,
     "tests/runs/test_wait_events_and_children.py": 23,
+    "tests/test_serving.py": 22,
     "tests/api/test_metrics.py": 22,
     "tests/ui/test_spending_limits.py": 21,
     "tests/ui/test_policy_pages.py": 21,
