@@ -1,5 +1,6 @@
 """`automations api` with several processes: connections that arrive together are spread over them, a
-killed process is replaced on its socket, and a port another server holds is refused."""
+killed process is replaced on its socket, a reload (SIGHUP) replaces each process on its socket, and a
+port another server holds is refused."""
 
 from __future__ import annotations
 
@@ -114,6 +115,28 @@ class TestSocketPerProcess:
         connections = _connect_together(port, CLIENTS)
         try:
             served = _served_by(process, port)
+            assert all(count > 0 for count in served.values()), served
+        finally:
+            for connection in connections:
+                connection.close()
+
+    def test_a_reload_replaces_every_process_each_on_its_own_socket(
+        self, api: tuple[ServiceProcess, int]
+    ) -> None:
+        process, port = api
+        before = {child.pid for child in _processes(process)}
+        os.kill(process.pid, signal.SIGHUP)
+        deadline = time.monotonic() + 90
+        while True:
+            now = {child.pid for child in _processes(process)}
+            if len(now) == 2 and not now & before:
+                break
+            assert time.monotonic() < deadline, process.log_tail()
+            time.sleep(0.1)
+        connections = _connect_together(port, CLIENTS)
+        try:
+            served = _served_by(process, port)
+            assert set(served) == now
             assert all(count > 0 for count in served.values()), served
         finally:
             for connection in connections:
