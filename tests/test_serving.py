@@ -21,12 +21,16 @@ CLIENTS = 16
 
 
 def _processes(api: ServiceProcess) -> list[psutil.Process]:
-    """The processes serving requests (multiprocessing's resource tracker serves none)."""
-    return [
-        child
-        for child in psutil.Process(api.pid).children()
-        if "resource_tracker" not in " ".join(child.cmdline())
-    ]
+    """The processes serving requests: not multiprocessing's resource tracker, nor one that has exited
+    and waits for the supervisor to reap it."""
+    serving = []
+    for child in psutil.Process(api.pid).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(child.cmdline()):
+                serving.append(child)
+        except psutil.NoSuchProcess:
+            continue
+    return serving
 
 
 def _healthz(connection: socket.socket) -> bytes:
