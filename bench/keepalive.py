@@ -6,7 +6,7 @@ so what a client spends per request is taken from the service being measured. ht
 the request bytes and reads the status line, headers and body with a few stream calls (a tenth of
 that), as an outside load tool such as wrk would. It speaks only what the benches need: requests with
 a body or none, answers with `Content-Length` or chunked, connections kept open until the server
-closes them.
+closes them (a request that finds its idle connection closed goes once more on a new one).
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 StreamPair = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+class ClosedBeforeAnswer(ConnectionError):
+    """The server closed the connection without a byte of an answer."""
 
 
 @dataclass(frozen=True)
@@ -87,18 +91,28 @@ class KeepAliveClient:
         head.append(f"Content-Length: {len(body)}".encode())
         message = b"\r\n".join(head) + b"\r\n\r\n" + body
         async with self._slots:
-            reader, writer = self._idle.get_nowait() if not self._idle.empty() else await self._connect()
+            if self._idle.empty():
+                return await self._exchange(await self._connect(), message)
             try:
-                writer.write(message)
-                answer, keep = await asyncio.wait_for(_read_answer(reader), self._timeout)
-            except BaseException:
-                self._drop(writer)
-                raise
-            if keep:
-                self._idle.put_nowait((reader, writer))
-            else:
-                self._drop(writer)
-            return answer
+                return await self._exchange(self._idle.get_nowait(), message)
+            except ClosedBeforeAnswer:
+                # The server closed the idle connection (its keep-alive timeout) before reading this
+                # request, so nothing was done: once more on a new connection, as HTTP clients do.
+                return await self._exchange(await self._connect(), message)
+
+    async def _exchange(self, connection: StreamPair, message: bytes) -> Answer:
+        reader, writer = connection
+        try:
+            writer.write(message)
+            answer, keep = await asyncio.wait_for(_read_answer(reader), self._timeout)
+        except BaseException:
+            self._drop(writer)
+            raise
+        if keep:
+            self._idle.put_nowait(connection)
+        else:
+            self._drop(writer)
+        return answer
 
     async def _connect(self) -> StreamPair:
         reader, writer = await asyncio.open_connection(self._host, self._port)
@@ -114,7 +128,7 @@ async def _read_answer(reader: asyncio.StreamReader) -> tuple[Answer, bool]:
     """The status and body of one answer, and whether the connection stays open after it."""
     status_line = await reader.readline()
     if not status_line:
-        raise ConnectionError("the server closed the connection before answering")
+        raise ClosedBeforeAnswer("the server closed the connection before answering")
     status = int(status_line.split(b" ", 2)[1])
     length: int | None = None
     chunked = False
