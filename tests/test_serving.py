@@ -57,6 +57,16 @@ def _connect_together(port: int, count: int) -> list[socket.socket]:
     return connections
 
 
+def _spread(api: ServiceProcess, port: int) -> dict[int, int]:
+    """Open `CLIENTS` connections together, one request each: how many each serving process holds."""
+    connections = _connect_together(port, CLIENTS)
+    try:
+        return _served_by(api, port)
+    finally:
+        for connection in connections:
+            connection.close()
+
+
 def _served_by(api: ServiceProcess, port: int) -> dict[int, int]:
     """Established connections on the api's port, per serving process."""
     return {
@@ -88,15 +98,10 @@ class TestSocketPerProcess:
         self, api: tuple[ServiceProcess, int]
     ) -> None:
         process, port = api
-        connections = _connect_together(port, CLIENTS)
-        try:
-            served = _served_by(process, port)
-            assert sum(served.values()) == CLIENTS, served
-            # One shared socket gave all of them to the process that woke first (16 and 0).
-            assert all(count > 0 for count in served.values()), served
-        finally:
-            for connection in connections:
-                connection.close()
+        served = _spread(process, port)
+        assert sum(served.values()) == CLIENTS, served
+        # One shared socket gave all of them to the process that woke first (16 and 0).
+        assert all(count > 0 for count in served.values()), served
 
     def test_a_killed_process_is_replaced_on_its_socket_and_no_connection_is_refused(
         self, api: tuple[ServiceProcess, int]
@@ -106,9 +111,7 @@ class TestSocketPerProcess:
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait(timeout=10)
         # Connections the kernel sends to the dead process's socket wait for its replacement.
-        connections = _connect_together(port, CLIENTS)
-        for connection in connections:
-            connection.close()
+        assert sum(_spread(process, port).values()) == CLIENTS
         deadline = time.monotonic() + 60
         while True:
             serving = _processes(process)
@@ -116,13 +119,8 @@ class TestSocketPerProcess:
                 break
             assert time.monotonic() < deadline, process.log_tail()
             time.sleep(0.1)
-        connections = _connect_together(port, CLIENTS)
-        try:
-            served = _served_by(process, port)
-            assert all(count > 0 for count in served.values()), served
-        finally:
-            for connection in connections:
-                connection.close()
+        served = _spread(process, port)
+        assert all(count > 0 for count in served.values()), served
 
     def test_a_reload_replaces_every_process_each_on_its_own_socket(
         self, api: tuple[ServiceProcess, int]
@@ -137,14 +135,9 @@ class TestSocketPerProcess:
                 break
             assert time.monotonic() < deadline, process.log_tail()
             time.sleep(0.1)
-        connections = _connect_together(port, CLIENTS)
-        try:
-            served = _served_by(process, port)
-            assert set(served) == now
-            assert all(count > 0 for count in served.values()), served
-        finally:
-            for connection in connections:
-                connection.close()
+        served = _spread(process, port)
+        assert set(served) == now
+        assert all(count > 0 for count in served.values()), served
 
     def test_a_port_another_server_holds_is_refused(
         self, api: tuple[ServiceProcess, int], service_env: dict[str, str], tmp_path: Path
@@ -163,9 +156,4 @@ class TestSocketPerProcess:
         assert second.process.returncode != 0
         assert "address already in use" in second.log_tail().lower()
         # The first server still takes every connection: the second joined none of its sockets.
-        connections = _connect_together(port, CLIENTS)
-        try:
-            assert sum(_served_by(process, port).values()) == CLIENTS
-        finally:
-            for connection in connections:
-                connection.close()
+        assert sum(_spread(process, port).values()) == CLIENTS
