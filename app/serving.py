@@ -119,10 +119,10 @@ class SocketPerProcess(Multiprocess):
 
 def serve(**options: Any) -> None:
     """`uvicorn.run(**options)`, with a socket per process when there are several processes."""
-    config = Config(**options)
-    if config.workers <= 1 or not reuse_port_supported():
+    if (options.get("workers") or 1) <= 1 or not reuse_port_supported():
         uvicorn.run(**options)
         return
+    config = Config(**options)
     try:
         sockets = listening_sockets(config, config.workers)
     except OSError as exc:
