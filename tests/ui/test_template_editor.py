@@ -1,11 +1,13 @@
 """Template fields in Chromium: the code editor used with the keyboard alone (completion of the run
-context accepted with Enter and Tab, a filter from the palette, Escape to leave), the typed template
-saved; the server's template check shown under the field and gone once the template is fixed; a
-plain field that gets a template becomes an editor."""
+context accepted with Enter and Tab, a filter from the palette, Escape to leave, no list opening after
+it), the typed template saved; the server's template check shown under the field and gone once the
+template is fixed, and an answer to a check that a later edit made stale left unshown; a plain field
+that gets a template becomes an editor."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -179,3 +181,72 @@ def test_the_template_check_is_shown_under_the_field_until_the_template_is_fixed
     page.fill("#json-view", json.dumps(edited, indent=2))
     page.click("#tab-form")
     page.locator(EDITOR, has_text="Bye {{ inputs.customer }}").wait_for()
+
+
+def _held_check(page: Any, held: list[Any], text: str) -> Any:
+    """The held check whose definition holds `text`, once the page has sent it."""
+    deadline = time.monotonic() + 20
+    while True:
+        found = [route for route in held if text in (route.request.post_data or "")]
+        if found:
+            return found[-1]
+        assert time.monotonic() < deadline, [route.request.post_data for route in held]
+        page.wait_for_timeout(100)
+
+
+def test_a_check_answered_after_a_later_edit_is_left(page: Any, owner: Owner, ui_base: str) -> None:
+    """The check beside the fields answers for the definition it was sent. Its answer coming back after
+    a later edit's (a slow server, a busy proxy) does not bring back a problem the edit fixed."""
+    _open(page, owner, ui_base, "Hello {{ inputs.customer }}")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route(re.compile(r".*/automations/validate$"), hold)
+    page.click(EDITOR)
+    _caret_before_the_closing_braces(page)
+    page.keyboard.type("|shout")
+    stale = _held_check(page, held, "|shout")
+
+    for _ in range(len("shout")):
+        page.keyboard.press("Backspace")
+    page.keyboard.type("trim")
+    # The stale answer arrives before the edit's own check is sent (that waits for typing to pause).
+    with page.expect_response(lambda response: response.request == stale.request) as answered:
+        stale.continue_()
+    assert "unknown filter 'shout'" in answered.value.text(), "the stale check did find the problem"
+    # The page reads an answer as soon as it arrives; a second is far more than it needs.
+    page.wait_for_timeout(1000)
+    assert page.locator(f"{TELL} .mark.problem").count() == 0
+
+    # The edit's own check, once answered, finds nothing.
+    page.keyboard.press("Escape")
+    fresh = _held_check(page, held, "|trim")
+    with page.expect_response(lambda response: response.request == fresh.request) as answered:
+        fresh.continue_()
+    assert answered.value.json()["errors"] == []
+    page.wait_for_timeout(1000)
+    assert page.locator(f"{TELL} .mark.problem").count() == 0
+    assert page.locator(EDITOR).inner_text() == "Hello {{ inputs.customer|trim }}"
+
+
+def test_escape_before_the_suggestions_come_leaves_no_list_behind(
+    page: Any, owner: Owner, ui_base: str
+) -> None:
+    """Escape pressed right after typing (the suggestions not yet shown) leaves the editor, and the list
+    does not open afterwards in the editor no one is typing in."""
+    _open(page, owner, ui_base, "Hello {{ inputs.customer }}")
+    page.click(EDITOR)
+    _caret_before_the_closing_braces(page)
+    page.keyboard.type("|tr")
+    page.keyboard.press("Escape")
+    assert _focused(page, "el.tagName") == "SUMMARY"
+    # The suggestions would come a moment after typing; a second is far more than they need.
+    page.wait_for_timeout(1000)
+    assert page.locator(SUGGESTIONS).count() == 0
+    # Back in the editor, suggestions come as before.
+    page.click(EDITOR)
+    _caret_before_the_closing_braces(page)
+    page.keyboard.type("i")
+    page.locator(SUGGESTIONS, has_text="trim").wait_for()

@@ -1,5 +1,5 @@
 // The code editor of a template field (CodeMirror 6), in its own chunk: see template_editor.js.
-import { acceptCompletion, autocompletion, completionStatus } from "@codemirror/autocomplete";
+import { acceptCompletion, autocompletion, closeCompletion, completionStatus } from "@codemirror/autocomplete";
 import { StreamLanguage, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { Annotation, EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
@@ -146,6 +146,9 @@ export function attach(input, context, focus = false) {
         // keys, so a query still pending (typed a moment ago, nothing shown) does not hold the caret.
         Prec.highest(keymap.of([{ key: "Escape", run: (v) => completionStatus(v.state) !== "active" && leave(v) }])),
         autocompletion({ override: [completionSource(context)], icons: false }),
+        // A query still pending when the editor loses focus would open its list afterwards, in an editor
+        // no one is typing in (and the checks beside the fields wait for open lists to go).
+        EditorView.domEventHandlers({ blur: (_event, v) => completionStatus(v.state) === "pending" && closeCompletion(v) }),
         keymap.of([
           { key: "Tab", run: (v) => completionStatus(v.state) === "active" && acceptCompletion(v) },
           // The field holds one line: Enter only accepts a completion (handled before this).

@@ -278,6 +278,8 @@ export function automationPage(main, id) {
         clearTimeout(redrawTimer);
         redrawTimer = setTimeout(() => plan.update(definition, lastPreview), 300);
         // The server's checks (templates, references, schemas) beside the fields, as the edit goes.
+        // A check still on its way answers for an earlier edit: it is left.
+        checks += 1;
         clearTimeout(checkTimer);
         checkTimer = setTimeout(() => checkBeside(editor, definition), 600);
       },

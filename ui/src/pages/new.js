@@ -93,6 +93,8 @@ async function review(body, initial) {
   let draft = initial;
   let edited = false;
   let validateTimer = null;
+  // Counts edits: a check answering for an earlier edit than the last is left.
+  let edits = 0;
   const status = h("div", { "aria-live": "polite", id: "draft-status" });
   const summary = h("section", { class: "summary", "aria-labelledby": "summary-title" });
   const impact = h("section", { class: "impact", "aria-labelledby": "impact-title" });
@@ -210,10 +212,12 @@ async function review(body, initial) {
   function onChange(definition) {
     edited = true;
     status.replaceChildren(h("p", { class: "hint" }, "Edited — checking…"));
+    const mine = ++edits;
     clearTimeout(validateTimer);
     validateTimer = setTimeout(async () => {
       try {
         const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
+        if (mine !== edits) return;
         const found = [...result.errors, ...result.warnings];
         editor.setMarks(draft.flags, found);
         paintProblems(result.errors);
@@ -222,7 +226,7 @@ async function review(body, initial) {
         if (result.valid) drawPlan(definition);
         status.replaceChildren(h("p", { class: "hint" }, result.valid ? "Edited — valid. Save checks the flags again." : "Edited — fix the problems to save."));
       } catch (error) {
-        status.replaceChildren(errorBox(error));
+        if (mine === edits) status.replaceChildren(errorBox(error));
       }
     }, 400);
   }
@@ -232,6 +236,7 @@ async function review(body, initial) {
     try {
       draft = await request();
       edited = false;
+      edits += 1;
       status.replaceChildren();
       paint();
     } catch (error) {
