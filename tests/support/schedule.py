@@ -36,7 +36,7 @@ FILE_SECONDS: dict[str, float] = {
     "tests/contract/test_python_client.py": 40,
     "tests/ui/test_run_events_access.py": 37,
     "tests/ui/test_settings_page.py": 37,
-    "tests/ui/test_template_editor.py": 37,
+    "tests/ui/test_template_editor.py": 42,
     "tests/ui/test_documents_page.py": 36,
     "tests/runs/test_policies.py": 36,
     "tests/contract/test_ui_client.py": 33,
