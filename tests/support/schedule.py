@@ -41,7 +41,7 @@ FILE_SECONDS: dict[str, float] = {
     "tests/runs/test_policies.py": 36,
     "tests/contract/test_ui_client.py": 33,
     "tests/test_dev_stack.py": 33,
-    "tests/ui/test_literal_secret.py": 33,
+    "tests/ui/test_literal_secret.py": 40,
     "tests/ui/test_run_page.py": 32,
     "tests/ui/test_plan_blocks.py": 31,
     "tests/mcp_server/test_processes.py": 31,

@@ -91,6 +91,40 @@ def test_an_admin_moves_a_literal_into_a_secret_from_the_automation_page(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+def test_a_check_answering_meanwhile_keeps_the_typed_name_and_the_refusal(
+    page: Any, owner: Owner, ui_base: str
+) -> None:
+    """The checks beside the fields answer again after every edit. A warning they find again is left as
+    it is: the secret's name being typed, and the refusal shown under it, stay."""
+    created = _api(ui_base, owner, "POST", "/automations", json={"definition": _with_literal("Typing")})
+    assert created.status_code == 201, created.text
+    sign_in(page, owner)
+    page.goto(f"/automations/{created.json()['id']}")
+    warning = _warning(page)
+    warning.wait_for()
+    page.fill(".secret-name", "Not A Name")
+    page.click("button.move-secret")
+    warning.locator("[role='alert']").wait_for()
+
+    # An edit of another field: its check finds the same warning.
+    url = page.locator("[data-section='/plan/0'] input[name='root[config][url]']")
+    url.click()
+    page.keyboard.press("End")
+    page.keyboard.type("?edited=1")
+    with page.expect_response(
+        lambda response: (
+            "/automations/validate" in response.url and "edited=1" in (response.request.post_data or "")
+        )
+    ) as checked:
+        # The field's change is taken when the field is left.
+        page.keyboard.press("Tab")
+    assert "literal_secret" in checked.value.text()
+    # The page draws an answer as soon as it arrives; a second is far more than it needs.
+    page.wait_for_timeout(1000)
+    assert page.input_value(".secret-name") == "Not A Name"
+    assert warning.locator("[role='alert']").is_visible()
+
+
 def test_a_member_sees_the_warning_without_an_offer(page: Any, owner: Owner, ui_base: str) -> None:
     created = _api(ui_base, owner, "POST", "/automations", json={"definition": _with_literal("Seen")})
     assert created.status_code == 201, created.text

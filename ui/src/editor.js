@@ -364,23 +364,34 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
     return null;
   }
 
+  // The notes drawn, by everything they show. Marks are drawn again at every check; a note whose mark
+  // is unchanged stays as it is, with what is typed or shown in it (a secret's name, a refusal) and the
+  // focus, so a check answering while the user works in a note does not wipe it.
+  let drawn = new Map();
+
   function applyMarks() {
-    for (const old of formsBox.querySelectorAll(".mark")) old.remove();
     for (const old of formsBox.querySelectorAll("[data-marked]")) old.removeAttribute("data-marked");
+    const next = new Map();
     marks.forEach((mark, index) => {
       const found = locate(mark.path || "/");
-      const note = h(
-        "p",
-        { class: `mark ${mark.kind}`, role: "note", id: `mark-${index}`, "data-path": mark.path },
-        h("span", { class: "mark-kind" }, mark.kind === "flag" ? "⚑ Flag" : mark.severity === "warning" ? "⚠ Warning" : "✖ Problem"),
-        " ",
-        mark.message,
-        found && !found.exact ? h("span", { class: "mark-path" }, ` (${mark.path})`) : null,
-        secretOffer(mark, index),
-      );
       const target = found ? found.editor.container : formsBox;
+      // Kept in memory only: the value may be the very literal a secret offer is about.
+      const key = JSON.stringify([index, mark.kind, mark.severity, mark.code, mark.path, mark.message, found && found.exact, Boolean(keepSecret), valueAt(value, mark.path || "/")]);
+      let note = drawn.get(key);
+      if (!note || note.parentNode !== target) {
+        note = h(
+          "p",
+          { class: `mark ${mark.kind}`, role: "note", id: `mark-${index}`, "data-path": mark.path },
+          h("span", { class: "mark-kind" }, mark.kind === "flag" ? "⚑ Flag" : mark.severity === "warning" ? "⚠ Warning" : "✖ Problem"),
+          " ",
+          mark.message,
+          found && !found.exact ? h("span", { class: "mark-path" }, ` (${mark.path})`) : null,
+          secretOffer(mark, index),
+        );
+        target.append(note);
+      }
+      next.set(key, note);
       target.setAttribute("data-marked", mark.kind);
-      target.append(note);
       // A template field's editor (right after its hidden input) stands for the input.
       const first = target.querySelector("input, select, textarea");
       const input = first && first.dataset.template === "ready" ? first.nextElementSibling.querySelector(".cm-content") : first;
@@ -388,6 +399,8 @@ export function definitionEditor(container, schemas, definition, { onChange = ()
       const described = new Set((input && input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
       if (input && !described.has(note.id)) input.setAttribute("aria-describedby", [...described, note.id].join(" "));
     });
+    for (const [key, note] of drawn) if (next.get(key) !== note) note.remove();
+    drawn = next;
   }
 
   function setMarks(flags = [], problems = []) {
