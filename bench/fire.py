@@ -20,8 +20,9 @@ import asyncpg
 from bench.data import Hook, create_hooks, webhook_body
 from bench.floors import ensure_floor_table, insert_round
 from bench.keepalive import KeepAliveClient
+from bench.machine import cpu_seconds
 from bench.report import Headline, Row, median, ms, percentile, rate, ratio, within
-from bench.stack import BenchStack, cpu_seconds, log
+from bench.stack import BenchStack, log
 
 P99_TARGET_SECONDS = 0.050  # a fire's p99 answer time, 16 clients → 16 webhooks
 

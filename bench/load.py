@@ -24,8 +24,9 @@ from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import http_client
 from bench.floors import RUN_QUEUE, noop_drain_rate
 from bench.keepalive import KeepAliveClient
+from bench.machine import cpu_seconds
 from bench.report import Headline, Row, median, ms, percentile, rate, ratio
-from bench.stack import BenchStack, cpu_seconds, log
+from bench.stack import BenchStack, log
 
 TARGET_RUNS_PER_SECOND = 400.0
 _FINISHED_IN = (

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE
+from bench.machine import cpu_seconds
 from bench.report import Row, median, ms, percentile, us
 from bench.runs import _finished_at, _fire_batch, _settle
-from bench.stack import ROOT, BenchStack, cpu_seconds, log
+from bench.stack import ROOT, BenchStack, log
 
 BUDGET = 1.05
 METRICS_OFF = {"AUTOMATIONS_METRICS_ENABLED": "false"}

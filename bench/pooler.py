@@ -14,9 +14,10 @@ import asyncio
 
 from bench.data import Hook, create_hooks
 from bench.floors import RUN_QUEUE
+from bench.machine import cpu_seconds
 from bench.report import Row, median, ms, rate, ratio
 from bench.runs import _finished_at, _fire_batch, _settle
-from bench.stack import BenchStack, cpu_seconds, log
+from bench.stack import BenchStack, log
 from tests.support.pgbouncer import PgBouncer, find_pgbouncer
 
 POOL_SIZE = 20

@@ -28,8 +28,9 @@ from bench import round_trips
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import fire_many, http_client
 from bench.floors import RUN_QUEUE, celery_round_trips, noop_drain_rate, sequential_write_latencies
+from bench.machine import RssSampler, cpu_seconds
 from bench.report import Headline, Row, median, mib, ms, percentile, rate, ratio, within
-from bench.stack import BenchStack, RssSampler, cpu_seconds, log
+from bench.stack import BenchStack, log
 
 TERMINAL = sorted(status.value for status in run_states.TERMINAL)
 POLL_SECONDS = 0.002

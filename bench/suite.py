@@ -23,15 +23,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.machine import OtherWork, machine
 from bench.report import Row, summary, table
 from bench.stack import (
     FULL_REDIS_DB,
     SMOKE_REDIS_DB,
     BenchStack,
-    OtherWork,
     Servers,
     log,
-    machine,
     resolve_servers,
 )
 

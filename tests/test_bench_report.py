@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bench.machine import conditions
 from bench.report import TARGETS, Headline, Row, summary, table, within
-from bench.stack import conditions
 
 
 def _cells(line: str) -> list[str]:
