@@ -49,34 +49,39 @@ def _healthz(connection: socket.socket) -> bytes:
     return lines[0]
 
 
-def _connect_together(port: int, count: int) -> list[socket.socket]:
-    """`count` connections opened at once (as a proxy's keep-alive pool opens them), then one request each."""
-    connections = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(count)]
-    for connection in connections:
-        assert _healthz(connection).endswith(b"200 OK")
-    return connections
-
-
 def _spread(api: ServiceProcess, port: int) -> dict[int, int]:
-    """Open `CLIENTS` connections together, one request each: how many each serving process holds."""
-    connections = _connect_together(port, CLIENTS)
+    """Open `CLIENTS` connections together (as a proxy's keep-alive pool opens them), then one request
+    each: how many each serving process took.
+
+    Each connection is counted as soon as it is answered: an idle keep-alive connection is closed by the
+    api after a few seconds, and on a loaded machine the last answers can come later than that.
+    """
+    connections = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(CLIENTS)]
+    served = dict.fromkeys((process.pid for process in _processes(api)), 0)
     try:
-        return _served_by(api, port)
+        for connection in connections:
+            assert _healthz(connection).endswith(b"200 OK")
+            holder = _holder(api, port, connection.getsockname()[1])
+            if holder is not None:
+                served[holder] = served.get(holder, 0) + 1
+        return served
     finally:
         for connection in connections:
             connection.close()
 
 
-def _served_by(api: ServiceProcess, port: int) -> dict[int, int]:
-    """Established connections on the api's port, per serving process."""
-    return {
-        process.pid: sum(
-            1
-            for connection in process.net_connections(kind="tcp")
-            if connection.status == psutil.CONN_ESTABLISHED and connection.laddr.port == port
-        )
-        for process in _processes(api)
-    }
+def _holder(api: ServiceProcess, port: int, client_port: int) -> int | None:
+    """The serving process holding the api's side of the connection from `client_port`."""
+    for process in _processes(api):
+        for connection in process.net_connections(kind="tcp"):
+            if (
+                connection.status == psutil.CONN_ESTABLISHED
+                and connection.laddr.port == port
+                and connection.raddr
+                and connection.raddr.port == client_port
+            ):
+                return process.pid
+    return None
 
 
 @pytest.fixture
