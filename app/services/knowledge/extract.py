@@ -5,6 +5,10 @@ and tells an encrypted file apart), python-docx for DOCX (paragraphs and tables)
 the standard library's HTML parser for HTML (drops scripts and styles, keeps the visible text).
 A DOCX is a zip archive: its central directory is read and its uncompressed sizes checked before any
 parser inflates a member, so a small file that expands to gigabytes is refused, not unpacked.
+
+The three libraries are imported by the extractor that needs them, on its first call: together they are
+about 33 MiB and a tenth of a second of start-up in every api and worker process, and only a worker
+indexing a document of their format uses them.
 """
 
 from __future__ import annotations
@@ -12,11 +16,6 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-
-from bs4 import BeautifulSoup
-from docx import Document as DocxDocument
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError
 
 FORMATS = ("text", "markdown", "html", "pdf", "docx")
 # A DOCX may expand to at most this much, in at most this many members (real documents are far below).
@@ -103,6 +102,8 @@ def _tidy(text: str) -> str:
 
 
 def _html(data: bytes) -> str:
+    from bs4 import BeautifulSoup
+
     soup = BeautifulSoup(data, "html.parser")
     for hidden in soup(["script", "style", "noscript", "template", "head"]):
         hidden.decompose()
@@ -110,6 +111,9 @@ def _html(data: bytes) -> str:
 
 
 def _pdf(data: bytes, max_chars: int) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
@@ -133,6 +137,8 @@ def _docx(data: bytes) -> str:
     problem = archive_problem(data)
     if problem is not None:
         raise ExtractionFailed(problem)
+    from docx import Document as DocxDocument
+
     try:
         document = DocxDocument(io.BytesIO(data))
     except (ValueError, KeyError, zipfile.BadZipFile) as exc:
