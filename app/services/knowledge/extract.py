@@ -7,7 +7,7 @@ A DOCX is a zip archive: its central directory is read and its uncompressed size
 parser inflates a member, so a small file that expands to gigabytes is refused, not unpacked.
 
 The three libraries are imported by the extractor that needs them, on its first call: together they are
-about 33 MiB and a tenth of a second of start-up in every api and worker process, and only a worker
+about 24 MiB and up to a quarter of a second of start-up in every api and worker process, and only a worker
 indexing a document of their format uses them.
 """
 
