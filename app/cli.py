@@ -20,6 +20,7 @@ from app.cli_accounts import create_admin, rotate_key, set_password
 from app.cli_as_code import apply_automations, export_automations
 from app.cli_common import fail_on_configuration, load_settings, refuse_jobs
 from app.config import Settings
+from app.config.cores import usable_cores
 
 ROOT = Path(__file__).resolve().parent.parent
 # prometheus-client's own variable: set, its metrics live in files there, shared by every process.
@@ -73,8 +74,8 @@ def api(host: str | None, port: int | None, workers: int | None) -> None:
 
 
 def api_workers(option: int | None, settings: Settings) -> int:
-    """How many API processes: the option, else AUTOMATIONS_API_WORKERS, else one per CPU core."""
-    return option or settings.api_workers or os.cpu_count() or 1
+    """How many API processes: the option, else AUTOMATIONS_API_WORKERS, else one per core it may use."""
+    return option or settings.api_workers or usable_cores()
 
 
 def prepare_metrics_folder(settings: Settings) -> Path | None:

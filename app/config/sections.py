@@ -22,7 +22,10 @@ class ApiSettings(BaseModel):
         description="Port `automations api` listens on (its processes share it).",
     )
     api_workers: int | None = Field(
-        default=None, ge=1, le=256, description="API processes `automations api` starts (default: CPU count)."
+        default=None,
+        ge=1,
+        le=256,
+        description="API processes `automations api` starts (default: one per CPU core it may use).",
     )
     metrics_enabled: bool = Field(
         default=True, description="Serve /metrics and record metrics (prometheus-client, multiprocess)."

@@ -6,7 +6,6 @@ prefetch of one, so a message is not lost with a worker that dies holding it.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from celery import Celery
@@ -14,6 +13,7 @@ from kombu import Queue  # type: ignore[attr-defined]
 
 from app import metrics
 from app.config import Settings, get_settings
+from app.config.cores import usable_cores
 
 RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
 SYSTEM_QUEUE = "system"
@@ -30,8 +30,7 @@ def default_concurrency() -> int:
     process waiting holds no core; with one process per core the cores idle through those waits. Under
     load beside the API on two cores, four processes completed 42-47% more runs per second than two
     (docs/performance.md)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return 2 * (cores or 1)
+    return 2 * usable_cores()
 
 
 def create_celery(settings: Settings) -> Celery:
