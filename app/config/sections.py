@@ -66,7 +66,7 @@ class WorkerSettings(BaseModel):
         default=None,
         ge=1,
         le=256,
-        description="Worker processes one `automations worker` runs (default: twice the CPU count).",
+        description="Worker processes one `automations worker` runs (default: two per CPU core it may use).",
     )
     beat_tick_seconds: float = Field(
         default=5.0, gt=0, description="Beat's tick period: schedules, recovery and promotion run on it."
