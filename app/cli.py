@@ -209,7 +209,7 @@ async def _check(settings: Settings) -> dict[str, Any]:
     )
     redis = Redis.from_url(settings.resolved_redis_url())
     try:
-        return (await check_readiness(engine, redis)).as_dict()
+        return (await check_readiness(engine, redis, settings.redis_key_prefix)).as_dict()
     finally:
         await redis.aclose()
         await engine.dispose()

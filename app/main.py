@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = sessionmaker
         app.state.redis = redis
-        app.state.readiness = ReadinessProbe(engine, redis)
+        app.state.readiness = ReadinessProbe(engine, redis, key_prefix=settings.redis_key_prefix)
         # Connection tests of registered databases; the API runs no queries on them otherwise.
         app.state.database_probe = ConnectionProbe(
             runtime.egress_allow, settings.database_statement_timeout_seconds

@@ -62,7 +62,12 @@ class QueueSeriesOut(BaseModel):
 class QueueDepthOut(BaseModel):
     minutes: int
     first_minute: datetime = Field(description="The first minute of the range (UTC).")
-    last_minute: datetime = Field(description="The current minute (UTC); its sample may not be taken yet.")
+    last_minute: datetime = Field(
+        description=(
+            "The last minute of the range (UTC): the current one, or the one before while beat has not "
+            "sampled the current one yet."
+        )
+    )
     queues: list[QueueSeriesOut] = Field(
         description="The queues that had runs waiting in the range; a minute without a sample counts 0."
     )

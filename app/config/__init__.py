@@ -139,7 +139,10 @@ class Settings(
     redis_key_prefix: str = Field(
         default="",
         max_length=64,
-        description="Prefix of every Celery key in Redis, to share one Redis between installations.",
+        description=(
+            "Prefix of Celery's keys in Redis and of the service's own named ones (beat's last tick, "
+            "sign-in lockouts, drafts), to share one Redis between installations."
+        ),
     )
 
     @field_validator("database_url", "database_direct_url")

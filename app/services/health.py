@@ -18,6 +18,8 @@ from app.persistence.types import AsyncEngine
 
 logger = logging.getLogger(__name__)
 CHECK_TIMEOUT_SECONDS = 2.0
+# Behind the installation's key prefix (AUTOMATIONS_REDIS_KEY_PREFIX): installations sharing one Redis
+# each see their own beat.
 BEAT_TICK_KEY = "automations:beat:last_tick"
 READINESS_MAX_AGE_SECONDS = 1.0
 # A tick older than this is forgotten: `readyz` then shows no tick, a sign beat is not running.
@@ -46,11 +48,28 @@ def _word(ok: bool) -> str:
     return "ok" if ok else "unreachable"
 
 
-async def record_beat_tick(redis: Redis, now: datetime) -> str:
-    """Remember when beat last ticked, so `readyz` and `automations check` can show it."""
+async def record_beat_tick(redis: Redis, now: datetime, key_prefix: str = "") -> str:
+    """Remember when beat's tick began (`now`), once the tick's work is done, so `readyz` and
+    `automations check` can show it and the Queue page knows which minutes are sampled."""
     stamp = now.isoformat()
-    await redis.set(BEAT_TICK_KEY, stamp, ex=BEAT_TICK_TTL_SECONDS)
+    await redis.set(f"{key_prefix}{BEAT_TICK_KEY}", stamp, ex=BEAT_TICK_TTL_SECONDS)
     return stamp
+
+
+async def last_beat_tick(redis: Redis, key_prefix: str = "") -> datetime | None:
+    """When the last finished tick of beat began; None when none is remembered or Redis does not answer
+    (the caller goes on without it)."""
+    try:
+        stamp = await asyncio.wait_for(redis.get(f"{key_prefix}{BEAT_TICK_KEY}"), CHECK_TIMEOUT_SECONDS)
+    except Exception as exc:  # a help, not a dependency: any failure means "not known"
+        logger.warning("beat's last tick unreadable: %s", type(exc).__name__)
+        return None
+    if stamp is None:
+        return None
+    try:
+        return datetime.fromisoformat(stamp.decode() if isinstance(stamp, bytes) else stamp)
+    except ValueError:
+        return None
 
 
 async def sample_queue_depths(redis: Redis, queues: tuple[str, ...], key_prefix: str = "") -> dict[str, int]:
@@ -77,7 +96,7 @@ async def database_status(engine: AsyncEngine) -> str:
     return "ok"
 
 
-async def check_readiness(engine: AsyncEngine, redis: Redis) -> Readiness:
+async def check_readiness(engine: AsyncEngine, redis: Redis, key_prefix: str = "") -> Readiness:
     """Probe both backing services concurrently, each with a short timeout."""
 
     async def database() -> bool:
@@ -85,7 +104,7 @@ async def check_readiness(engine: AsyncEngine, redis: Redis) -> Readiness:
 
     async def broker() -> tuple[bool, str | None]:
         try:
-            tick = await asyncio.wait_for(redis.get(BEAT_TICK_KEY), CHECK_TIMEOUT_SECONDS)
+            tick = await asyncio.wait_for(redis.get(f"{key_prefix}{BEAT_TICK_KEY}"), CHECK_TIMEOUT_SECONDS)
         except Exception as exc:
             logger.warning("readiness: broker unreachable: %s", type(exc).__name__)
             return False, None
@@ -108,11 +127,13 @@ class ReadinessProbe:
         engine: AsyncEngine,
         redis: Redis,
         *,
+        key_prefix: str = "",
         max_age: float = READINESS_MAX_AGE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.engine = engine
         self.redis = redis
+        self.key_prefix = key_prefix
         self.max_age = max_age
         self._clock = clock
         self._last: tuple[float, Readiness] | None = None
@@ -127,9 +148,13 @@ class ReadinessProbe:
         # Shielded: a caller that goes away must not cancel the check the others are waiting for.
         return await asyncio.shield(self._running)
 
+    async def last_tick(self) -> datetime | None:
+        """When beat's last finished tick began (`last_beat_tick`), read now rather than cached."""
+        return await last_beat_tick(self.redis, self.key_prefix)
+
     async def _refresh(self) -> Readiness:
         try:
-            readiness = await check_readiness(self.engine, self.redis)
+            readiness = await check_readiness(self.engine, self.redis, self.key_prefix)
             self._last = (self._clock(), readiness)
             return readiness
         finally:

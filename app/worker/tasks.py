@@ -74,7 +74,7 @@ async def _tick() -> str:
         await queue_depth_service.sample(session, now)
     if metrics.enabled():
         await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
-    return await record_beat_tick(worker.redis, now)
+    return await record_beat_tick(worker.redis, now, worker.core.settings.redis_key_prefix)
 
 
 @shared_task(name="system.tick")  # type: ignore[untyped-decorator]

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from app.persistence.models import QueueSample, Run
 from app.persistence.transaction import transaction
+from app.services.identity.auth import auth_service
 from app.services.runs.limits import DispatchLimits
 from app.services.runs.queue_depth import QueueDepthService
 from app.services.runs.recovery import recovery_service
@@ -144,3 +145,30 @@ async def test_a_later_sample_of_the_same_minute_brings_its_row_up_to_date(
             )
         ).all()
     assert [tuple(row) for row in rows] == [(1, 2)], "one row for the minute, with the later counts"
+
+
+async def test_before_beat_samples_a_new_minute_the_answer_ends_at_the_minute_before(
+    app: Any, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    await _waiting(app, owner, ["pending", "pending"])
+    sampled = datetime.now(UTC).replace(second=10, microsecond=0) - timedelta(minutes=5)
+    assert await _sample(app, QueueDepthService(), sampled)
+    minute = sampled.replace(second=0)
+    # Three seconds into the next minute, beat's last finished tick is the sampled minute's.
+    early = minute + timedelta(minutes=1, seconds=3)
+
+    async def answer(last_tick: datetime | None) -> tuple[datetime, list[int]]:
+        async with transaction(app.state.sessionmaker, app.state.send_job) as session:
+            caller = await auth_service.authenticate(session, owner.token)
+            access = await auth_service.space_access(session, caller, uuid.UUID(owner.space_id))
+            depth = await QueueDepthService().of_space(session, access, 3, now=early, last_tick=last_tick)
+        [fast] = depth["queues"]
+        return depth["last_minute"], fast["pending"]
+
+    assert await answer(minute + timedelta(seconds=10)) == (minute, [0, 0, 2]), "the sampled minute is last"
+    # Once beat ticked in the new minute, that minute is sampled: it is the last one (nothing waited).
+    assert await answer(early - timedelta(seconds=1)) == (minute + timedelta(minutes=1), [0, 2, 0])
+    # No tick known, or beat stopped long ago: the current minute, as sampled or not.
+    assert await answer(None) == (minute + timedelta(minutes=1), [0, 2, 0])
+    assert await answer(minute - timedelta(minutes=30)) == (minute + timedelta(minutes=1), [0, 2, 0])

@@ -1,12 +1,15 @@
-"""`/readyz` takes no token, so its checks are shared: at most one per second, whatever the rate."""
+"""`/readyz` takes no token, so its checks are shared: at most one per second, whatever the rate; beat's
+last tick, which it shows, is kept behind the installation's key prefix."""
 
 from __future__ import annotations
 
 import asyncio
+import uuid
+from datetime import UTC, datetime
 
 from fastapi import FastAPI
 
-from app.services.health import ReadinessProbe
+from app.services.health import BEAT_TICK_KEY, ReadinessProbe, last_beat_tick, record_beat_tick
 
 
 class Clock:
@@ -47,3 +50,22 @@ async def test_a_caller_that_goes_away_does_not_cancel_the_shared_check(app: Fas
     await asyncio.sleep(0)
     impatient.cancel()
     assert (await patient).ready
+
+
+async def test_beat_tick_is_kept_behind_the_installation_key_prefix(app: FastAPI) -> None:
+    # Two installations sharing one Redis, each with its own key prefix, each see their own beat.
+    ours, theirs = f"a-{uuid.uuid4().hex[:8]}:", f"b-{uuid.uuid4().hex[:8]}:"
+    tick = datetime(2026, 11, 29, 6, 0, 3, tzinfo=UTC)
+    await record_beat_tick(app.state.redis, tick, ours)
+    mine = ReadinessProbe(app.state.engine, app.state.redis, key_prefix=ours)
+    other = ReadinessProbe(app.state.engine, app.state.redis, key_prefix=theirs)
+    assert (await mine.check()).beat_last_tick == tick.isoformat()
+    assert await mine.last_tick() == tick
+    assert (await other.check()).beat_last_tick is None
+    assert await other.last_tick() is None
+
+
+async def test_an_unreadable_beat_tick_is_not_known(app: FastAPI) -> None:
+    prefix = f"c-{uuid.uuid4().hex[:8]}:"
+    await app.state.redis.set(f"{prefix}{BEAT_TICK_KEY}", "not a time")
+    assert await last_beat_tick(app.state.redis, prefix) is None

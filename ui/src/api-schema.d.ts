@@ -4713,7 +4713,7 @@ export interface components {
             /**
              * Last Minute
              * Format: date-time
-             * @description The current minute (UTC); its sample may not be taken yet.
+             * @description The last minute of the range (UTC): the current one, or the one before while beat has not sampled the current one yet.
              */
             last_minute: string;
             /** Minutes */

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import SessionDep, SpaceDep
+from app.api.deps import ReadinessDep, SessionDep, SpaceDep
 from app.api.stats_schemas import QueueDepthOut, RunStatsOut
 from app.services.runs.queue_depth import DEFAULT_MINUTES, MAX_MINUTES, queue_depth_service
 from app.services.runs.stats import DEFAULT_DAYS, MAX_DAYS, run_stats_service
@@ -52,6 +52,10 @@ MinutesQuery = Annotated[
 
 @queue_router.get("/depth", summary="The space's queued and pending runs per worker queue, minute by minute")
 async def queue_depth(
-    session: SessionDep, access: SpaceDep, minutes: MinutesQuery = DEFAULT_MINUTES
+    session: SessionDep, access: SpaceDep, readiness: ReadinessDep, minutes: MinutesQuery = DEFAULT_MINUTES
 ) -> QueueDepthOut:
-    return QueueDepthOut.model_validate(await queue_depth_service.of_space(session, access, minutes))
+    # Beat's last tick tells whether the current minute is sampled yet.
+    depth = await queue_depth_service.of_space(
+        session, access, minutes, last_tick=await readiness.last_tick()
+    )
+    return QueueDepthOut.model_validate(depth)

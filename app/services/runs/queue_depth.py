@@ -2,7 +2,9 @@
 minute, answered per space for the Queue page's chart.
 
 A minute with no sample of a queue answers 0 for it: the sampler writes a row only for a space and
-queue with runs waiting. Samples older than `RETENTION` are deleted as new ones are written.
+queue with runs waiting. Samples older than `RETENTION` are deleted as new ones are written. In the
+first seconds of a minute, before beat's tick has sampled it, the answer ends at the minute before:
+its last minute would otherwise read 0 with runs waiting.
 """
 
 from __future__ import annotations
@@ -40,10 +42,22 @@ class QueueDepthService:
         return True
 
     async def of_space(
-        self, session: AsyncSession, access: SpaceAccess, minutes: int, now: datetime | None = None
+        self,
+        session: AsyncSession,
+        access: SpaceAccess,
+        minutes: int,
+        now: datetime | None = None,
+        last_tick: datetime | None = None,
     ) -> dict[str, Any]:
-        """Per queue, the queued and pending runs of each of the last `minutes` minutes, oldest first."""
+        """Per queue, the queued and pending runs of each of the last `minutes` minutes, oldest first.
+
+        `last_tick`: when beat's last finished tick began (every tick samples its minute). A tick in the
+        minute before this one means this minute is not sampled yet, and the answer ends there; without
+        one, or with an older one (beat is not running), it ends at the current minute.
+        """
         last = _minute(now or datetime.now(UTC))
+        if last_tick is not None and _minute(last_tick) == last - timedelta(minutes=1):
+            last -= timedelta(minutes=1)
         first = last - timedelta(minutes=minutes - 1)
         samples = await QueueSampleRepository(session).of_space(access.space_id, first)
         slots = [first + timedelta(minutes=offset) for offset in range(minutes)]

@@ -27,7 +27,8 @@ class QueueDepthOut:
     """ 
         Attributes:
             first_minute (datetime.datetime): The first minute of the range (UTC).
-            last_minute (datetime.datetime): The current minute (UTC); its sample may not be taken yet.
+            last_minute (datetime.datetime): The last minute of the range (UTC): the current one, or the one before while
+                beat has not sampled the current one yet.
             minutes (int):
             queues (list[QueueSeriesOut]): The queues that had runs waiting in the range; a minute without a sample counts
                 0.
