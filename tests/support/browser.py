@@ -25,8 +25,8 @@ import pytest
 
 from tests.support.processes import ROOT, ServiceProcess
 
-# Preferred first: the headless shell took about half the CPU of the full browser run headless (two page
-# modules, alternating: 19-20 against 33-39 CPU-seconds, 30 processes against 56).
+# Preferred first: the headless shell took about half the CPU of the full browser run headless (the
+# browser tests, alternating: 162-180 against 294-323 CPU-seconds, 300 processes against 554).
 HEADLESS_BROWSERS = ("chromium-headless-shell", "chromium")
 CHROMIUM_FLAGS = [
     "--headless",
