@@ -19,7 +19,7 @@ from app.config import Settings
 from app.worker.celery_app import default_concurrency
 
 settings = Settings(environment="development", api_workers=None)
-print(json.dumps({"cores": len(os.sched_getaffinity(0)), "host": os.cpu_count(),
+print(json.dumps({"cores": len(os.sched_getaffinity(0)),
                   "api": api_workers(None, settings), "pool": default_concurrency()}))
 """
 

@@ -1,5 +1,5 @@
 """The document extractors' libraries (pypdf, python-docx, BeautifulSoup) load on an extractor's first call,
-not when an api or worker process starts: they are about a fifth of such a process's memory, and only
+not when an api or worker process starts: they are about a sixth of such a process's memory, and only
 indexing a document of their format needs them."""
 
 from __future__ import annotations
