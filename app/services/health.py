@@ -44,6 +44,11 @@ class Readiness:
         }
 
 
+def beat_tick_key(key_prefix: str) -> str:
+    """The Redis key of beat's last tick for the installation with this key prefix."""
+    return f"{key_prefix}{BEAT_TICK_KEY}"
+
+
 def _word(ok: bool) -> str:
     return "ok" if ok else "unreachable"
 
@@ -52,7 +57,7 @@ async def record_beat_tick(redis: Redis, now: datetime, key_prefix: str = "") ->
     """Remember when beat's tick began (`now`), once the tick's work is done, so `readyz` and
     `automations check` can show it and the Queue page knows which minutes are sampled."""
     stamp = now.isoformat()
-    await redis.set(f"{key_prefix}{BEAT_TICK_KEY}", stamp, ex=BEAT_TICK_TTL_SECONDS)
+    await redis.set(beat_tick_key(key_prefix), stamp, ex=BEAT_TICK_TTL_SECONDS)
     return stamp
 
 
@@ -60,7 +65,7 @@ async def last_beat_tick(redis: Redis, key_prefix: str = "") -> datetime | None:
     """When the last finished tick of beat began; None when none is remembered or Redis does not answer
     (the caller goes on without it)."""
     try:
-        stamp = await asyncio.wait_for(redis.get(f"{key_prefix}{BEAT_TICK_KEY}"), CHECK_TIMEOUT_SECONDS)
+        stamp = await asyncio.wait_for(redis.get(beat_tick_key(key_prefix)), CHECK_TIMEOUT_SECONDS)
     except Exception as exc:  # a help, not a dependency: any failure means "not known"
         logger.warning("beat's last tick unreadable: %s", type(exc).__name__)
         return None
@@ -104,7 +109,7 @@ async def check_readiness(engine: AsyncEngine, redis: Redis, key_prefix: str = "
 
     async def broker() -> tuple[bool, str | None]:
         try:
-            tick = await asyncio.wait_for(redis.get(f"{key_prefix}{BEAT_TICK_KEY}"), CHECK_TIMEOUT_SECONDS)
+            tick = await asyncio.wait_for(redis.get(beat_tick_key(key_prefix)), CHECK_TIMEOUT_SECONDS)
         except Exception as exc:
             logger.warning("readiness: broker unreachable: %s", type(exc).__name__)
             return False, None

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from fastapi import FastAPI
 
-from app.services.health import BEAT_TICK_KEY, ReadinessProbe, last_beat_tick, record_beat_tick
+from app.services.health import ReadinessProbe, beat_tick_key, last_beat_tick, record_beat_tick
 
 
 class Clock:
@@ -67,5 +67,5 @@ async def test_beat_tick_is_kept_behind_the_installation_key_prefix(app: FastAPI
 
 async def test_an_unreadable_beat_tick_is_not_known(app: FastAPI) -> None:
     prefix = f"c-{uuid.uuid4().hex[:8]}:"
-    await app.state.redis.set(f"{prefix}{BEAT_TICK_KEY}", "not a time")
+    await app.state.redis.set(beat_tick_key(prefix), "not a time")
     assert await last_beat_tick(app.state.redis, prefix) is None
