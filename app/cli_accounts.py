@@ -64,6 +64,7 @@ def create_admin(space: str, email: str) -> None:
 async def _set_password(settings: Settings, email: str, password: str) -> None:
     from app.persistence.db import create_engine, create_sessionmaker
     from app.persistence.transaction import transaction
+    from app.security.passwords import HashCost
     from app.services.identity.signin import sign_in_service
 
     engine = create_engine(
@@ -71,7 +72,9 @@ async def _set_password(settings: Settings, email: str, password: str) -> None:
     )
     try:
         async with transaction(create_sessionmaker(engine), refuse_jobs) as session:
-            await sign_in_service.set_password_by_email(session, email, password)
+            await sign_in_service.set_password_by_email(
+                session, email, password, cost=HashCost.from_settings(settings)
+            )
     finally:
         await engine.dispose()
 

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.config import Settings
 from app.persistence.db import create_engine
-from tests.support.factories import Factory
+from tests.support.factories import TEST_PASSWORD_COST, Factory
 from tests.support.fake_llm import INPUT_PRICE, OUTPUT_PRICE, TEST_MODEL, TEST_MODEL_KEY_ENV, FakeLlm
 from tests.support.fake_slack import FakeSlack
 from tests.support.loopback import Loopback
@@ -196,6 +196,9 @@ def settings(
         # Webhook retries a thousand times sooner than in production; a hung receiver gives up quickly.
         webhook_retry_scale=0.001,
         webhook_delivery_timeout_seconds=2,
+        password_hash_memory_kib=TEST_PASSWORD_COST.memory_kib,
+        password_hash_time_cost=TEST_PASSWORD_COST.time_cost,
+        password_hash_parallelism=TEST_PASSWORD_COST.parallelism,
         slack_api_url=fake_slack.base_url,
         smtp_url=smtp_server.url,
         smtp_from="automations@example.com",
@@ -233,6 +236,9 @@ def service_env(settings: Settings, example_plugin_path: list[str]) -> dict[str,
         AUTOMATIONS_BEAT_TICK_SECONDS=str(settings.beat_tick_seconds),
         AUTOMATIONS_WEBHOOK_RETRY_SCALE=str(settings.webhook_retry_scale),
         AUTOMATIONS_WEBHOOK_DELIVERY_TIMEOUT_SECONDS=str(settings.webhook_delivery_timeout_seconds),
+        AUTOMATIONS_PASSWORD_HASH_MEMORY_KIB=str(settings.password_hash_memory_kib),
+        AUTOMATIONS_PASSWORD_HASH_TIME_COST=str(settings.password_hash_time_cost),
+        AUTOMATIONS_PASSWORD_HASH_PARALLELISM=str(settings.password_hash_parallelism),
         AUTOMATIONS_SLACK_API_URL=settings.slack_api_url,
         AUTOMATIONS_SMTP_URL=settings.smtp_url.get_secret_value() if settings.smtp_url else "",
         AUTOMATIONS_SMTP_FROM=settings.smtp_from or "",

@@ -347,6 +347,31 @@ class SigninSettings(BaseModel):
             " (every attempt is counted before its password is checked)."
         ),
     )
+    password_hash_memory_kib: int = Field(
+        default=65_536,
+        ge=19_456,
+        le=4_194_304,
+        description=(
+            "Memory of one Argon2id password hash, in KiB (64 MiB; at least OWASP's 19 MiB). Each"
+            " password is re-hashed at the configured cost on its next sign-in."
+        ),
+    )
+    password_hash_time_cost: int = Field(
+        default=3,
+        ge=2,
+        le=20,
+        description="Passes of one Argon2id password hash over its memory (at least 2).",
+    )
+    password_hash_parallelism: int = Field(
+        default=4,
+        ge=1,
+        le=16,
+        description=(
+            "Lanes (threads) of one Argon2id password hash. RFC 9106's low-memory choice is the default"
+            " (65536 KiB, 3 passes, 4 lanes, about 0.2 s of CPU per sign-in); OWASP's minimum (19456 KiB,"
+            " 2 passes, 1 lane) costs about an eighth of that."
+        ),
+    )
     max_chain_depth: int = Field(
         default=10,
         ge=1,

@@ -14,7 +14,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import Invitation
 from app.persistence.transaction import transaction
 from app.services.identity.signin import sign_in_service
-from tests.support.factories import Caller, Factory, minimal_definition
+from tests.support.factories import TEST_PASSWORD_COST, Caller, Factory, minimal_definition
 
 
 def _space_routes(app) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
@@ -412,7 +412,9 @@ class TestRoles:
             "POST", owner.space_path("/members"), json={"email": "reset@example.test"}
         )
         async with transaction(app.state.sessionmaker, app.state.send_job) as session:
-            await sign_in_service.set_password_by_email(session, "reset@example.test", "set by the operator")
+            await sign_in_service.set_password_by_email(
+                session, "reset@example.test", "set by the operator", cost=TEST_PASSWORD_COST
+            )
         late = await client.post(
             "/api/v1/invitations/accept",
             json={"token": added.json()["invitation"]["token"], "password": "taken over by the admin"},

@@ -12,7 +12,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import ApiToken
 from app.persistence.transaction import transaction
 from app.services.identity.signin import sign_in_service
-from tests.support.factories import Caller, Factory
+from tests.support.factories import TEST_PASSWORD_COST, Caller, Factory
 
 PASSWORD = "correct horse battery staple"
 
@@ -185,7 +185,9 @@ class TestPasswordChangesEndOtherSessions:
     async def test_the_operators_reset_revokes_every_token_of_the_user(self, app, factory: Factory) -> None:  # type: ignore[no-untyped-def]
         owner = await factory.owner(email="forgetful@example.test")
         async with transaction(app.state.sessionmaker, app.state.send_job) as session:
-            await sign_in_service.set_password_by_email(session, "forgetful@example.test", PASSWORD)
+            await sign_in_service.set_password_by_email(
+                session, "forgetful@example.test", PASSWORD, cost=TEST_PASSWORD_COST
+            )
         assert (await owner.request("GET", "/api/v1/me")).status_code == 401
 
 

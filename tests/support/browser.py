@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from tests.support.factories import TEST_PASSWORD_COST
 from tests.support.processes import ROOT, ServiceProcess
 
 # Preferred first: the headless shell took about half the CPU of the full browser run headless (the
@@ -145,7 +146,7 @@ async def _create_admin_with_password(database_url: str, email: str, password: s
         async with transaction(sessions, refuse_jobs) as session:
             made = await space_service.bootstrap(session, space_name="Browser tests", email=email)
         async with transaction(sessions, refuse_jobs) as session:
-            await sign_in_service.set_password_by_email(session, email, password)
+            await sign_in_service.set_password_by_email(session, email, password, cost=TEST_PASSWORD_COST)
     finally:
         await engine.dispose()
     return {"space_id": str(made.space.id), "user_id": str(made.user.id), "token": made.token}

@@ -13,10 +13,14 @@ from fastapi import FastAPI
 from httpx import AsyncClient, Response
 
 from app.persistence.transaction import transaction
+from app.security.passwords import HashCost
 from app.services.identity.spaces import space_service
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MEMBER_PASSWORD = "a member's long passphrase"
+# The least cost the settings accept (OWASP's minimum): the suite signs people in hundreds of times, at
+# an eighth of the default's CPU. tests/identity/test_password_cost.py also hashes at the default.
+TEST_PASSWORD_COST = HashCost(memory_kib=19_456, time_cost=2, parallelism=1)
 
 MINIMAL_DEFINITION: dict[str, Any] = {
     "schema_version": "1.0",

@@ -10,6 +10,7 @@ from app.api.body import JsonBodyRoute
 from app.api.deps import CallerDep, LockoutDep, SessionDep, SettingsDep
 from app.api.identity_schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
 from app.persistence.models import User
+from app.security.passwords import HashCost
 from app.services.identity.invitations import invitation_service
 from app.services.identity.signin import SignedIn, sign_in_service
 from app.services.identity.tokens import token_service
@@ -36,6 +37,7 @@ async def sign_in(
         email=body.email,
         password=body.password,
         lifetime=timedelta(hours=settings.session_token_hours),
+        cost=HashCost.from_settings(settings),
     )
     return _session_out(signed)
 
@@ -62,6 +64,7 @@ async def accept_invitation(body: InvitationAccept, session: SessionDep, setting
         token=body.token,
         password=body.password,
         session_lifetime=timedelta(hours=settings.session_token_hours),
+        cost=HashCost.from_settings(settings),
     )
     return _session_out(signed)
 
@@ -87,8 +90,14 @@ async def me(session: SessionDep, caller: CallerDep) -> UserOut:
     summary="Set your password (the current one is required once one is set); "
     "every other token and sign-in of yours is revoked",
 )
-async def change_password(body: PasswordChange, session: SessionDep, caller: CallerDep) -> Response:
+async def change_password(
+    body: PasswordChange, session: SessionDep, caller: CallerDep, settings: SettingsDep
+) -> Response:
     await sign_in_service.change_own_password(
-        session, caller, current=body.current_password, new=body.password
+        session,
+        caller,
+        current=body.current_password,
+        new=body.password,
+        cost=HashCost.from_settings(settings),
     )
     return Response(status_code=status.HTTP_204_NO_CONTENT)

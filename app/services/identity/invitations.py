@@ -17,7 +17,7 @@ from app.persistence.base import utcnow
 from app.persistence.models import Invitation, TokenKind, User
 from app.persistence.repositories.tenancy import InvitationRepository, MembershipRepository, UserRepository
 from app.persistence.types import AsyncSession
-from app.security.passwords import password_problem
+from app.security.passwords import HashCost, password_problem
 from app.security.tokens import INVITATION_PREFIX, generate_token, hash_token, is_well_formed
 from app.services.identity.access import Permissions, SpaceAccess
 from app.services.identity.signin import SIGN_IN_TOKEN_NAME, SignedIn, sign_in_service
@@ -92,7 +92,13 @@ class InvitationService:
         )
 
     async def accept(
-        self, session: AsyncSession, *, token: str, password: str, session_lifetime: timedelta
+        self,
+        session: AsyncSession,
+        *,
+        token: str,
+        password: str,
+        session_lifetime: timedelta,
+        cost: HashCost,
     ) -> SignedIn:
         """Set the invited user's password, close the invitation and sign the user in."""
         invitation = None
@@ -114,7 +120,7 @@ class InvitationService:
         if user is None or user.password_hash is not None:
             # Setting a password closes the invitations; one left open must not reset a password.
             raise Unauthorized("The invitation is not valid.", code="invalid_invitation")
-        await sign_in_service.set_password(session, user, password)
+        await sign_in_service.set_password(session, user, password, cost=cost)
         token_row, plain = await token_service.create(
             session, user.id, name=SIGN_IN_TOKEN_NAME, expires_in=session_lifetime, kind=TokenKind.session
         )
