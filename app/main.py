@@ -12,7 +12,7 @@ from app import metrics
 from app.api.errors import install_error_handlers
 from app.api.mcp_endpoint import McpServerEndpoint
 from app.api.openapi import complete_openapi, operation_id
-from app.api.routes import api_router
+from app.api.routes import API_PREFIX, API_ROUTERS
 from app.api.routes.artifacts import download_router as artifact_downloads
 from app.api.routes.fire_path import FireRoute
 from app.api.routes.health import router as health_router
@@ -132,7 +132,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics.configure(enabled=settings.metrics_enabled)
     if settings.metrics_enabled:
         app.include_router(metrics_router)
-    app.include_router(api_router)
+    for router in API_ROUTERS:
+        app.include_router(router, prefix=API_PREFIX)
     app.include_router(artifact_downloads)
     # Ahead of every other route: a plain webhook fire skips the walk through the included routers.
     app.router.routes.insert(0, FireRoute())

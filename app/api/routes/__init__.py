@@ -33,42 +33,47 @@ from app.api.routes import (
     webhooks,
 )
 
-api_router = APIRouter(prefix="/api/v1")
-# First: the webhook fire is the hottest route, and routes are matched in the order they are included.
-# Nothing else lives under /api/v1/automations, so going first shadows no route.
-api_router.include_router(webhooks.router)
-api_router.include_router(auth.router)
-api_router.include_router(spaces.router)
-api_router.include_router(input_defaults.router)
-api_router.include_router(run_events.router)
-api_router.include_router(runs.router)
-api_router.include_router(triggers.router)
-api_router.include_router(drafts.router)
-api_router.include_router(kv.router)
-# Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
-api_router.include_router(preview.router)
-# Before automations: `GET …/automations/stats` is not an automation.
-api_router.include_router(stats.router)
-api_router.include_router(stats.queue_router)
-api_router.include_router(approvals.router)
-api_router.include_router(policy.router)
-api_router.include_router(automations.router)
-api_router.include_router(events.router)
-api_router.include_router(tokens.router)
-api_router.include_router(schemas.router)
-api_router.include_router(catalog.router)
-api_router.include_router(secrets.router)
-api_router.include_router(mcp.router)
-api_router.include_router(mcp.callback_router)
-api_router.include_router(mcp.completion_router)
-api_router.include_router(mcp_server.router)
-api_router.include_router(plugins.router)
-api_router.include_router(webhook_endpoints.router)
-api_router.include_router(artifacts.router)
-api_router.include_router(databases.router)
-api_router.include_router(slack.router)
-api_router.include_router(approval_links.router)
-api_router.include_router(slack.interactions_router)
-# Multipart uploads first: the JSON body check of the other knowledge routes does not apply to them.
-api_router.include_router(documents.upload_router)
-api_router.include_router(documents.router)
+API_PREFIX = "/api/v1"
+# Included by the application one by one under API_PREFIX, not nested in one `/api/v1` router: FastAPI
+# matches a request against a nested router's routes once to find it and again to handle it, so each
+# level of nesting walks the routes once more. In this order: routes are matched in the order included.
+API_ROUTERS: tuple[APIRouter, ...] = (
+    # First: the webhook fire is the hottest route. Nothing else lives under /api/v1/automations, so
+    # going first shadows no route.
+    webhooks.router,
+    auth.router,
+    spaces.router,
+    input_defaults.router,
+    run_events.router,
+    runs.router,
+    triggers.router,
+    drafts.router,
+    kv.router,
+    # Before automations: `POST …/automations/{id}/preview` must not be taken for a status change.
+    preview.router,
+    # Before automations: `GET …/automations/stats` is not an automation.
+    stats.router,
+    stats.queue_router,
+    approvals.router,
+    policy.router,
+    automations.router,
+    events.router,
+    tokens.router,
+    schemas.router,
+    catalog.router,
+    secrets.router,
+    mcp.router,
+    mcp.callback_router,
+    mcp.completion_router,
+    mcp_server.router,
+    plugins.router,
+    webhook_endpoints.router,
+    artifacts.router,
+    databases.router,
+    slack.router,
+    approval_links.router,
+    slack.interactions_router,
+    # Multipart uploads first: the JSON body check of the other knowledge routes does not apply to them.
+    documents.upload_router,
+    documents.router,
+)
