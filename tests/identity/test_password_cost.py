@@ -36,6 +36,7 @@ class TestSettings:
     def test_the_default_is_rfc_9106s_low_memory_choice(self) -> None:
         settings = Settings(environment="test", secret_key=SECRET_KEY)
         assert HashCost.from_settings(settings) == HashCost(memory_kib=65_536, time_cost=3, parallelism=4)
+        assert HashCost() == HashCost.from_settings(settings), "the class's default is the settings' default"
 
     @pytest.mark.parametrize(
         ("field", "value"),
