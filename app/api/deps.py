@@ -295,21 +295,35 @@ def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(on_loop(get_runtime))]
 
 
-async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> Vocabulary:
+VocabularyLoader = Callable[[], Awaitable[Vocabulary]]
+"""Reads the space's vocabulary when called: a route calls it once FastAPI has validated its body, so a
+request refused for its shape reads none of it (the space's MCP tools, databases, plugins, secrets)."""
+
+
+def _vocabulary_loader(runtime: Runtime, session: AsyncSession, access: SpaceAccess) -> VocabularyLoader:
+    async def load() -> Vocabulary:
+        return await space_vocabulary(session, access, runtime.vocabulary_for)
+
+    return load
+
+
+async def get_vocabulary(runtime: RuntimeDep, session: SessionDep, access: SpaceDep) -> VocabularyLoader:
     """What the space's definitions are validated against: the registries, the allowed LLM models,
     the capabilities this space can call (from the capability resolver) and its secrets' names and hosts."""
-    return await space_vocabulary(session, access, runtime.vocabulary_for)
+    return _vocabulary_loader(runtime, session, access)
 
 
-VocabularyDep = Annotated[Vocabulary, Depends(get_vocabulary)]
+VocabularyDep = Annotated[VocabularyLoader, Depends(get_vocabulary)]
 
 
-async def get_code_vocabulary(runtime: RuntimeDep, session: SessionDep, access: CodeSpaceDep) -> Vocabulary:
+async def get_code_vocabulary(
+    runtime: RuntimeDep, session: SessionDep, access: CodeSpaceDep
+) -> VocabularyLoader:
     """`get_vocabulary` for the routes open to an `as_code` token."""
-    return await space_vocabulary(session, access, runtime.vocabulary_for)
+    return _vocabulary_loader(runtime, session, access)
 
 
-CodeVocabularyDep = Annotated[Vocabulary, Depends(get_code_vocabulary)]
+CodeVocabularyDep = Annotated[VocabularyLoader, Depends(get_code_vocabulary)]
 
 
 def get_keyring(request: Request) -> Keyring:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+from fastapi import FastAPI
+from sqlalchemy import event
 
 from tests.support.factories import Caller, Factory, minimal_definition
 
@@ -340,3 +343,39 @@ class TestLengths:
         assert _error(too_big)["details"][0]["path"] == "/payload"
         events = (await owner.request("GET", path)).json()["items"]
         assert [event["id"] for event in events] == [fits.json()["id"]]
+
+
+class TestCost:
+    async def test_a_definition_refused_for_its_shape_reads_nothing_of_the_space(
+        self, app: FastAPI, owner: Caller
+    ) -> None:
+        statements: list[str] = []
+
+        def record(_conn, _cursor, statement, *_args) -> None:  # type: ignore[no-untyped-def]
+            statements.append(statement)
+
+        refusals = [
+            ("POST", "/automations", {"definition": "not an object"}),
+            ("POST", "/automations/validate", {}),
+            ("PUT", f"/automations/{uuid.uuid4()}", {"definition": 1}),
+            ("POST", "/automations/preview", {"definition": []}),
+        ]
+        engine = app.state.engine.sync_engine
+        event.listen(engine, "before_cursor_execute", record)
+        try:
+            for method, path, body in refusals:
+                response = await owner.request(method, owner.space_path(path), json=body)
+                assert response.status_code == 422, (path, response.text)
+            refused = list(statements)
+            checked = await owner.request(
+                "POST", owner.space_path("/automations/validate"), json={"definition": minimal_definition()}
+            )
+            assert checked.status_code == 200, checked.text
+        finally:
+            event.remove(engine, "before_cursor_execute", record)
+        # The space's MCP tools and databases are what its definitions may call: read for a body worth
+        # checking, not for one refused before that.
+        assert not [s for s in refused if "mcp_tools" in s or "databases" in s], refused
+        assert [s for s in statements[len(refused) :] if "mcp_tools" in s], (
+            "a valid body is checked against them"
+        )

@@ -69,18 +69,18 @@ async def create_automation(
     session: SessionDep,
     access: CodeSpaceDep,
     response: Response,
-    vocabulary: CodeVocabularyDep,
+    load_vocabulary: CodeVocabularyDep,
 ) -> AutomationSavedOut:
-    saved = await automation_service.create(session, access, body.definition, vocabulary)
+    saved = await automation_service.create(session, access, body.definition, await load_vocabulary())
     response.headers["Location"] = f"/api/v1/spaces/{access.space_id}/automations/{saved.automation.id}"
     return await saved_out(session, response, saved)
 
 
 @router.post("/validate", summary="Validate a definition without saving it")
 async def validate_automation(
-    body: DefinitionCheck, access: CodeSpaceDep, vocabulary: CodeVocabularyDep
+    body: DefinitionCheck, access: CodeSpaceDep, load_vocabulary: CodeVocabularyDep
 ) -> ValidationOut:
-    problems = await automation_service.validate(access, body.definition, vocabulary)
+    problems = await automation_service.validate(access, body.definition, await load_vocabulary())
     found = [ProblemOut(**problem.as_dict()) for problem in problems]
     blocking = [p for p in found if p.severity == "error"]
     return ValidationOut(
@@ -156,12 +156,17 @@ async def update_automation(
     session: SessionDep,
     access: CodeSpaceDep,
     response: Response,
-    vocabulary: CodeVocabularyDep,
+    load_vocabulary: CodeVocabularyDep,
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version, required=True)
     saved = await automation_service.update(
-        session, access, automation_id, body.definition, expected_version=expected, vocabulary=vocabulary
+        session,
+        access,
+        automation_id,
+        body.definition,
+        expected_version=expected,
+        vocabulary=await load_vocabulary(),
     )
     return await saved_out(session, response, saved)
 
@@ -271,12 +276,12 @@ async def restore_version(
     session: SessionDep,
     access: SpaceDep,
     response: Response,
-    vocabulary: VocabularyDep,
+    load_vocabulary: VocabularyDep,
     body: VersionPrecondition | None = None,
     if_match: IfMatchDep = None,
 ) -> AutomationSavedOut:
     expected = expected_version(if_match, body.version if body else None, required=False)
     saved = await automation_service.restore(
-        session, access, automation_id, version, expected_version=expected, vocabulary=vocabulary
+        session, access, automation_id, version, expected_version=expected, vocabulary=await load_vocabulary()
     )
     return await saved_out(session, response, saved)

@@ -30,7 +30,7 @@ async def preview_definition(
     body: DefinitionPreviewCreate,
     session: SessionDep,
     access: SpaceDep,
-    vocabulary: VocabularyDep,
+    load_vocabulary: VocabularyDep,
     limits: LimitsDep,
     settings: SettingsDep,
 ) -> PreviewOut:
@@ -40,7 +40,7 @@ async def preview_definition(
         body.definition,
         inputs=body.inputs,
         trigger_payload=body.trigger_payload,
-        vocabulary=vocabulary,
+        vocabulary=await load_vocabulary(),
         limits=limits,
         fixed_hosts=_fixed_hosts(settings),
     )
@@ -55,7 +55,7 @@ async def preview_automation(
     automation_id: uuid.UUID,
     session: SessionDep,
     access: SpaceDep,
-    vocabulary: VocabularyDep,
+    load_vocabulary: VocabularyDep,
     limits: LimitsDep,
     settings: SettingsDep,
     body: PreviewCreate | None = None,
@@ -68,7 +68,7 @@ async def preview_automation(
         automation,
         inputs=request.inputs,
         trigger_payload=request.trigger_payload,
-        vocabulary=vocabulary,
+        vocabulary=await load_vocabulary(),
         limits=limits,
         fixed_hosts=_fixed_hosts(settings),
     )
