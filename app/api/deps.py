@@ -34,6 +34,7 @@ from app.nl.service import DraftService
 from app.persistence.transaction import transaction
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.security.crypto import Keyring
+from app.security.passwords import HashCost
 from app.services.automations.vocabulary import space_vocabulary
 from app.services.health import ReadinessProbe
 from app.services.identity.access import Caller, SpaceAccess
@@ -324,6 +325,14 @@ async def get_code_vocabulary(
 
 
 CodeVocabularyDep = Annotated[VocabularyLoader, Depends(get_code_vocabulary)]
+
+
+def get_password_cost(request: Request) -> HashCost:
+    """What a password hash costs on this installation (its settings)."""
+    return HashCost.from_settings(get_settings(request))
+
+
+PasswordCostDep = Annotated[HashCost, Depends(on_loop(get_password_cost))]
 
 
 def get_keyring(request: Request) -> Keyring:

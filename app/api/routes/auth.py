@@ -7,10 +7,9 @@ from datetime import timedelta
 from fastapi import APIRouter, Response, status
 
 from app.api.body import JsonBodyRoute
-from app.api.deps import CallerDep, LockoutDep, SessionDep, SettingsDep
+from app.api.deps import CallerDep, LockoutDep, PasswordCostDep, SessionDep, SettingsDep
 from app.api.identity_schemas import InvitationAccept, PasswordChange, SessionOut, SignInBody, UserOut
 from app.persistence.models import User
-from app.security.passwords import HashCost
 from app.services.identity.invitations import invitation_service
 from app.services.identity.signin import SignedIn, sign_in_service
 from app.services.identity.tokens import token_service
@@ -29,7 +28,7 @@ def _user_out(user: User) -> UserOut:
     openapi_extra={"security": []},
 )
 async def sign_in(
-    body: SignInBody, session: SessionDep, lockout: LockoutDep, settings: SettingsDep
+    body: SignInBody, session: SessionDep, lockout: LockoutDep, settings: SettingsDep, cost: PasswordCostDep
 ) -> SessionOut:
     signed = await sign_in_service.sign_in(
         session,
@@ -37,7 +36,7 @@ async def sign_in(
         email=body.email,
         password=body.password,
         lifetime=timedelta(hours=settings.session_token_hours),
-        cost=HashCost.from_settings(settings),
+        cost=cost,
     )
     return _session_out(signed)
 
@@ -58,13 +57,15 @@ def _session_out(signed: SignedIn) -> SessionOut:
     summary="Accept an invitation: set your first password and sign in (the invitation is used up)",
     openapi_extra={"security": []},
 )
-async def accept_invitation(body: InvitationAccept, session: SessionDep, settings: SettingsDep) -> SessionOut:
+async def accept_invitation(
+    body: InvitationAccept, session: SessionDep, settings: SettingsDep, cost: PasswordCostDep
+) -> SessionOut:
     signed = await invitation_service.accept(
         session,
         token=body.token,
         password=body.password,
         session_lifetime=timedelta(hours=settings.session_token_hours),
-        cost=HashCost.from_settings(settings),
+        cost=cost,
     )
     return _session_out(signed)
 
@@ -91,13 +92,13 @@ async def me(session: SessionDep, caller: CallerDep) -> UserOut:
     "every other token and sign-in of yours is revoked",
 )
 async def change_password(
-    body: PasswordChange, session: SessionDep, caller: CallerDep, settings: SettingsDep
+    body: PasswordChange, session: SessionDep, caller: CallerDep, cost: PasswordCostDep
 ) -> Response:
     await sign_in_service.change_own_password(
         session,
         caller,
         current=body.current_password,
         new=body.password,
-        cost=HashCost.from_settings(settings),
+        cost=cost,
     )
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -24,12 +24,11 @@ _ACTIVE_TOKEN_BY_HASH = (
         or_(ApiToken.expires_at.is_(None), ApiToken.expires_at > bindparam("now")),
     )
 )
-_MEMBERSHIP = (
-    select(Membership)
-    .options(joinedload(Membership.user))
-    .where(Membership.space_id == bindparam("space_id"), Membership.user_id == bindparam("user_id"))
-    .limit(2)
-)
+# A space's members with their users: the listing adds its space, the lookup its space and user.
+_MEMBERS = select(Membership).options(joinedload(Membership.user))
+_MEMBERSHIP = _MEMBERS.where(
+    Membership.space_id == bindparam("space_id"), Membership.user_id == bindparam("user_id")
+).limit(2)
 
 
 class SpaceRepository(RepositoryBase[Space]):
@@ -69,7 +68,7 @@ class MembershipRepository(RepositoryBase[Membership]):
         return (await self.session.scalars(_MEMBERSHIP, parameters)).one_or_none()
 
     def members_statement(self, space_id: uuid.UUID) -> Select[Membership]:
-        return select(Membership).options(joinedload(Membership.user)).where(Membership.space_id == space_id)
+        return _MEMBERS.where(Membership.space_id == space_id)
 
     async def is_admin_somewhere(self, user_id: uuid.UUID) -> bool:
         """Whether the user is an owner or admin of at least one space."""
