@@ -69,6 +69,7 @@ class AutocommitWrites:
     async def write(self) -> AsyncIterator[AsyncSession]:
         """The session for one durable statement: flushed when the block ends, committed by the server."""
         async with self._turn:
+            await self._keep_autocommit()
             try:
                 with jobs.job_scope() as queued:
                     yield self.session
@@ -88,6 +89,7 @@ class AutocommitWrites:
         """Like `write`, for the claim's last statement, whose wake-ups join the caller's job scope: the
         statement is durable once it returns, so they may leave whenever that scope sends them."""
         async with self._turn:
+            await self._keep_autocommit()
             try:
                 yield self.session
                 await self.session.flush()
@@ -97,6 +99,18 @@ class AutocommitWrites:
                 raise
             finally:
                 self.session.expunge_all()
+
+    async def _keep_autocommit(self) -> None:
+        """Put the connection back in autocommit mode after a statement cut short invalidated it.
+
+        A statement interrupted mid-flight (its task cancelled, as a step's timeout or the end of a lease
+        renewal does, or its server connection lost) invalidates the connection; the next statement runs
+        on a new server connection, which starts at the engine's usual isolation level. There every later
+        write of the claim would sit in a transaction nobody commits, and be lost when the connection goes
+        back to the pool.
+        """
+        if self.connection.invalidated and not self._commit_each:
+            await self.connection.execution_options(**AUTOCOMMIT)
 
     async def _commit_if_pooled(self) -> None:
         if self._commit_each:

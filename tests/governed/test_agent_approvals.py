@@ -90,7 +90,7 @@ async def test_allow_deny_and_approve_after_a_worker_restart(
     await asyncio.sleep(1)
     assert (await decide(owner, approval["id"], "approve")).status_code == 200
     done = await wait_for(owner, run["id"], timeout=90)
-    assert done["status"] == "succeeded", done
+    assert done["status"] == "succeeded", [(s["attempt"], s["status"], s["error"]) for s in done["steps"]]
     assert done["output"]["thought"] == {"done": True}
     assert loopback.hits[hits] == 1
     assert len(fake_llm.requests) == 2, "no model call repeated after the pause"

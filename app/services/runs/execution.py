@@ -9,11 +9,8 @@ must commit with it, else a transaction on the same connection.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,7 +29,7 @@ from app.integrations.llm import load_off_loop
 from app.persistence.autocommit import AutocommitWrites, OpenClaimWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
-from app.persistence.repositories.runs import RunRepository, RunStepRepository
+from app.persistence.repositories.runs import RunStepRepository
 from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
@@ -42,10 +39,10 @@ from app.services.runs import transition as transitions
 from app.services.runs.definition_cache import parsed_definition
 from app.services.runs.finishing import OUTCOME_TRANSITIONS, finish_claim
 from app.services.runs.journal import RunJournal
+from app.services.runs.lease import lease_renewed
 from app.services.runs.limits import DispatchLimits
 from app.services.runs.waits import child_budget
 
-logger = logging.getLogger(__name__)
 NOT_CLAIMED = "not_claimed"
 """A claim's answer when it took no run: another claim has it, it moved on, or none was pending."""
 PortsFactory = Callable[[Run, AutocommitWrites], Ports]
@@ -71,10 +68,6 @@ class ExecutionSettings:
             self.on_failure_reserve_min_seconds,
         )
         return timedelta(seconds=seconds)
-
-    @property
-    def heartbeat_seconds(self) -> float:
-        return max(0.5, self.lease.total_seconds() / 3)
 
 
 @dataclass(frozen=True)
@@ -184,7 +177,7 @@ class ExecutionService:
             )
             # The lease is renewed from before the first step's preparations: loading the model
             # client alone can take longer than a short lease.
-            async with self._heartbeat(writes, run, settings, journal):
+            async with lease_renewed(writes, run, settings.lease, journal):
                 outcome = await self._walk(claimed, journal, writes, settings, deps)
             if outcome.status not in OUTCOME_TRANSITIONS:
                 # Nothing to finish (the claim was lost): the last attempt's end is still ours to write,
@@ -348,33 +341,6 @@ class ExecutionService:
                 governance=governance,
                 paused=paused,
             )
-
-    @contextlib.asynccontextmanager
-    async def _heartbeat(
-        self, writes: AutocommitWrites, run: Run, settings: ExecutionSettings, journal: RunJournal
-    ) -> AsyncIterator[None]:
-        async def beat() -> None:
-            while True:
-                await asyncio.sleep(settings.heartbeat_seconds)
-                try:
-                    async with writes.write() as session:
-                        held = await RunRepository(session).renew_lease(
-                            run.id, run.attempt, settings.lease, utcnow()
-                        )
-                except Exception as exc:  # the database is away: keep trying until the lease runs out
-                    logger.warning("run %s: lease renewal failed (%s); retrying", run.id, type(exc).__name__)
-                    continue
-                if not held:
-                    journal.lease_lost = True
-                    return
-
-        task = asyncio.create_task(beat())
-        try:
-            yield
-        finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
 
 execution_service = ExecutionService()
