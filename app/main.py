@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.run_events = RunEventHub(listen_engine)
         # Its own client with short socket timeouts: a dead Redis must not hold up a webhook fire.
         limiter_redis = Redis.from_url(redis_url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        app.state.rate_limiter = RateLimiter(limiter_redis)
+        app.state.rate_limiter = RateLimiter(limiter_redis, key_prefix=settings.redis_key_prefix)
         app.state.lockout = SignInLockout(
             limiter_redis,
             prefix=settings.redis_key_prefix,

@@ -141,7 +141,7 @@ class Settings(
         max_length=64,
         description=(
             "Prefix of Celery's keys in Redis and of the service's own named ones (beat's last tick, "
-            "sign-in lockouts, drafts), to share one Redis between installations."
+            "sign-in lockouts, rate limits, drafts), to share one Redis between installations."
         ),
     )
 

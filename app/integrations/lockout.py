@@ -101,6 +101,10 @@ class SignInLockout:
     def _slots_key(self, email: str) -> str:
         return f"{self.prefix}signin-slots:{self._digest(email)}"
 
+    async def attempts(self, email: str) -> int:
+        """The sign-in attempts of this email counted in the current window."""
+        return int(await self.redis.get(self._count_key(email)) or 0)
+
     async def admit(self, email: str) -> Admission:
         """Count one attempt and take a verification slot, atomically; refuse it when locked or busy."""
         slot = uuid.uuid4().hex

@@ -84,8 +84,12 @@ class RateLimiter:
     and the state that keeps the "Redis unavailable" warning to one per `WARNING_INTERVAL_SECONDS`.
     """
 
-    def __init__(self, client: Redis, *, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> None:
+    def __init__(
+        self, client: Redis, *, key_prefix: str = "", timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
+    ) -> None:
         self._script = client.register_script(_SCRIPT)
+        # The installation's prefix, before the limiter's own: installations sharing a Redis count apart.
+        self._key_prefix = key_prefix + KEY_PREFIX
         self._timeout_seconds = timeout_seconds
         self._last_warning: float | None = None
         self._failing = False
@@ -101,7 +105,7 @@ class RateLimiter:
         try:
             # A deadline on this task, not `wait_for`: that would start a task for every check.
             async with asyncio.timeout(self._timeout_seconds):
-                reply = await self._script(keys=[KEY_PREFIX + key], args=[limit, window_us])
+                reply = await self._script(keys=[self._key_prefix + key], args=[limit, window_us])
         except (RedisError, OSError, TimeoutError) as exc:
             # Webhook intake must not stop because Redis did: let the request through, say so rarely.
             self._note_unavailable(exc)

@@ -139,7 +139,7 @@ async def _until_counted(app: FastAPI, email: str, count: int) -> None:
     """Wait until the lockout has counted `count` attempts of this email."""
     lockout = app.state.lockout
     deadline = asyncio.get_running_loop().time() + 30
-    while int(await lockout.redis.get(lockout._count_key(email)) or 0) < count:
+    while await lockout.attempts(email) < count:
         assert asyncio.get_running_loop().time() < deadline, "the attempts were never counted"
         await asyncio.sleep(0.005)
 

@@ -117,6 +117,17 @@ async def test_keys_are_namespaced_and_expire(client: Redis, limiter: RateLimite
     assert 0 < ttl_ms <= 7_501
 
 
+async def test_installations_sharing_a_redis_count_apart(client: Redis) -> None:
+    key = new_key()
+    first = RateLimiter(client, key_prefix="first:", timeout_seconds=5)
+    second = RateLimiter(client, key_prefix="second:", timeout_seconds=5)
+    assert (await first.allow(key, limit=1, window_seconds=60)).allowed
+    assert not (await first.allow(key, limit=1, window_seconds=60)).allowed
+    assert (await second.allow(key, limit=1, window_seconds=60)).allowed, "the other installation's count"
+    assert await client.exists("first:" + KEY_PREFIX + key) == 1
+    assert await client.exists(KEY_PREFIX + key) == 0
+
+
 @pytest.mark.parametrize(
     ("limit", "window_seconds"),
     [(0, 1), (-1, 1), (1, 0), (1, -1), (1, float("nan")), (1, float("inf")), (10**9, 10**9)],
