@@ -103,11 +103,10 @@ class AutocommitWrites:
     async def _keep_autocommit(self) -> None:
         """Put the connection back in autocommit mode after a statement cut short invalidated it.
 
-        A statement interrupted mid-flight (its task cancelled, as a step's timeout or the end of a lease
-        renewal does, or its server connection lost) invalidates the connection; the next statement runs
-        on a new server connection, which starts at the engine's usual isolation level. There every later
-        write of the claim would sit in a transaction nobody commits, and be lost when the connection goes
-        back to the pool.
+        A statement interrupted mid-flight (its task cancelled, as a step's timeout does, or its server
+        connection lost) invalidates the connection; the next statement runs on a new server connection,
+        which starts at the engine's usual isolation level. There every later write of the claim would
+        sit in a transaction nobody commits, and be lost when the connection goes back to the pool.
         """
         if self.connection.invalidated and not self._commit_each:
             await self.connection.execution_options(**AUTOCOMMIT)
