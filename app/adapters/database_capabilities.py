@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from app.definitions.signals import StepError
 from app.persistence.models import SpaceDatabase
 from app.persistence.repositories.artifacts import DatabaseRepository
+from app.persistence.shared_reads import read_session
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry import Capability
 from app.registry.builtin_databases import QUERY_RESULT
@@ -111,7 +112,7 @@ class DatabaseSource:
         space = _space_uuid(space_id)
         if space is None:
             return []
-        async with self.sessions() as session:
+        async with read_session(self.sessions) as session:
             rows = await DatabaseRepository(session).all_in_space(space)
         return [capability for row in rows for capability in self._capabilities(row)]
 
@@ -120,7 +121,7 @@ class DatabaseSource:
         space = _space_uuid(space_id)
         if space is None or operation not in OPERATIONS or not _PREFIX.fullmatch(prefix):
             return None
-        async with self.sessions() as session:
+        async with read_session(self.sessions) as session:
             row = await DatabaseRepository(session).by_prefix(space, prefix)
         if row is None:
             return None

@@ -32,6 +32,7 @@ from app.integrations.mcp.pool import McpSessionPool
 from app.lru import LruCache
 from app.persistence.models import McpTool
 from app.persistence.repositories.mcp import McpConnectionRepository, McpToolRepository
+from app.persistence.shared_reads import read_session
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry import Capability, Handler, HandlerContext, SecretFields
 from app.services.mcp.endpoints import McpSettings, endpoint_for, read_oauth, seal_oauth
@@ -201,7 +202,7 @@ class McpCapabilitySource:
         space = _space(space_id)
         if space is None:
             return []
-        async with self.sessions() as session:
+        async with read_session(self.sessions) as session:
             rows = await McpToolRepository(session).callable_in_space(space)
         return [self._capability(row, url) for row, url in rows]
 
@@ -209,7 +210,7 @@ class McpCapabilitySource:
         space = _space(space_id)
         if space is None:
             return None
-        async with self.sessions() as session:
+        async with read_session(self.sessions) as session:
             found = await McpToolRepository(session).callable_by_capability(space, capability_id)
         return None if found is None else self._capability(*found)
 

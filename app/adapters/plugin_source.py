@@ -1,8 +1,9 @@
 """Plugins as a per-space source of capabilities, actions and event types.
 
 What a plugin registered exists only in the spaces that enabled it. One short read per question tells
-which plugins a space enabled (nothing cached, so a switch takes effect at once); an installation
-without loaded plugins, or an id outside every plugin's namespace, never reaches the database.
+which plugins a space enabled (nothing is kept beyond one block of shared reads, so a switch takes effect
+at once); an installation without loaded plugins, or an id outside every plugin's namespace, never
+reaches the database.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import uuid
 from collections.abc import Sequence
 
 from app.persistence.repositories.plugins import SpacePluginRepository
+from app.persistence.shared_reads import read_session, remembered
 from app.persistence.types import AsyncSession, async_sessionmaker
 from app.registry import ActionDefinition, Capability
 from app.registry.plugins import DeclaredEvent, LoadedPlugin, PluginSet
@@ -28,9 +30,14 @@ class PluginSource:
         """The loaded plugins the space enabled, in id order (none for `None`, the shared view)."""
         if space_id is None or not self._by_namespace:
             return ()
-        async with self.sessions() as session:
-            ids = await SpacePluginRepository(session).enabled_ids(uuid.UUID(space_id))
+        space = uuid.UUID(space_id)
+        # Actions, capabilities and event types each ask: read once within a block of shared reads.
+        ids = await remembered(("enabled_plugins", space), lambda: self._enabled_ids(space))
         return tuple(plugin for plugin in self.plugins.loaded if plugin.id in ids)
+
+    async def _enabled_ids(self, space: uuid.UUID) -> set[str]:
+        async with read_session(self.sessions) as session:
+            return await SpacePluginRepository(session).enabled_ids(space)
 
     async def capabilities(self, space_id: str | None) -> Sequence[Capability]:
         return [capability for plugin in await self.enabled(space_id) for capability in plugin.capabilities]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.factories import Caller, Factory
+from tests.support.round_trips import counted
 
 NOOP_STEP = {"step_id": "noop", "action": "transform_data", "config": {"output": "x"}}
 CHECK_STEP = {"step_id": "check", "action": "uptime.check", "config": {"url": "https://example.com"}}
@@ -212,3 +213,21 @@ class TestValidation:
             doc = document(event_type=event_type, steps=[NOOP_STEP])
             codes = await problem_codes(owner, doc)
             assert ("unknown_event_type" not in codes) is known, (event_type, codes)
+
+    async def test_a_check_reads_the_vocabulary_in_the_requests_transaction_and_the_plugins_once(
+        self, factory: Factory
+    ) -> None:
+        """Actions, capabilities and event types each ask which plugins the space enabled, and the
+        plugin, database and MCP sources each read: one transaction, one read of the plugins."""
+        owner = await factory.owner()
+        await switch(owner, "uptime", True)
+        doc = document(event_type="uptime.site_down")
+        with counted(factory.app) as sent:
+            assert await problem_codes(owner, doc) == []
+        assert sum("space_plugins" in statement for statement in sent) == 1, sent
+        assert sent.count("BEGIN") == 1, sent
+        assert any("mcp_tools" in statement for statement in sent), sent
+        assert any("FROM databases" in statement for statement in sent), sent
+        # Outside a check nothing is kept: switched off, the next check reads it again and refuses.
+        await switch(owner, "uptime", False)
+        assert "unknown_action" in await problem_codes(owner, doc)
