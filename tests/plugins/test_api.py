@@ -160,6 +160,17 @@ class TestCatalog:
         ]
         assert "plugin" not in capabilities["http.request"]
 
+    async def test_the_space_catalog_is_read_in_the_requests_transaction_and_the_plugins_once(
+        self, factory: Factory
+    ) -> None:
+        owner = await factory.owner()
+        await switch(owner, "uptime", True)
+        with counted(factory.app) as sent:
+            catalog = await space_catalog(owner)
+        assert "uptime.check" in {a["type"] for a in catalog["actions"]}
+        assert sum("space_plugins" in statement for statement in sent) == 1, sent
+        assert sent.count("BEGIN") == 1, sent
+
     async def test_disabling_removes_the_names_from_the_catalog(self, factory: Factory) -> None:
         owner = await factory.owner()
         await switch(owner, "uptime", True)

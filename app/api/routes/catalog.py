@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CallerDep, RuntimeDep, SpaceDep
+from app.api.deps import CallerDep, RuntimeDep, SessionDep, SpaceDep
 from app.services.automations.catalog import catalog_service
 
 router = APIRouter(tags=["catalog"])
@@ -21,10 +21,11 @@ async def get_catalog(caller: CallerDep, runtime: RuntimeDep) -> dict[str, Any]:
     "/spaces/{space_id}/catalog",
     summary="What this space can use: the shared catalog, its MCP tools and its enabled plugins' entries",
 )
-async def get_space_catalog(access: SpaceDep, runtime: RuntimeDep) -> dict[str, Any]:
+async def get_space_catalog(access: SpaceDep, runtime: RuntimeDep, session: SessionDep) -> dict[str, Any]:
     return await catalog_service.catalog(
         runtime.capabilities,
         str(access.space_id),
         actions=runtime.actions,
         plugins=runtime.plugin_source,
+        reads=session,
     )

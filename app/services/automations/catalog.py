@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Protocol
 
+from app.persistence.shared_reads import shared_reads
+from app.persistence.types import AsyncSession
 from app.registry import ActionResolver, CapabilityResolver, catalog
 from app.registry import actions as native_actions
 from app.registry.plugins import DeclaredEvent
@@ -24,14 +27,18 @@ class CatalogService:
         *,
         actions: ActionResolver | None = None,
         plugins: PluginEvents | None = None,
+        reads: AsyncSession | None = None,
     ) -> dict[str, Any]:
         """Everything a space can use (`None`: what every space shares): capabilities from the resolver,
-        actions from the action resolver, and the event types of the plugins the space enabled."""
-        return catalog(
-            capabilities=await resolver.for_space(space_id),
-            actions=await actions.for_space(space_id) if actions is not None else native_actions,
-            events=await plugins.events(space_id) if plugins is not None else (),
-        )
+        actions from the action resolver, and the event types of the plugins the space enabled; read
+        through `reads`, the request's session, when given (`shared_reads`)."""
+        block: AbstractAsyncContextManager[None] = shared_reads(reads) if reads is not None else nullcontext()
+        async with block:
+            return catalog(
+                capabilities=await resolver.for_space(space_id),
+                actions=await actions.for_space(space_id) if actions is not None else native_actions,
+                events=await plugins.events(space_id) if plugins is not None else (),
+            )
 
 
 catalog_service = CatalogService()
