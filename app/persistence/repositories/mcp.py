@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Select, or_, select
+from sqlalchemy import Select, bindparam, or_, select
 
 from app.persistence.models import McpConnection, McpTool
 from app.persistence.repositories.base import RepositoryBase
@@ -77,6 +77,22 @@ class McpConnectionRepository(RepositoryBase[McpConnection]):
         return await self.get_all(statement)
 
 
+# The tools a space can call, with their connection's URL: read when a definition of the space is
+# checked, and for each call of a tool. Built once, with the values bound at execution: building a
+# statement costs SQLAlchemy more CPU than running it.
+_CALLABLE = (
+    select(McpTool, McpConnection.url)
+    .join(McpConnection, McpConnection.id == McpTool.connection_id)
+    .where(
+        McpTool.space_id == bindparam("space_id"),
+        McpTool.removed.is_(False),
+        McpTool.unusable_reason.is_(None),
+    )
+)
+_CALLABLE_IN_SPACE = _CALLABLE.order_by(McpTool.capability_id)
+_CALLABLE_BY_CAPABILITY = _CALLABLE.where(McpTool.capability_id == bindparam("capability_id"))
+
+
 class McpToolRepository(RepositoryBase[McpTool]):
     model = McpTool
 
@@ -89,27 +105,17 @@ class McpToolRepository(RepositoryBase[McpTool]):
             select(McpTool).where(McpTool.connection_id == connection_id, McpTool.name == name)
         )
 
-    def _callable(self, space_id: uuid.UUID) -> Select[McpTool, str | None]:
-        return (
-            select(McpTool, McpConnection.url)
-            .join(McpConnection, McpConnection.id == McpTool.connection_id)
-            .where(
-                McpTool.space_id == space_id, McpTool.removed.is_(False), McpTool.unusable_reason.is_(None)
-            )
-            .order_by(McpTool.capability_id)
-        )
-
     async def callable_in_space(self, space_id: uuid.UUID) -> list[tuple[McpTool, str | None]]:
         """The tools a space can call (harvested, still listed, usable), each with its connection's URL
         (None for a stdio server): where the tool's arguments are sent."""
-        rows = (await self.session.execute(self._callable(space_id))).all()
+        rows = (await self.session.execute(_CALLABLE_IN_SPACE, {"space_id": space_id})).all()
         return [(tool, url) for tool, url in rows]
 
     async def callable_by_capability(
         self, space_id: uuid.UUID, capability_id: str
     ) -> tuple[McpTool, str | None] | None:
-        statement = self._callable(space_id).where(McpTool.capability_id == capability_id)
-        row = (await self.session.execute(statement)).first()
+        parameters = {"space_id": space_id, "capability_id": capability_id}
+        row = (await self.session.execute(_CALLABLE_BY_CAPABILITY, parameters)).first()
         if row is None:
             return None
         tool, url = row

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from app.persistence.models import SpacePlugin
 from app.persistence.repositories.base import RepositoryBase
+
+# Read each time a space's definition is checked (`app.services.automations.vocabulary`): built once,
+# its values bound at execution, since building a statement costs SQLAlchemy more CPU than running it.
+_ENABLED_IDS = select(SpacePlugin.plugin_id).where(
+    SpacePlugin.space_id == bindparam("space_id"), SpacePlugin.enabled
+)
 
 
 class SpacePluginRepository(RepositoryBase[SpacePlugin]):
@@ -15,9 +21,7 @@ class SpacePluginRepository(RepositoryBase[SpacePlugin]):
 
     async def enabled_ids(self, space_id: uuid.UUID) -> set[str]:
         """The plugin ids the space switched on."""
-        rows = await self.session.scalars(
-            select(SpacePlugin.plugin_id).where(SpacePlugin.space_id == space_id, SpacePlugin.enabled)
-        )
+        rows = await self.session.scalars(_ENABLED_IDS, {"space_id": space_id})
         return set(rows)
 
     async def for_space(self, space_id: uuid.UUID) -> dict[str, SpacePlugin]:
