@@ -30,6 +30,9 @@ class _Block:
     # waits for its turn rather than run a statement beside another.
     turn: asyncio.Lock = field(default_factory=asyncio.Lock)
     answers: dict[Hashable, Any] = field(default_factory=dict)
+    # A task started in the block keeps the block in its context after the block ended: it then reads
+    # as if no block were open, never through a session its owner may have closed.
+    open: bool = True
 
 
 _block: ContextVar[_Block | None] = ContextVar("automations_shared_reads", default=None)
@@ -38,10 +41,12 @@ _block: ContextVar[_Block | None] = ContextVar("automations_shared_reads", defau
 @asynccontextmanager
 async def shared_reads(session: AsyncSession) -> AsyncIterator[None]:
     """Within the block, sources read through `session` and each question is read once."""
-    token = _block.set(_Block(session))
+    block = _Block(session)
+    token = _block.set(block)
     try:
         yield
     finally:
+        block.open = False
         _block.reset(token)
 
 
@@ -50,7 +55,7 @@ async def read_session(sessions: async_sessionmaker[AsyncSession]) -> AsyncItera
     """The block's session when a block is open on the same database as `sessions`; otherwise a session
     of its own, closed (rolled back) at the end."""
     block = _block.get()
-    if block is None or block.session.bind is not sessions.kw.get("bind"):
+    if block is None or not block.open or block.session.bind is not sessions.kw.get("bind"):
         async with sessions() as session:
             yield session
         return
@@ -61,7 +66,7 @@ async def read_session(sessions: async_sessionmaker[AsyncSession]) -> AsyncItera
 async def remembered(key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
     """`read()`'s answer, read once per block under `key` (each time, outside a block)."""
     block = _block.get()
-    if block is None:
+    if block is None or not block.open:
         return await read()
     if key not in block.answers:
         block.answers[key] = await read()

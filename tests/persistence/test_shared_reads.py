@@ -94,3 +94,20 @@ class TestInsideABlock:
         async with sessions() as session, shared_reads(session), read_session(others) as other:
             assert other is not session
             assert other.bind is other_engine
+
+    async def test_a_task_that_outlives_the_block_reads_on_its_own(self, sessions: Sessions) -> None:
+        go_on = asyncio.Event()
+
+        async def later() -> tuple[AsyncSession, int]:
+            await go_on.wait()
+            async with read_session(sessions) as session:
+                return session, await remembered("key", lambda: asyncio.sleep(0, result=2))
+
+        async with sessions() as session:
+            async with shared_reads(session):
+                await remembered("key", lambda: asyncio.sleep(0, result=1))
+                task = asyncio.create_task(later())
+            go_on.set()
+            used, answer = await task
+        assert used is not session, "the ended block's session is not handed out"
+        assert answer == 2, "nothing is remembered past the block"
