@@ -53,7 +53,8 @@ async def shared_reads(session: AsyncSession) -> AsyncIterator[None]:
 @asynccontextmanager
 async def read_session(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """The block's session when a block is open on the same database as `sessions`; otherwise a session
-    of its own, closed (rolled back) at the end."""
+    of its own, closed (rolled back) at the end. A source reads and leaves: another `read_session` inside
+    this one, in the same task, would wait for its own turn for good."""
     block = _block.get()
     if block is None or not block.open or block.session.bind is not sessions.kw.get("bind"):
         async with sessions() as session:
