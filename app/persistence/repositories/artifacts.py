@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from sqlalchemy import Select, bindparam, delete, func, select
+from sqlalchemy import BindParameter, Select, bindparam, delete, func, select
 
 from app.persistence.models import Artifact, SpaceDatabase
 from app.persistence.repositories.base import RepositoryBase
@@ -58,20 +58,21 @@ class ArtifactRepository(RepositoryBase[Artifact]):
         return set((await self.session.scalars(statement)).all())
 
 
+def _databases_of(space_id: uuid.UUID | BindParameter[uuid.UUID]) -> Select[SpaceDatabase]:
+    """The one place a database query is scoped to its space."""
+    return select(SpaceDatabase).where(SpaceDatabase.space_id == space_id)
+
+
 # Read each time a space's definition is checked (`app.services.automations.vocabulary`): built once,
 # its values bound at execution, since building a statement costs SQLAlchemy more CPU than running it.
-_DATABASES_IN_SPACE = (
-    select(SpaceDatabase)
-    .where(SpaceDatabase.space_id == bindparam("space_id"))
-    .order_by(SpaceDatabase.tool_prefix)
-)
+_DATABASES_IN_SPACE = _databases_of(bindparam("space_id")).order_by(SpaceDatabase.tool_prefix)
 
 
 class DatabaseRepository(RepositoryBase[SpaceDatabase]):
     model = SpaceDatabase
 
     def space_statement(self, space_id: uuid.UUID) -> Select[SpaceDatabase]:
-        return select(SpaceDatabase).where(SpaceDatabase.space_id == space_id)
+        return _databases_of(space_id)
 
     async def get_in_space(self, space_id: uuid.UUID, database_id: uuid.UUID) -> SpaceDatabase | None:
         return await self.get_one_or_none(
