@@ -242,6 +242,40 @@ def check(timeout: float) -> None:
         sys.exit(1)
 
 
+@main.command("worker-alive")
+@click.option(
+    "-n", "--hostname", required=True, help="The worker's node name as given to `worker -n` (%h: this host)."
+)
+@click.option(
+    "--timeout", type=float, default=10.0, show_default=True, help="Seconds to wait for the answer."
+)
+@fail_on_configuration
+def worker_alive(hostname: str, timeout: float) -> None:
+    """Exit 0 if the named worker answers a ping through the broker, else 1: a liveness probe.
+
+    The answer travels the worker's own broker connection and event loop, so a worker that is alive but
+    stopped polling the broker (Celery's Redis transport now and then fails to after a reconnection)
+    fails the probe and is restarted instead of holding its queue silently.
+    """
+    from celery.utils.nodenames import host_format
+
+    from app.worker.celery_app import create_celery
+
+    node = host_format(hostname)
+    celery = create_celery(load_settings())
+    try:
+        answers = celery.control.ping(destination=[node], timeout=timeout)
+    except Exception as error:
+        click.echo(f"{node}: the broker did not answer: {error}", err=True)
+        sys.exit(1)
+    finally:
+        celery.close()
+    if not any(node in answer for answer in answers):
+        click.echo(f"{node}: no answer within {timeout:g}s", err=True)
+        sys.exit(1)
+    click.echo(f"{node}: alive")
+
+
 @main.group()
 def plugins() -> None:
     """Installed plugins (AUTOMATIONS_PLUGINS lists the ids this installation may load)."""

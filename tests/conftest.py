@@ -79,6 +79,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = longest_files_first(items)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A failed test that had the session's worker shows the end of the worker's log: what the worker
+    did is usually why a run never finished, and the log is gone with the machine."""
+    report: pytest.TestReport = yield
+    worker = getattr(item, "funcargs", {}).get("worker")
+    if report.failed and isinstance(worker, ServiceProcess):
+        report.sections.append(("worker log (last lines)", worker.log_tail()))
+    return report
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The run's template database dropped by the process that made the run, once every session ended."""
     if hasattr(session.config, "workerinput"):

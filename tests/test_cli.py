@@ -16,7 +16,7 @@ from httpx import AsyncClient
 
 from app.config import Settings
 from app.worker.celery_app import create_celery
-from tests.support.processes import ServiceProcess
+from tests.support.processes import ServiceProcess, worker_down
 from tests.support.servers import redis_with_db
 
 ROOT_ARGS = [sys.executable, "-m", "app.cli"]
@@ -76,6 +76,40 @@ class TestCheck:
         assert result.returncode == 1
         report = json.loads(result.stdout)
         assert all(value.startswith("no worker answered") for value in report["queues"].values())
+
+
+class TestWorkerAlive:
+    """`automations worker-alive`, the workers' liveness probe (deploy/kubernetes)."""
+
+    def test_a_serving_worker_is_alive_by_its_node_name_with_the_host_left_to_the_probe(
+        self, worker: ServiceProcess, service_env: dict[str, str]
+    ) -> None:
+        name = worker.node.split("@")[0]  # type: ignore[union-attr]
+        result = _run(["worker-alive", "-n", f"{name}@%h"], service_env)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.strip() == f"{worker.node}: alive"
+
+    def test_a_worker_that_takes_nothing_from_the_broker_fails_the_probe(
+        self, worker: ServiceProcess, service_env: dict[str, str], settings: Settings
+    ) -> None:
+        with worker_down(worker, settings):
+            result = _run(["worker-alive", "-n", worker.node or "", "--timeout", "1"], service_env)
+        assert result.returncode == 1
+        assert result.stderr.strip() == f"{worker.node}: no answer within 1s"
+
+    def test_an_unknown_node_fails_the_probe(
+        self, worker: ServiceProcess, service_env: dict[str, str]
+    ) -> None:
+        result = _run(["worker-alive", "-n", "nobody@nowhere", "--timeout", "0.5"], service_env)
+        assert result.returncode == 1
+        assert "nobody@nowhere: no answer" in result.stderr
+
+    def test_an_unreachable_broker_fails_the_probe_with_the_reason(self, service_env: dict[str, str]) -> None:
+        env = {**service_env, "REDIS_URL": "redis://127.0.0.1:1/0"}
+        result = _run(["worker-alive", "-n", "any@host", "--timeout", "1"], env, timeout=120)
+        assert result.returncode == 1
+        assert "the broker did not answer" in result.stderr
+        assert "Traceback" not in result.stderr
 
 
 class TestWorkerPool:

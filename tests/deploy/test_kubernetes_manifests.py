@@ -28,6 +28,7 @@ BASE = ROOT / "base"
 OVERLAYS = sorted(path for path in (ROOT / "overlays").iterdir() if path.is_dir())
 # The longest a run may hold a worker by default (ExecutionPolicy.timeout_seconds).
 DEFAULT_RUN_TIMEOUT_SECONDS = 600
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
 
 
 @dataclass
@@ -166,13 +167,17 @@ class TestKustomizations:
 class TestCommands:
     def test_every_command_and_option_exists_in_the_cli(self, manifests: list[Manifest]) -> None:
         for manifest, container in _containers(manifests):
-            program, name, *args = container["command"]
-            assert program == "automations", manifest.name
-            command = cli.commands.get(name)
-            assert isinstance(command, click.Command), f"{manifest.name}: no command {name}"
-            options = {opt for param in command.params for opt in getattr(param, "opts", [])}
-            flags = [arg for arg in args if arg.startswith("-")]
-            assert set(flags) <= options, f"{manifest.name}: {set(flags) - options} are not options of {name}"
+            probes = [container[p]["exec"]["command"] for p in PROBES if "exec" in container.get(p, {})]
+            for argv in (container["command"], *probes):
+                program, name, *args = argv
+                assert program == "automations", manifest.name
+                command = cli.commands.get(name)
+                assert isinstance(command, click.Command), f"{manifest.name}: no command {name}"
+                options = {opt for param in command.params for opt in getattr(param, "opts", [])}
+                flags = [arg for arg in args if arg.startswith("-")]
+                assert set(flags) <= options, (
+                    f"{manifest.name}: {set(flags) - options} are not options of {name}"
+                )
 
     def test_every_queue_is_a_celery_queue_with_exactly_one_worker_deployment(
         self, manifests: list[Manifest]
@@ -240,10 +245,28 @@ class TestProbesAndScaling:
         container = api.body["spec"]["template"]["spec"]["containers"][0]
         assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
         assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
-        for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        for probe in PROBES:
             assert container[probe]["httpGet"]["path"] in routes
         port = container["command"][container["command"].index("--port") + 1]
         assert [p["containerPort"] for p in container["ports"]] == [int(port)]
+
+    def test_every_worker_is_probed_through_the_broker_by_its_own_node_name(
+        self, manifests: list[Manifest]
+    ) -> None:
+        for manifest, container in _containers(manifests):
+            command = container["command"]
+            if command[1] != "worker":
+                continue
+            probe = container["livenessProbe"]
+            argv = probe["exec"]["command"]
+            assert argv[:2] == ["automations", "worker-alive"], manifest.name
+            assert argv[argv.index("-n") + 1] == command[command.index("-n") + 1], manifest.name
+            assert probe["timeoutSeconds"] > float(argv[argv.index("--timeout") + 1]), (
+                "kubelet waits for the answer"
+            )
+            assert probe["periodSeconds"] * probe["failureThreshold"] >= 120, (
+                "one slow answer restarts nothing"
+            )
 
     def test_the_api_scales_on_cpu_and_keeps_one_pod_through_disruptions(
         self, manifests: list[Manifest]

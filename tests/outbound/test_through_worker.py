@@ -136,7 +136,7 @@ class TestLostWakeUps:
         owner = await factory.owner()
         await endpoint(owner, receivers, "ok/flushed", events=["automation.run.cancelled"])
         automation = await owner.create_automation(minimal_definition())
-        with worker_down(worker, settings.resolved_redis_url()):
+        with worker_down(worker, settings):
             run = await fire(owner, automation["id"])
             cancelled = await owner.request("POST", owner.space_path(f"/runs/{run['id']}/cancel"))
             assert cancelled.status_code in (200, 202), cancelled.text

@@ -71,7 +71,7 @@ class TestCrashes:
         worker, _beat = stack
         owner = await factory.owner()
         name = _name("flushed")
-        with worker_down(worker, settings.resolved_redis_url()):
+        with worker_down(worker, settings):
             automation_id, first = await start(
                 owner, definition(http_step("call", f"{loopback.url}/count/{name}"))
             )

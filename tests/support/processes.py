@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,9 +19,11 @@ import psutil
 import redis
 
 from app.config import Settings
-from app.worker.celery_app import create_celery
+from app.worker.celery_app import ALL_QUEUES, create_celery
 
 ROOT = Path(__file__).resolve().parents[2]
+# How long a resumed worker may take to reconnect and take a message from each of its queues.
+RECONNECT_SECONDS = 30
 
 
 class ServiceProcess:
@@ -32,11 +35,16 @@ class ServiceProcess:
         self.name = name
         self.node = node  # a worker's Celery node name, for remote control addressed to it alone
         self.log_path = log_dir / f"{name}.log"
+        self._argv = argv
+        self._env = env
+        self._start()
+
+    def _start(self) -> None:
         self._log = self.log_path.open("ab")
         # A process group of its own, so stopping it also stops the pool children it forked.
         self.process = subprocess.Popen(
-            [sys.executable, *argv],
-            env=env,
+            [sys.executable, *self._argv],
+            env=self._env,
             cwd=ROOT,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -81,6 +89,12 @@ class ServiceProcess:
             os.killpg(self.process.pid, signal.SIGKILL)  # any pool child left behind
         self._log.close()
 
+    def restart(self) -> None:
+        """Kill the process and its children and start it again, as a supervisor would; the same
+        object, so every fixture holding it keeps working."""
+        self.stop(graceful=False)
+        self._start()
+
 
 def start_worker(settings: Settings, env: dict[str, str], name: str = "worker") -> ServiceProcess:
     """A worker on every queue (two pool processes), returned once it answers a ping."""
@@ -102,13 +116,20 @@ def _wait_for_worker(settings: Settings, worker: ServiceProcess, node: str) -> N
 
 
 @contextlib.contextmanager
-def worker_down(worker: ServiceProcess, redis_url: str) -> Iterator[None]:
+def worker_down(worker: ServiceProcess, settings: Settings) -> Iterator[None]:
     """The worker and its pool children stopped, and its broker connections closed by the server; all
     resumed on exit, when the worker reconnects.
 
     Stopping alone is not enough to keep a wake-up from it: Redis still hands the next message to a
     stopped worker's pending BRPOP, off the queue and into a socket nobody reads yet.
+
+    On exit the worker must take a message from each of its queues again. Now and then Celery's Redis
+    transport reconnects without polling its queues any more (a race in the library, reported
+    upstream): the worker stays alive and takes nothing. A deployment's liveness probe restarts such a
+    worker (deploy/kubernetes); here the helper does the same, with a warning, so the test goes on to
+    check what it is about: that the service itself lost nothing.
     """
+    redis_url = settings.resolved_redis_url()
     parent = psutil.Process(worker.pid)
     processes = [parent, *parent.children(recursive=True)]
     redis_port = urlsplit(redis_url).port or 6379
@@ -128,3 +149,28 @@ def worker_down(worker: ServiceProcess, redis_url: str) -> Iterator[None]:
     finally:
         for process in processes:
             process.resume()
+    if not _serves_again(settings):
+        warnings.warn(
+            f"the worker took no message for {RECONNECT_SECONDS} s after reconnecting; restarted it."
+            f" Its log:\n{worker.log_tail()}",
+            stacklevel=3,
+        )
+        worker.restart()
+        _wait_for_worker(settings, worker, worker.node or "")
+
+
+def _serves_again(settings: Settings) -> bool:
+    """Whether a worker answers a ping sent to each queue within RECONNECT_SECONDS."""
+    celery = create_celery(settings)
+    waiting = set(ALL_QUEUES)
+    deadline = time.monotonic() + RECONNECT_SECONDS
+    try:
+        while waiting and time.monotonic() < deadline:
+            for queue in sorted(waiting):
+                # No route until the worker declares its queues again, or no answer yet: try again.
+                with contextlib.suppress(Exception):
+                    celery.send_task("system.ping", queue=queue).get(timeout=2)
+                    waiting.discard(queue)
+    finally:
+        celery.close()
+    return not waiting

@@ -181,7 +181,7 @@ class TestNothingLost:
         owner = await factory.owner()
         listener = await _active(owner, _listener("drive.file_added", name=f"late-{uuid.uuid4().hex[:4]}"))
         redis_url = settings.resolved_redis_url()
-        with worker_down(worker, redis_url):
+        with worker_down(worker, settings):
             published = await _publish(owner, "drive.file_added", {"n": 1})
             # The dispatch's wake-up is queued, and then lost with everything else of this session's broker.
             assert published["id"] in queued_task_ids(redis_url, settings.redis_key_prefix, "system")
