@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.definitions import run_states
@@ -37,7 +38,11 @@ async def stored_run(
     app: Any, owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
 ) -> Run:
     """A manual run of `automation` (as the API answered it) in the owner's space, stored directly in
-    `status` with `columns` set, committed; no wake-up is sent, so nothing else claims it."""
+    `status` with `columns` set, committed; no wake-up is sent, so nothing else claims it.
+
+    A pending run whose wake-up was never sent is what beat's recovery wakes at its next tick, so the
+    session's beat and worker would race the test for it: the run is stored as woken a year from now
+    (`enqueued_at`), which recovery leaves alone, unless the test says otherwise."""
     values: dict[str, Any] = {
         "id": uuid.uuid4(),
         "space_id": uuid.UUID(owner.space_id),
@@ -49,6 +54,7 @@ async def stored_run(
         "trigger_type": "manual",
         "trigger_payload": {},
         "inputs": {},
+        "enqueued_at": datetime.now(UTC) + timedelta(days=365),
     }
     run = Run(**(values | columns))
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
