@@ -22,6 +22,7 @@ from tests.governed.helpers import name, waiting_run
 from tests.support.approvals import decide, pending_approvals, set_modes, the_approval
 from tests.support.factories import Factory
 from tests.support.loopback import Loopback
+from tests.support.round_trips import counted
 from tests.support.runs import attempts, fire, get_run, wait_for
 from tests.support.servers import flush_prefix
 
@@ -95,6 +96,25 @@ class TestApprove:
         assert (await decide(owner, approval["id"], "approve", {"scope": "always_space"})).status_code == 200
         modes = (await owner.request("GET", owner.space_path("/action-modes"))).json()
         assert modes == {"modes": {"http.request": "allow"}, "rules": []}
+
+
+class TestRoundTrips:
+    async def test_an_approval_is_recorded_and_counted_in_one_statement(
+        self, app, factory: Factory, loopback: Loopback, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        _, run = await waiting_run(owner, loopback, name("counted"))
+        approval = await the_approval(owner, run["id"])
+        with counted(app) as sent:
+            answer = await decide(owner, approval["id"], "approve", {"scope": "once"})
+        assert answer.status_code == 200, answer.text
+        decisions = [" ".join(statement.split()) for statement in sent if "approval_decisions" in statement]
+        # The decision's insert, refused for a second decision of the same member, with the count of the
+        # approvals before it; then the answer's list of decisions. It was a look-up, the insert and a count.
+        assert len(decisions) == 2, decisions
+        assert decisions[0].startswith("WITH added AS (INSERT INTO approval_decisions")
+        assert "ON CONFLICT (invocation_id, user_id) DO NOTHING" in decisions[0]
+        assert len(sent) <= 15, sent
 
 
 class TestRefusals:

@@ -6,11 +6,20 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, Table, func, select, update
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import joinedload
 
 from app.persistence.models import ApprovalDecision, ApprovalLink, ApprovalNotice, Membership, Role
 from app.persistence.repositories.base import RepositoryBase
+
+DECISIONS: Table = ApprovalDecision.__table__  # type: ignore[assignment]
+
+
+def _approvals_of(invocation_id: uuid.UUID) -> Select[int]:
+    """The count of a call's approvals (one per member: the decisions are unique per member)."""
+    mine = DECISIONS.c.invocation_id == invocation_id
+    return select(func.count()).where(mine, DECISIONS.c.decision == "approve")
 
 
 class ApprovalDecisionRepository(RepositoryBase[ApprovalDecision]):
@@ -27,18 +36,29 @@ class ApprovalDecisionRepository(RepositoryBase[ApprovalDecision]):
         )
         return await self.get_all(statement)
 
-    async def by(self, invocation_id: uuid.UUID, user_id: uuid.UUID) -> ApprovalDecision | None:
-        statement = select(ApprovalDecision).where(
-            ApprovalDecision.invocation_id == invocation_id, ApprovalDecision.user_id == user_id
+    async def add_once(self, decision: ApprovalDecision) -> tuple[bool, int]:
+        """Insert a member's decision unless that member already decided on the call, and count the
+        call's approvals before it, in one statement: (whether it was added, approvals before it)."""
+        # Unset attributes are left out, so a column's server default applies as it would to an ORM add.
+        values = {c.key: value for c in DECISIONS.columns if (value := getattr(decision, c.key)) is not None}
+        added = (
+            insert(DECISIONS)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=[DECISIONS.c.invocation_id, DECISIONS.c.user_id])
+            .returning(DECISIONS.c.id)
+            .cte("added")
         )
-        return await self.get_one_or_none(statement)
+        # The statement's snapshot predates its own insert: the count is of the decisions before it.
+        before = _approvals_of(decision.invocation_id)
+        statement = select(
+            select(func.count()).select_from(added).scalar_subquery(), before.scalar_subquery()
+        )
+        was_added, approvals = (await self.session.execute(statement)).one()
+        return bool(was_added), int(approvals)
 
     async def approvals(self, invocation_id: uuid.UUID) -> int:
         """How many distinct members approved the call so far."""
-        statement = select(func.count()).where(
-            ApprovalDecision.invocation_id == invocation_id, ApprovalDecision.decision == "approve"
-        )
-        return int((await self.session.execute(statement)).scalar_one())
+        return int((await self.session.execute(_approvals_of(invocation_id))).scalar_one())
 
 
 class ApprovalLinkRepository(RepositoryBase[ApprovalLink]):

@@ -69,6 +69,15 @@ class AutomationRepository(RepositoryBase[Automation]):
             return []
         return await self.get_all(select(Automation).where(Automation.id.in_(automation_ids)))
 
+    async def names(self, automation_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+        """The name of each of these automations, without loading their definitions."""
+        if not automation_ids:
+            return {}
+        rows = await self.session.execute(
+            select(Automation.id, Automation.name).where(Automation.id.in_(automation_ids))
+        )
+        return {row.id: row.name for row in rows}
+
     async def get_in_space(
         self, space_id: uuid.UUID, automation_id: uuid.UUID, *, for_update: bool = False
     ) -> Automation | None:

@@ -87,8 +87,7 @@ class ApprovalService:
         self, session: AsyncSession, approvals: Sequence[ActionInvocation]
     ) -> dict[uuid.UUID, str]:
         """The name of each approval's automation, in one query for a whole page of the inbox."""
-        automations = await AutomationRepository(session).get_many({a.automation_id for a in approvals})
-        return {automation.id: automation.name for automation in automations}
+        return await AutomationRepository(session).names({a.automation_id for a in approvals})
 
     async def approve(
         self,
@@ -118,8 +117,8 @@ class ApprovalService:
                 "one call at a time (scope once).",
                 code="scope_not_allowed",
             )
-        await approval_decisions.record(session, approval, access.user_id, "approve", via, None)
-        if await approval_decisions.approvals(session, approval) < approval.required_approvals:
+        approved_by = await approval_decisions.record(session, approval, access.user_id, "approve", via, None)
+        if approved_by < approval.required_approvals:
             await approval_notices.decision_recorded(session, approval)
             return approval  # still pending: more distinct approvers are needed
         now = utcnow()

@@ -26,13 +26,9 @@ class ApprovalDecisions:
         decision: Literal["approve", "deny"],
         via: DecidedVia,
         note: str | None,
-    ) -> ApprovalDecision:
-        """One member's decision (the approval row is locked by the caller); a second one is a 409."""
-        repository = ApprovalDecisionRepository(session)
-        if await repository.by(approval.id, user_id) is not None:
-            raise Conflict(
-                "You already decided on this call; it waits for other approvers.", code="already_decided"
-            )
+    ) -> int:
+        """One member's decision (the approval row is locked by the caller); a second one is a 409.
+        Answers how many distinct members have approved the call, this decision included."""
         row = ApprovalDecision(
             id=uuid.uuid4(),
             invocation_id=approval.id,
@@ -43,7 +39,12 @@ class ApprovalDecisions:
             note=note,
             created_at=utcnow(),
         )
-        return await repository.create(row)
+        added, before = await ApprovalDecisionRepository(session).add_once(row)
+        if not added:
+            raise Conflict(
+                "You already decided on this call; it waits for other approvers.", code="already_decided"
+            )
+        return before + 1 if decision == "approve" else before
 
     async def approvals(self, session: AsyncSession, approval: ActionInvocation) -> int:
         """Distinct members who approved the call so far."""
