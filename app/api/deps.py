@@ -38,7 +38,7 @@ from app.security.passwords import HashCost
 from app.services.automations.vocabulary import space_vocabulary
 from app.services.health import ReadinessProbe
 from app.services.identity.access import Caller, SpaceAccess
-from app.services.identity.auth import auth_service
+from app.services.identity.auth import auth_service, member
 from app.services.identity.token_scopes import require_as_code_space
 from app.services.resources.databases import ConnectionProbe
 from app.services.resources.vault import keyring_for
@@ -181,9 +181,14 @@ CallerDep = Annotated[Caller, Depends(get_caller)]
 
 
 async def get_space_access(
-    session: SessionDep, caller: CallerDep, space_id: Annotated[uuid.UUID, Path()]
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    space_id: Annotated[uuid.UUID, Path()],
 ) -> SpaceAccess:
-    return await auth_service.space_access(session, caller, space_id)
+    """The caller's access to the path's space: the token and the membership in one round trip."""
+    token = credentials.credentials if credentials else None
+    caller, role = await auth_service.authenticate_in_space(session, token, space_id)
+    return member(caller, space_id, role)
 
 
 SpaceDep = Annotated[SpaceAccess, Depends(get_space_access)]
@@ -196,11 +201,10 @@ async def get_code_space_access(
 ) -> SpaceAccess:
     """`SpaceDep` for the routes `automations export` and `apply` call: a token with full access, or
     one whose `as_code` scope names this space (every other route refuses scoped tokens)."""
-    caller = await auth_service.authenticate(
-        session, credentials.credentials if credentials else None, scoped=True
-    )
+    token = credentials.credentials if credentials else None
+    caller, role = await auth_service.authenticate_in_space(session, token, space_id, scoped=True)
     require_as_code_space(caller.scopes, space_id)
-    return await auth_service.space_access(session, caller, space_id)
+    return member(caller, space_id, role)
 
 
 CodeSpaceDep = Annotated[SpaceAccess, Depends(get_code_space_access)]

@@ -114,7 +114,7 @@ class TestRoundTrips:
         assert len(decisions) == 2, decisions
         assert decisions[0].startswith("WITH added AS (INSERT INTO approval_decisions")
         assert "ON CONFLICT (invocation_id, user_id) DO NOTHING" in decisions[0]
-        assert len(sent) <= 15, sent
+        assert len(sent) <= 14, sent
 
 
 class TestRefusals:

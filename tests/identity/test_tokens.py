@@ -13,6 +13,7 @@ from app.persistence.models import ApiToken
 from app.persistence.transaction import transaction
 from app.services.identity.signin import sign_in_service
 from tests.support.factories import TEST_PASSWORD_COST, Caller, Factory
+from tests.support.round_trips import counted
 
 PASSWORD = "correct horse battery staple"
 
@@ -220,3 +221,22 @@ class TestCost:
             assert len(statements) == 1, "a token of the right shape is looked up once"
         finally:
             event.remove(engine, "before_cursor_execute", record)
+
+    async def test_a_space_route_reads_the_token_and_the_membership_in_one_round_trip(
+        self, app, factory: Factory
+    ) -> None:  # type: ignore[no-untyped-def]
+        owner = await factory.owner()
+        stranger = await factory.owner()
+        with counted(app) as sent:
+            mine = await owner.request("GET", owner.space_path())
+        assert mine.status_code == 200, mine.text
+        lookups = [s for s in sent if s.startswith("SELECT") and ("api_tokens" in s or "memberships" in s)]
+        assert len(lookups) == 1, lookups
+        assert "api_tokens" in lookups[0]
+        assert "LEFT OUTER JOIN memberships" in lookups[0]
+        # A live token of someone who is not a member: the same single lookup answers 404, not 401.
+        with counted(app) as sent:
+            theirs = await stranger.request("GET", owner.space_path())
+        assert (theirs.status_code, theirs.json()["error"]["code"]) == (404, "space_not_found")
+        assert len([s for s in sent if s.startswith("SELECT") and "api_tokens" in s]) == 1
+        assert not [s for s in sent if "FROM memberships" in s]

@@ -24,6 +24,10 @@ _ACTIVE_TOKEN_BY_HASH = (
         or_(ApiToken.expires_at.is_(None), ApiToken.expires_at > bindparam("now")),
     )
 )
+# A space route's lookup: the same, with the user's role in the path's space (NULL for a non-member).
+_ACTIVE_TOKEN_WITH_ROLE = _ACTIVE_TOKEN_BY_HASH.add_columns(Membership.role).outerjoin(
+    Membership, and_(Membership.user_id == ApiToken.user_id, Membership.space_id == bindparam("space_id"))
+)
 # A space's members with their users: the listing adds its space, the lookup its space and user.
 _MEMBERS = select(Membership).options(joinedload(Membership.user))
 _MEMBERSHIP = _MEMBERS.where(
@@ -97,6 +101,15 @@ class ApiTokenRepository(RepositoryBase[ApiToken]):
         parameters = {"token_hash": token_hash, "now": now}
         row = (await self.session.execute(_ACTIVE_TOKEN_BY_HASH, parameters)).one_or_none()
         return (row[0], row[1]) if row else None
+
+    async def get_active_with_role(
+        self, token_hash: str, now: datetime, space_id: uuid.UUID
+    ) -> tuple[ApiToken, User, Role | None] | None:
+        """`get_active_by_hash` with the user's role in the space (None when not a member), in the same
+        round trip: what every space route asks before anything else."""
+        parameters = {"token_hash": token_hash, "now": now, "space_id": space_id}
+        row = (await self.session.execute(_ACTIVE_TOKEN_WITH_ROLE, parameters)).one_or_none()
+        return (row[0], row[1], row[2]) if row else None
 
     def owned_statement(self, user_id: uuid.UUID) -> Select[ApiToken]:
         return select(ApiToken).where(ApiToken.user_id == user_id)

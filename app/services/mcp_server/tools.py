@@ -18,8 +18,8 @@ from app.errors import AppError, NotFound
 from app.persistence.models import Automation, Run
 from app.persistence.repositories.mcp_exposure import McpExposureRepository
 from app.persistence.types import AsyncSession
-from app.services.identity.access import Caller, Permissions, SpaceAccess
-from app.services.identity.auth import auth_service
+from app.services.identity.access import Permissions, SpaceAccess
+from app.services.identity.auth import auth_service, member
 from app.services.identity.token_scopes import mcp_automations
 from app.services.runs.admission import refusal
 from app.services.runs.dispatch import dispatcher
@@ -147,8 +147,8 @@ class McpToolService:
         """The caller of a space's MCP server: 401 without a valid token, 404 for a space they are not
         a member of (whatever the token), 403 for a token without the `mcp` scope or a role that
         cannot run automations."""
-        caller: Caller = await auth_service.authenticate(session, token, scoped=True)
-        access = await auth_service.space_access(session, caller, space_id)
+        caller, role = await auth_service.authenticate_in_space(session, token, space_id, scoped=True)
+        access = member(caller, space_id, role)
         automation_ids = mcp_automations(caller.scopes)
         access.require(Permissions.write_automations)
         return McpPrincipal(access=access, automation_ids=automation_ids)

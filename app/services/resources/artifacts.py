@@ -24,8 +24,8 @@ from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import UnitOfWork
 from app.persistence.types import AsyncSession
 from app.security.links import sign_link, verify_link
-from app.services.identity.access import Caller, Permissions, SpaceAccess
-from app.services.identity.auth import auth_service
+from app.services.identity.access import Permissions, SpaceAccess
+from app.services.identity.auth import auth_service, member
 
 DEFAULT_LINK_SECONDS = 15 * 60
 MAX_LINK_SECONDS = 7 * 24 * 3600
@@ -162,8 +162,8 @@ async def _member_or_none(
     if not bearer:
         return None
     try:
-        caller: Caller = await auth_service.authenticate(session, bearer)
-        return await auth_service.space_access(session, caller, space_id)
+        caller, role = await auth_service.authenticate_in_space(session, bearer, space_id)
+        return member(caller, space_id, role)
     except AppError:  # an unknown token and a stranger look the same: no hint
         return None
 
