@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # prometheus-client's own variable: set, its metrics live in files there, shared by every process.
 METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CHILD_STOP_TIMEOUT_SECONDS = 20.0
+# How much longer than its own timeout `worker-alive` waits for the broker before leaving the worker be.
+BROKER_WAIT_SECONDS = 10.0
 
 
 @click.group()
@@ -251,11 +254,13 @@ def check(timeout: float) -> None:
 )
 @fail_on_configuration
 def worker_alive(hostname: str, timeout: float) -> None:
-    """Exit 0 if the named worker answers a ping through the broker, else 1: a liveness probe.
+    """Exit 1 if the broker answers but the named worker does not: a liveness probe.
 
-    The answer travels the worker's own broker connection and event loop, so a worker that is alive but
+    The ping travels the worker's own broker connection and event loop, so a worker that is alive but
     stopped polling the broker (Celery's Redis transport now and then fails to after a reconnection)
-    fails the probe and is restarted instead of holding its queue silently.
+    fails the probe and is restarted instead of holding its queue silently. A broker that does not
+    answer at all (within `--timeout` and BROKER_WAIT_SECONDS more) is not the worker's fault and a
+    restart would not help: that exits 0, saying so.
     """
     from celery.utils.nodenames import host_format
 
@@ -263,14 +268,24 @@ def worker_alive(hostname: str, timeout: float) -> None:
 
     node = host_format(hostname)
     celery = create_celery(load_settings())
-    try:
-        answers = celery.control.ping(destination=[node], timeout=timeout)
-    except Exception as error:
-        click.echo(f"{node}: the broker did not answer: {error}", err=True)
-        sys.exit(1)
-    finally:
-        celery.close()
-    if not any(node in answer for answer in answers):
+    outcome: dict[str, Any] = {}
+
+    def ping() -> None:
+        try:
+            outcome["answers"] = celery.control.ping(destination=[node], timeout=timeout)
+        except Exception as error:  # the broker unreachable: reported below
+            outcome["error"] = error
+
+    # A thread of its own bounds the wait: connecting to an unreachable broker retries for a while.
+    pinging = threading.Thread(target=ping, daemon=True)
+    pinging.start()
+    pinging.join(timeout + BROKER_WAIT_SECONDS)
+    if "answers" not in outcome:
+        reason = outcome.get("error", "no answer in time")
+        click.echo(f"{node}: the broker did not answer ({reason}); not the worker's fault", err=True)
+        return
+    celery.close()
+    if not any(node in answer for answer in outcome["answers"]):
         click.echo(f"{node}: no answer within {timeout:g}s", err=True)
         sys.exit(1)
     click.echo(f"{node}: alive")

@@ -18,6 +18,7 @@ import pytest
 import yaml
 from pydantic import AliasChoices
 
+from app.cli import BROKER_WAIT_SECONDS
 from app.cli import main as cli
 from app.config import Settings
 from app.main import create_app
@@ -261,9 +262,8 @@ class TestProbesAndScaling:
             argv = probe["exec"]["command"]
             assert argv[:2] == ["automations", "worker-alive"], manifest.name
             assert argv[argv.index("-n") + 1] == command[command.index("-n") + 1], manifest.name
-            assert probe["timeoutSeconds"] > float(argv[argv.index("--timeout") + 1]), (
-                "kubelet waits for the answer"
-            )
+            waits = float(argv[argv.index("--timeout") + 1]) + BROKER_WAIT_SECONDS
+            assert probe["timeoutSeconds"] > waits, "kubelet waits for the command's own longest wait"
             assert probe["periodSeconds"] * probe["failureThreshold"] >= 120, (
                 "one slow answer restarts nothing"
             )
