@@ -18,8 +18,8 @@ import pytest
 import yaml
 from pydantic import AliasChoices
 
-from app.cli import BROKER_WAIT_SECONDS
 from app.cli import main as cli
+from app.cli_health import BROKER_WAIT_SECONDS
 from app.config import Settings
 from app.main import create_app
 from app.worker.celery_app import ALL_QUEUES, RUN_QUEUES
