@@ -46,7 +46,7 @@ from app.services.knowledge.search import QueryEmbedder
 from app.services.mcp.drift import McpDriftCheck
 from app.services.mcp.endpoints import McpSettings
 from app.services.resources.vault import SecretVault, keyring_for
-from app.services.runs.execution import ExecutionDeps, PortsFactory
+from app.services.runs.execution import ExecutionDeps, PortsFactory, WakeQueue
 from app.services.runs.limits import DispatchLimits, pricer
 
 logger = logging.getLogger(__name__)
@@ -141,9 +141,10 @@ class Runtime:
         """`vocabulary_for` by the space's id, for collaborators that ask per space (drafting)."""
         return await self.vocabulary_for(str(space_id))
 
-    def execution(self, ports: PortsFactory) -> ExecutionDeps:
-        """What the run service needs for one claim, with the process's own ports."""
-        return ExecutionDeps(pipeline=self.pipeline, actions=self.actions, ports=ports)
+    def execution(self, ports: PortsFactory, wake_queue: WakeQueue | None = None) -> ExecutionDeps:
+        """What the run service needs for one claim, with the process's own ports (and, where it claims
+        runs directly, how it wakes a run queue)."""
+        return ExecutionDeps(pipeline=self.pipeline, actions=self.actions, ports=ports, wake_queue=wake_queue)
 
 
 def build_runtime(

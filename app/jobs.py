@@ -27,8 +27,9 @@ class Job:
 
 
 Sender = Callable[[Job], None]
-AsyncSender = Callable[[Job], Awaitable[None]]
-"""A sender for an event loop: it awaits the broker instead of blocking on it."""
+AsyncSender = Callable[[Job], Awaitable[object]]
+"""A sender for an event loop: it awaits the broker instead of blocking on it (what it answers is its
+own: the broker's publisher says whether it pushed or coalesced)."""
 
 logger = logging.getLogger(__name__)
 

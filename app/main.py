@@ -29,6 +29,7 @@ from app.nl.runtime import build_draft_service
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.run_events import RunEventHub
 from app.services.health import ReadinessProbe
+from app.services.runs.limits import RUN_QUEUES
 from app.worker.celery_app import create_celery
 
 
@@ -90,8 +91,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.send_job = runtime.send_job
         # Requests' wake-ups go out on the event loop over pooled broker connections, as the messages
         # Celery's `send_task` would write (`send_job` stays for code outside a request).
+        # Workers that claim runs directly drain their queue, so a run wake-up adds nothing while
+        # another waits there (`BrokerPublisher`'s coalescing).
         publisher = BrokerPublisher.from_url(
-            redis_url, key_prefix=settings.redis_key_prefix, reply_to=celery.thread_oid
+            redis_url,
+            key_prefix=settings.redis_key_prefix,
+            reply_to=celery.thread_oid,
+            coalesce=RUN_QUEUES if settings.direct_claim_batch else (),
         )
         app.state.publisher = publisher
         app.state.limits = runtime.limits

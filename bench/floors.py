@@ -91,7 +91,7 @@ def noop_drain_rate(stack: BenchStack, count: int, timeout: float = 120.0) -> fl
         for _ in range(count):
             stack.celery.send_task(NOOP, queue=RUN_QUEUE)
     finally:
-        started = stack.resume_queue(RUN_QUEUE, count)
+        started = stack.resume_queue(RUN_QUEUE)
     deadline = time.monotonic() + timeout
     while not stack.broker_idle(RUN_QUEUE):
         if time.monotonic() > deadline:

@@ -170,7 +170,7 @@ def _worker_batch(stack: BenchStack, hook: Hook, count: int, clients: int, node:
     the terminal events' dispatch included)."""
     run_ids = asyncio.run(_fire_batch(stack, hook, count, clients))
     before = cpu_seconds(pid, tree=True)
-    stack.resume_queue(RUN_QUEUE, count, node)
+    stack.resume_queue(RUN_QUEUE, node)
     asyncio.run(_finished_at(stack, run_ids, limit=max(120.0, count * 0.5)))
     _settle(stack)
     spent = cpu_seconds(pid, tree=True) - before

@@ -29,7 +29,7 @@ def _batch(
     """The worker `node` drains a backlog of `count` runs: (runs per second, its CPU seconds per run)."""
     run_ids = asyncio.run(_fire_batch(stack, hook, count, clients))
     before = cpu_seconds(pid, tree=True)
-    started = stack.resume_queue(RUN_QUEUE, count, node)
+    started = stack.resume_queue(RUN_QUEUE, node)
     last = asyncio.run(_finished_at(stack, run_ids, limit=max(120.0, count * 0.5)))
     _settle(stack)
     spent = cpu_seconds(pid, tree=True) - before

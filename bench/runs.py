@@ -186,7 +186,7 @@ def _run_batch(stack: BenchStack, hook: Hook, count: int, concurrency: int) -> t
         run_ids = asyncio.run(_fire_batch(stack, hook, count, concurrency))
     finally:
         cpu = cpu_seconds(stack.worker().pid, tree=True)
-        started = stack.resume_queue(RUN_QUEUE, count)
+        started = stack.resume_queue(RUN_QUEUE)
     last = asyncio.run(_finished_at(stack, run_ids, limit=max(120.0, count * 0.5)))
     _settle(stack)  # the terminal events' dispatch counts as the runs' work
     cpu = cpu_seconds(stack.worker().pid, tree=True) - cpu

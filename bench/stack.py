@@ -335,14 +335,17 @@ class BenchStack:
         )
         assert reply, f"the worker did not confirm it consumes {queue} again"
 
-    def resume_queue(self, queue: str, waiting: int, node: str = "") -> float:
+    def resume_queue(self, queue: str, node: str = "") -> float:
         """The worker (`node`, default the main one) consumes `queue` again; answers when it took the first
-        of the `waiting` messages.
+        of the messages waiting there.
 
         A consumer added back starts with the broker's next poll (up to a second later), so a batch is
-        timed from its first message leaving the queue, not from this call (`time.time()` clock).
+        timed from its first message leaving the queue, not from this call (`time.time()` clock). The
+        messages are counted rather than assumed one per run: with direct claims on, a backlog of runs
+        may wait behind a single wake-up.
         """
         client = redis.Redis.from_url(self.redis_url)
+        waiting = int(client.llen(queue))
         taken: list[float] = []
 
         def watch() -> None:

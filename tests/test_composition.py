@@ -10,6 +10,8 @@ from app.composition import build_runtime, job_sender
 from app.config import Settings
 from app.jobs import Job
 from app.persistence.db import create_engine, create_sessionmaker
+from app.services.runs.limits import RUN_QUEUES
+from app.worker import celery_app
 from app.worker.celery_app import create_celery
 
 
@@ -85,3 +87,8 @@ def test_two_runtimes_share_no_pipeline() -> None:
     first = _build(_settings())
     second = _build(_settings())
     assert first.pipeline is not second.pipeline
+
+
+def test_the_worker_consumes_every_queue_runs_are_woken_on() -> None:
+    assert celery_app.RUN_QUEUES == RUN_QUEUES
+    assert set(RUN_QUEUES) < set(celery_app.ALL_QUEUES)

@@ -102,6 +102,8 @@ class WorkerSettings(BaseModel):
         description=(
             "Runs a worker task claims straight from the database, one after another, after the run its"
             " message named, while runs are pending on that message's queue; 0 = only the named run."
+            " Above 0 the api also sends a run's wake-up only when none waits on its queue: set it the"
+            " same for the api and every worker."
         ),
     )
     run_on_failure_reserve_fraction: float = Field(

@@ -11,6 +11,13 @@ have written.
 Scope: queues on the anonymous exchange at priority 0, which is how every job of this service is sent
 (`job_sender` passes `declare=[]` and no exchange); the list's key is the queue's name behind the
 broker's `global_keyprefix`.
+
+A publisher may *coalesce* the wake-ups of some queues (the run queues, when workers claim runs directly:
+see `direct_claim_batch`): a job for such a queue, with no countdown, is pushed only when no message
+waits on its list, in one script run by Redis, so the check and the push are one step and still one
+round trip. A waiting message is taken later by a worker that claims the next pending runs of its queue
+one after another, so a run committed before the check is claimed by that drain without a message of
+its own; under a backlog the broker then carries a few messages instead of one per run.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import json
 import os
 import socket
 import uuid
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -36,6 +44,14 @@ REPR_MAXLEVELS = 3
 # A dead broker fails a publish in about this long instead of holding the request up; the run it would
 # have woken stays pending in the database and recovery sends it again.
 SOCKET_TIMEOUT_SECONDS = 2.0
+# Push unless a message already waits on the list: the check and the push cannot be split by another
+# client's push or a consumer's pop.
+_PUSH_UNLESS_WAITING = """
+if redis.call('LLEN', KEYS[1]) == 0 then
+  return redis.call('LPUSH', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -107,27 +123,47 @@ def task_message(job: Job, *, origin: str, reply_to: str, now: datetime | None =
 
 
 class BrokerPublisher:
-    """Sends jobs as Celery task messages with `redis.asyncio`; its connection pool outlives requests."""
+    """Sends jobs as Celery task messages with `redis.asyncio`; its connection pool outlives requests.
 
-    def __init__(self, redis: Redis, *, key_prefix: str = "", reply_to: str | None = None) -> None:
+    `coalesce` names the queues whose immediate jobs are pushed only when no message waits there
+    (see the module's docstring); a job with a countdown is always pushed.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        key_prefix: str = "",
+        reply_to: str | None = None,
+        coalesce: Collection[str] = (),
+    ) -> None:
         self.redis = redis
         self.key_prefix = key_prefix
         # What Celery writes: `gen<pid>@<host>` and the app's process-wide reply queue id.
         self.origin = f"gen{os.getpid()}@{socket.gethostname()}"
         self.reply_to = reply_to or str(uuid.uuid4())
+        self.coalesce = frozenset(coalesce)
+        self._push_unless_waiting = redis.register_script(_PUSH_UNLESS_WAITING)
 
     @classmethod
-    def from_url(cls, url: str, *, key_prefix: str = "", reply_to: str | None = None) -> BrokerPublisher:
+    def from_url(
+        cls, url: str, *, key_prefix: str = "", reply_to: str | None = None, coalesce: Collection[str] = ()
+    ) -> BrokerPublisher:
         """A publisher on its own client of the broker at `url` (no connection opens until a send)."""
         redis = Redis.from_url(
             url, socket_timeout=SOCKET_TIMEOUT_SECONDS, socket_connect_timeout=SOCKET_TIMEOUT_SECONDS
         )
-        return cls(redis, key_prefix=key_prefix, reply_to=reply_to)
+        return cls(redis, key_prefix=key_prefix, reply_to=reply_to, coalesce=coalesce)
 
-    async def publish(self, job: Job) -> None:
-        """Push `job` onto its queue; raises the client's error when the broker cannot take it."""
+    async def publish(self, job: Job, *, coalesce: bool = True) -> bool:
+        """Push `job` onto its queue; False when it was coalesced (a message already waited there;
+        `coalesce=False` pushes it regardless). Raises the client's error when the broker cannot take it."""
         queue, message = task_message(job, origin=self.origin, reply_to=self.reply_to)
-        await self.redis.lpush(self.key_prefix + queue, message)
+        key = self.key_prefix + queue
+        if coalesce and queue in self.coalesce and job.countdown is None:
+            return bool(await self._push_unless_waiting(keys=[key], args=[message]))
+        await self.redis.lpush(key, message)
+        return True
 
     async def aclose(self) -> None:
         """Close the pooled connections."""

@@ -15,6 +15,8 @@ from app import metrics
 from app.config import Settings, get_settings
 from app.config.cores import usable_cores
 
+# `app.services.runs.limits.RUN_QUEUES`, written out: the health probes import this module and the
+# run services would double their start-up (tests/test_composition.py checks the two agree).
 RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
 SYSTEM_QUEUE = "system"
 ALL_QUEUES = (*RUN_QUEUES, SYSTEM_QUEUE)

@@ -21,12 +21,14 @@ from redis.asyncio import Redis
 
 from app.composition import Runtime, build_runtime
 from app.config import get_settings
+from app.integrations.broker import BrokerPublisher
 from app.integrations.user_databases import QueryRunner
 from app.persistence.autocommit import AutocommitWrites, claim_writes
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
 from app.persistence.transaction import transaction
 from app.persistence.types import AsyncEngine, AsyncSession, async_sessionmaker
 from app.security.egress import EgressAllowList
+from app.services.runs.limits import RUN_QUEUES
 
 # Runs send HTTP, speak MCP and check templates. The API loads these clients on first use; the worker
 # loads them here, in the main process before the pool forks, so pool processes share one copy and a
@@ -63,6 +65,8 @@ class WorkerRuntime:
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Redis
+    publisher: BrokerPublisher
+    """Run wake-ups a drain sends itself, on `redis`, coalesced on the run queues."""
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
@@ -104,6 +108,7 @@ def runtime() -> WorkerRuntime:
             settings.resolved_database_url(), transaction_pooler=settings.behind_transaction_pooler
         )
         sessionmaker = create_sessionmaker(engine)
+        redis = Redis.from_url(settings.resolved_redis_url())
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
@@ -118,7 +123,8 @@ def runtime() -> WorkerRuntime:
             loop=loop,
             engine=engine,
             sessionmaker=sessionmaker,
-            redis=Redis.from_url(settings.resolved_redis_url()),
+            redis=redis,
+            publisher=BrokerPublisher(redis, key_prefix=settings.redis_key_prefix, coalesce=RUN_QUEUES),
         )
     return _runtime
 

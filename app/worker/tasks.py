@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 import uuid
 from datetime import UTC, datetime, timedelta
 
 from celery import Task, shared_task
+from redis.exceptions import RedisError
 
 from app import metrics
 from app.integrations.slack import SlackApi
+from app.jobs import Job
 from app.services.governance.approvals import approval_service
 from app.services.governance.notices import NoticeChannels, approval_notices
 from app.services.health import database_status, record_beat_tick, sample_queue_depths
@@ -19,6 +22,7 @@ from app.services.outbound.deliveries import DeliverySettings, delivery_service
 from app.services.resources.artifacts import artifact_service
 from app.services.resources.vault import SecretVault, keyring_for
 from app.services.runs.execution import ExecutionSettings, execution_service
+from app.services.runs.limits import EXECUTE_TASK, RUN_QUEUES
 from app.services.runs.queue_depth import queue_depth_service
 from app.services.runs.recovery import recovery_service
 from app.services.runs.waking import DUE_BATCH, waker
@@ -27,10 +31,11 @@ from app.services.triggers.schedules import TICK_BATCH, schedule_service
 from app.worker.ports import mail_port, ports_for
 from app.worker.runtime import run, runtime, stopping
 
+logger = logging.getLogger(__name__)
+
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
-# The queues whose depth beat's tick samples (the worker's composition root declares the same ones).
-RUN_QUEUES = ("runs.fast", "runs.medium", "runs.long")
+# The queues whose depth beat's tick samples: every queue the worker consumes.
 CELERY_QUEUES = (*RUN_QUEUES, "system")
 # Batches of due schedules one beat tick fires at most (the rest wait for the next tick).
 MAX_SCHEDULE_BATCHES = 200
@@ -123,6 +128,15 @@ def dispatch_event(event_id: str) -> None:
     run(_dispatch_event(event_id))
 
 
+async def _wake_queue(queue: str, run_id: uuid.UUID, *, always: bool = False) -> None:
+    """A drain's wake-up of its queue (see `execute_and_continue`), unless one already waits there or
+    `always`. A broker that cannot take it costs only time: recovery wakes a run left pending."""
+    try:
+        await runtime().publisher.publish(Job(EXECUTE_TASK, (str(run_id),), queue=queue), coalesce=not always)
+    except RedisError as exc:
+        logger.warning("could not wake queue %s: %s", queue, type(exc).__name__)
+
+
 async def _execute(run_id: str, queue: str | None) -> str:
     worker = runtime()
     settings = ExecutionSettings(
@@ -133,7 +147,7 @@ async def _execute(run_id: str, queue: str | None) -> str:
         on_failure_reserve_min_seconds=worker.core.settings.run_on_failure_reserve_min_seconds,
         direct_claims=worker.core.settings.direct_claim_batch,
     )
-    deps = worker.core.execution(ports_for(worker))
+    deps = worker.core.execution(ports_for(worker), _wake_queue if settings.direct_claims else None)
     # Only the queue this message came from: the worker consumes it, whatever else it consumes.
     queues = (queue,) if queue in RUN_QUEUES else ()
     answers = await execution_service.execute_and_continue(

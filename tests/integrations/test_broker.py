@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import uuid
@@ -106,6 +107,65 @@ class TestMessage:
             await publisher.aclose()
         assert client.llen(prefix + "a:runs.medium") == 1
         assert client.llen(prefix + "runs.medium") == 0
+
+
+class TestCoalescing:
+    async def test_a_wake_up_is_pushed_only_while_none_waits_on_its_queue(self, broker: Any) -> None:
+        isolated, client = broker
+        prefix = isolated.redis_key_prefix
+        publisher = BrokerPublisher.from_url(
+            isolated.resolved_redis_url(), key_prefix=prefix, coalesce=("runs.fast",)
+        )
+        wake = Job(name="runs.execute", args=("r1",), queue="runs.fast")
+        try:
+            assert await publisher.publish(wake) is True
+            assert await publisher.publish(Job(name="runs.execute", args=("r2",), queue="runs.fast")) is False
+            assert client.llen(prefix + "runs.fast") == 1
+            # Taken by a consumer: the queue is empty again, so the next wake-up goes out.
+            assert client.rpop(prefix + "runs.fast") is not None
+            assert await publisher.publish(Job(name="runs.execute", args=("r3",), queue="runs.fast")) is True
+            # Asked to push regardless (a drain's own way back after its batch), it does.
+            assert await publisher.publish(
+                Job(name="runs.execute", args=("r4",), queue="runs.fast"), coalesce=False
+            )
+            assert client.llen(prefix + "runs.fast") == 2
+            assert client.rpop(prefix + "runs.fast") is not None
+            # Other queues, and a wake-up held for later, are never coalesced.
+            for _ in range(2):
+                assert await publisher.publish(Job(name="runs.execute", args=("m",), queue="runs.medium"))
+                assert await publisher.publish(
+                    Job(name="runs.execute", args=("later",), queue="runs.fast", countdown=5)
+                )
+        finally:
+            await publisher.aclose()
+        assert client.llen(prefix + "runs.medium") == 2
+        waiting = [
+            json.loads(raw)["headers"]["argsrepr"] for raw in client.lrange(prefix + "runs.fast", 0, -1)
+        ]
+        assert sorted(waiting) == ["('later',)", "('later',)", "('r4',)"]
+
+    async def test_racing_publishers_leave_one_wake_up(self, broker: Any) -> None:
+        isolated, client = broker
+        prefix = isolated.redis_key_prefix
+        publishers = [
+            BrokerPublisher.from_url(
+                isolated.resolved_redis_url(), key_prefix=prefix, coalesce=("runs.fast",)
+            )
+            for _ in range(4)
+        ]
+        try:
+            pushed = await asyncio.gather(
+                *(
+                    publisher.publish(Job(name="runs.execute", args=(f"r{index}",), queue="runs.fast"))
+                    for index in range(50)
+                    for publisher in publishers
+                )
+            )
+        finally:
+            for publisher in publishers:
+                await publisher.aclose()
+        assert pushed.count(True) == 1
+        assert client.llen(prefix + "runs.fast") == 1
 
 
 PREVIEWED = [("r",), ("x", 1, None, 2.5), ("é\n",), ("x" * 2000,), ((1, [2]),), {"a": 2, "b": "c"}, {}, ()]

@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 import pytest
 from httpx import ASGITransport, AsyncClient
+from redis.asyncio import Redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -307,3 +308,46 @@ class TestDirectClaims:
         }
         assert rows[taken] == ("succeeded", 1, 1), "claimed and run once, by the first task"
         assert rows[bystander] == ("succeeded", 1, 1), "a stale wake-up goes on with the next pending run"
+
+
+class TestCoalescedWakeUps:
+    async def test_fires_behind_a_waiting_wake_up_send_none_and_every_pool_process_drains(
+        self, stack: Stack, running: list[ServiceProcess]
+    ) -> None:
+        owner, automation = await _automation(stack)
+        count = 60
+        run_ids = []
+        for _ in range(count):
+            answer = await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/runs"))
+            assert answer.status_code == 202, answer.text
+            run_ids.append(answer.json()["id"])
+        broker = Redis.from_url(stack.settings.resolved_redis_url())
+        try:
+            assert await broker.llen(stack.settings.redis_key_prefix + "runs.fast") == 1, (
+                "the first fire's wake-up waited, so the others sent none"
+            )
+        finally:
+            await broker.aclose()
+
+        worker = await asyncio.to_thread(start_worker, stack.settings, stack.env, "coalesced")
+        running.append(worker)
+        stack.started.append(worker)
+        claimers: set[str] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            rows = await stack.rows(
+                "SELECT claimed_by, status FROM runs WHERE id = ANY(CAST(:ids AS uuid[]))", ids=run_ids
+            )
+            claimers |= {row[0] for row in rows if row[0]}
+            if all(row[1] == "succeeded" for row in rows):
+                break
+            await asyncio.sleep(0.005)
+        await stack.until_done(run_ids, timeout=5)
+        assert len(claimers) == 2, f"both pool processes drained the queue: {claimers}\n{stack.logs()}"
+        rows = await stack.rows(
+            "SELECT r.status, r.attempt, count(s.id) FROM runs r JOIN run_steps s ON s.run_id = r.id"
+            " WHERE r.id = ANY(CAST(:ids AS uuid[])) GROUP BY r.id",
+            ids=run_ids,
+        )
+        assert len(rows) == count
+        assert set(rows) == {("succeeded", 1, 1)}, "each ran once"

@@ -122,6 +122,21 @@ def _claim_next_with_modes() -> Any:
     return _claim_update(RUNS.c.id == pick)
 
 
+@functools.cache
+def _pending_waits() -> Any:
+    """Whether a pending run of the named queues (bound: queues) could be claimed now; built once."""
+    now = bindparam("now", type_=RUNS.c.started_at.type)
+    return select(
+        select(RUNS.c.id)
+        .where(
+            RUNS.c.status == constant(RunStatus.pending),
+            _CLAIMABLE_WHEN[RunStatus.pending](RUNS.c, now),
+            RUNS.c.queue.in_(bindparam("queues", expanding=True)),
+        )
+        .exists()
+    )
+
+
 def _claimed(result: Any) -> ClaimedRun | None:
     """The claimed run and what the claim statement read with it, or None when it took nothing."""
     row = result.one_or_none()
@@ -315,6 +330,14 @@ class RunRepository(RepositoryBase[Run]):
             return None
         params = {"queues": list(queues), "worker": worker, "lease_until": now + lease, "now": now}
         return _claimed(await self.session.execute(_claim_next_with_modes(), params))
+
+    async def pending_waits(self, queues: Sequence[str], now: datetime) -> bool:
+        """Whether a run of `queues` is pending and could be claimed now (the pick of
+        `claim_next_with_context`, without taking it)."""
+        if not queues:
+            return False
+        params = {"queues": list(queues), "now": now}
+        return bool((await self.session.execute(_pending_waits(), params)).scalar())
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:

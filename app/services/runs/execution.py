@@ -10,10 +10,10 @@ must commit with it, else a transaction on the same connection.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from app.definitions.automation import AutomationDefinition, Step
 from app.definitions.plan_tree import action_steps
@@ -29,7 +29,7 @@ from app.integrations.llm import load_off_loop
 from app.persistence.autocommit import AutocommitWrites, OpenClaimWrites
 from app.persistence.base import utcnow
 from app.persistence.models import Run, RunStep
-from app.persistence.repositories.runs import RunStepRepository
+from app.persistence.repositories.runs import RunRepository, RunStepRepository
 from app.registry import ActionResolver
 from app.registry.ports import Ports
 from app.security.redaction import redact
@@ -47,6 +47,13 @@ NOT_CLAIMED = "not_claimed"
 """A claim's answer when it took no run: another claim has it, it moved on, or none was pending."""
 PortsFactory = Callable[[Run, AutocommitWrites], Ports]
 """(the claimed run, the claim's connection) → the ports of its action contexts."""
+
+
+class WakeQueue(Protocol):
+    """A wake-up on a run queue naming a run already claimed (its claim goes on with the next pending
+    run), unless one already waits there; with `always`, even then."""
+
+    def __call__(self, queue: str, run_id: uuid.UUID, *, always: bool = False) -> Awaitable[object]: ...
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,8 @@ class ExecutionDeps:
     actions: ActionResolver
     """Resolved for the run's space at each claim: a plugin the space disabled has no actions there."""
     ports: PortsFactory
+    wake_queue: WakeQueue | None = None
+    """Set where fires coalesce run wake-ups: how a drain (`execute_and_continue`) keeps one waiting."""
 
 
 def resume_from(run: Run, records: list[RunStep]) -> Resume:
@@ -156,9 +165,13 @@ class ExecutionService:
         which: uuid.UUID | transitions.NextPending,
         settings: ExecutionSettings,
         deps: ExecutionDeps,
+        *,
+        fan_out: bool = False,
     ) -> str:
         """Run one claim of the run `which` names (or of the next pending run of its queues); the answer
-        says how it ended ("not_claimed" if it was not ours, or none was pending).
+        says how it ended ("not_claimed" if it was not ours, or none was pending). With `fan_out`, a
+        direct claim that took a run while another is pending leaves a wake-up waiting on its queue
+        (`deps.wake_queue`) before walking it.
 
         Every write of the claim goes through the one connection `open_writes` opens: its records one
         statement each, its finish alone or as a transaction there; the wake-ups leave after the block.
@@ -168,6 +181,11 @@ class ExecutionService:
             if claimed is None:
                 return NOT_CLAIMED
             run = claimed.run
+            if fan_out and deps.wake_queue is not None and isinstance(which, transitions.NextPending):
+                async with writes.write() as session:
+                    more = await RunRepository(session).pending_waits(which.queues, utcnow())
+                if more:
+                    await deps.wake_queue(run.queue, run.id)
             journal = RunJournal(
                 writes.write,
                 run.id,
@@ -209,22 +227,40 @@ class ExecutionService:
         runs of `queues`, one after another, each exactly as a wake-up's claim (its own connection, its
         wake-ups sent after it); the answers in order.
 
-        A message is a wake-up for its queue: the runs taken this way still have their own messages on
+        A message is a wake-up for its queue: a run taken this way may still have its own message on
         the broker, and such a stale message, whose run is already taken, goes on with the next pending
         run rather than leaving it behind a line of messages that do nothing. It stops at the first
         claim that finds nothing pending, and once `stopping()` says the worker is shutting down (it
         finishes what it holds and takes nothing new).
+
+        Where fires coalesce their wake-ups (`deps.wake_queue` is set: a run may be pending with no
+        message of its own, because one already waited on its queue), any run committed before a waiting
+        message was seen must be claimed by the drain of whoever takes that message. So a drain stops
+        without leaving a message only when it found nothing pending: once its batch is used up it sends
+        one for its own way back, and once its worker is stopping it leaves one waiting for another. Its
+        first direct claim also leaves one waiting before its run is walked, so that an idle process
+        joins the drain (which then does the same).
         """
         answers = [await self.execute(open_writes, run_id, settings, deps)]
+        wake = deps.wake_queue
         if not queues:
             return answers
-        for _ in range(settings.direct_claims):
+        for index in range(settings.direct_claims):
             if stopping():
+                if wake is not None:
+                    for queue in queues:
+                        await wake(queue, run_id)
                 break
-            answer = await self.execute(open_writes, transitions.NextPending(queues), settings, deps)
+            answer = await self.execute(
+                open_writes, transitions.NextPending(queues), settings, deps, fan_out=index == 0
+            )
             if answer == NOT_CLAIMED:
                 break
             answers.append(answer)
+        else:
+            if wake is not None:
+                for queue in queues:
+                    await wake(queue, run_id, always=True)
         return answers
 
     async def _walk(

@@ -12,10 +12,12 @@ from app.engine.estimate import Pricer
 from app.registry import actions
 from app.registry.llm_ports import LlmPort
 
-__all__ = ["EXECUTE_TASK", "DispatchLimits", "pricer", "queue_for"]
+__all__ = ["EXECUTE_TASK", "RUN_QUEUES", "DispatchLimits", "pricer", "queue_for"]
 
 EXECUTE_TASK = "runs.execute"
 _QUEUE_OF_CLASS = {"fast": "runs.fast", "medium": "runs.medium", "long": "runs.long"}
+RUN_QUEUES = tuple(_QUEUE_OF_CLASS.values())
+"""The queues runs are woken on, one per duration class."""
 _CLASS_RANK = {"fast": 0, "medium": 1, "long": 2}
 
 
