@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import uuid
@@ -33,6 +34,8 @@ from app.worker.runtime import run, runtime, stopping
 
 logger = logging.getLogger(__name__)
 
+# A drain's wake-up gives up after this long: the worker's broker client has no timeout of its own.
+WAKE_TIMEOUT_SECONDS = 2.0
 # An event still undispatched after this long lost its wake-up (crash between commit and enqueue).
 EVENT_STALE_AFTER = timedelta(seconds=10)
 # The queues whose depth beat's tick samples: every queue the worker consumes.
@@ -130,10 +133,12 @@ def dispatch_event(event_id: str) -> None:
 
 async def _wake_queue(queue: str, run_id: uuid.UUID, *, always: bool = False) -> None:
     """A drain's wake-up of its queue (see `execute_and_continue`), unless one already waits there or
-    `always`. A broker that cannot take it costs only time: recovery wakes a run left pending."""
+    `always`. A broker that cannot take it, or does not answer in time, costs only time: recovery wakes a
+    run left pending, and the claim in hand goes on."""
+    job = Job(EXECUTE_TASK, (str(run_id),), queue=queue)
     try:
-        await runtime().publisher.publish(Job(EXECUTE_TASK, (str(run_id),), queue=queue), coalesce=not always)
-    except RedisError as exc:
+        await asyncio.wait_for(runtime().publisher.publish(job, coalesce=not always), WAKE_TIMEOUT_SECONDS)
+    except (RedisError, TimeoutError) as exc:
         logger.warning("could not wake queue %s: %s", queue, type(exc).__name__)
 
 

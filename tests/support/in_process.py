@@ -24,6 +24,7 @@ def in_process_runtime(app: Any) -> WorkerRuntime:
         engine=app.state.engine,
         sessionmaker=app.state.sessionmaker,
         redis=app.state.redis,
+        publisher=app.state.publisher,
     )
 
 
