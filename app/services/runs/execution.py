@@ -238,8 +238,8 @@ class ExecutionService:
         message was seen must be claimed by the drain of whoever takes that message. So a drain stops
         without leaving a message only when it found nothing pending: once its batch is used up it sends
         one for its own way back, and once its worker is stopping it leaves one waiting for another. Its
-        first direct claim also leaves one waiting before its run is walked, so that an idle process
-        joins the drain (which then does the same).
+        first direct claim, while another run is pending, also leaves one waiting before its run is
+        walked, so that an idle process joins the drain (and does the same).
         """
         answers = [await self.execute(open_writes, run_id, settings, deps)]
         wake = deps.wake_queue
