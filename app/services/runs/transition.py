@@ -18,7 +18,8 @@ from app import metrics
 from app.definitions import run_states
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.models import Run
-from app.persistence.repositories.runs import ClaimedRun, RunRepository
+from app.persistence.repositories.run_claims import ClaimedRun
+from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
 from app.persistence.writer import RunPlan, Written, plan_writer
 
