@@ -83,10 +83,10 @@ def latency(stack: BenchStack, warmup: int, count: int) -> list[Row]:
     (hook,) = asyncio.run(create_hooks(stack.database_url, 1))
     log(f"run latency: {count} sequential runs after {warmup} warm-up")
     _settle(stack)
-    counts_before = round_trips.read(stack.redis_client())
+    counts_before = round_trips.read(stack.home)
     samples = asyncio.run(_sequential_runs(stack, hook, warmup, count))
     _settle(stack)  # the terminal events' dispatch tasks too
-    counts = round_trips.read(stack.redis_client())
+    counts = round_trips.read(stack.home)
     per_run = {
         task: (counts.get(task, 0) - counts_before.get(task, 0)) / (warmup + count)
         for task in ("runs.execute", "events.dispatch")

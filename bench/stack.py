@@ -50,6 +50,11 @@ UNLIMITED_WEBHOOK_RATE = 10**7
 # Settings of the bench's environment its api and worker keep (every other AUTOMATIONS_ one is dropped),
 # so a pair of runs can compare them: `AUTOMATIONS_DIRECT_CLAIM_BATCH=0 python -m bench throughput`.
 PASSED_SETTINGS = frozenset({"AUTOMATIONS_DIRECT_CLAIM_BATCH"})
+# An SMTP relay, configured as a deployment that sends email approvals and send_email steps has one:
+# what a process builds for it is part of what the bench measures. No bench run sends mail, so the
+# relay (a name that never resolves) is never contacted.
+SMTP_URL = "smtp://relay.invalid:25"
+SMTP_FROM = "bench@example.com"
 START_TIMEOUT_SECONDS = 60.0
 # How long a worker may take to confirm it stopped or resumed consuming (Celery waits 1 s by default, which
 # a loaded machine can miss).
@@ -207,6 +212,8 @@ class BenchStack:
             AUTOMATIONS_SECRET_KEY=SECRET_KEY,
             AUTOMATIONS_HOME=str(self.home),
             AUTOMATIONS_WEBHOOK_RATE_LIMIT=str(UNLIMITED_WEBHOOK_RATE),
+            AUTOMATIONS_SMTP_URL=SMTP_URL,
+            AUTOMATIONS_SMTP_FROM=SMTP_FROM,
         )
         return env
 

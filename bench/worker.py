@@ -27,7 +27,7 @@ def main(argv: list[str]) -> None:
     from app.worker.celery_app import ALL_QUEUES, WORKER_OPTIONS, create_celery
     from bench import round_trips
 
-    round_trips.install()
+    round_trips.install(settings.home)
     celery = create_celery(settings)
     celery.conf.include = [*celery.conf.include, "bench.noop_tasks"]
     celery.worker_main(["worker", "-Q", ",".join(ALL_QUEUES), "--loglevel=INFO", *WORKER_OPTIONS, *argv])

@@ -13,18 +13,14 @@ from typing import Any
 from app import metrics
 from app.adapters.artifact_writer import RunArtifacts
 from app.adapters.run_waits import RunWaits
-from app.config import Settings
 from app.definitions.signals import StepError
 from app.errors import AppError
 from app.integrations.http import GuardedHttp
-from app.integrations.slack import SlackApi
-from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.persistence.autocommit import AutocommitWrites
 from app.persistence.base import utcnow
 from app.persistence.models import AutomationKv, Run
 from app.registry.llm_ports import LlmReply
 from app.registry.ports import InvocationRecord, KvEntry, Ports
-from app.security.egress import EgressAllowList
 from app.services.governance.invocations import invocation_service
 from app.services.governance.ledger import ledger_service
 from app.services.resources.kv import KvTarget, kv_service
@@ -226,19 +222,9 @@ class ClaimCallLimiter:
         self._seeded = True
 
 
-def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
-    """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
-    if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
-        return None
-    relay = SmtpRelay.parse(settings.smtp_url.get_secret_value())
-    return RelayMail(SmtpMailer(relay, settings.smtp_from, allow))
-
-
 def ports_for(worker: WorkerRuntime) -> PortsFactory:
     """The ports of each claimed run: the worker's egress guard and LLM adapter, the run's own ledger
-    and artifacts, Slack's Web API and the SMTP relay (when one is configured)."""
-    slack = SlackApi(worker.core.settings.slack_api_url, worker.core.egress_allow)
-    mail = mail_port(worker.core.settings, worker.core.egress_allow)
+    and artifacts, and the worker's Slack and SMTP clients (built once per process)."""
 
     def make(run: Run, claim: AutocommitWrites) -> Ports:
         writes = claim.write
@@ -248,8 +234,8 @@ def ports_for(worker: WorkerRuntime) -> PortsFactory:
             notifications=RunNotifications(writes, run),
             llm=worker.core.llm,
             ledger=RunLedger(claim, run),
-            slack=slack,
-            mail=mail,
+            slack=worker.slack,
+            mail=worker.mail,
             invocations=RunInvocations(claim, run),
             call_limiter=ClaimCallLimiter(worker.core.settings.run_call_rate_limit, run, writes),
             artifacts=RunArtifacts(

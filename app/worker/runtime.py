@@ -20,8 +20,10 @@ from celery.signals import worker_process_shutdown, worker_shutdown, worker_shut
 from redis.asyncio import Redis
 
 from app.composition import Runtime, build_runtime
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.integrations.broker import BrokerPublisher
+from app.integrations.slack import SlackApi
+from app.integrations.smtp import RelayMail, SmtpMailer, SmtpRelay
 from app.integrations.user_databases import QueryRunner
 from app.persistence.autocommit import AutocommitWrites, claim_writes
 from app.persistence.db import IDLE_PING_SECONDS, create_engine, create_sessionmaker
@@ -67,6 +69,9 @@ class WorkerRuntime:
     redis: Redis
     publisher: BrokerPublisher
     """Run wake-ups a drain sends itself, on `redis`, coalesced on the run queues."""
+    slack: SlackApi
+    mail: RelayMail | None
+    """The SMTP relay (`mail_port`), built with the process: its TLS context costs ~50 ms of CPU to load."""
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""
@@ -78,6 +83,14 @@ class WorkerRuntime:
 
 
 _runtime: WorkerRuntime | None = None
+
+
+def mail_port(settings: Settings, allow: EgressAllowList) -> RelayMail | None:
+    """The SMTP relay of AUTOMATIONS_SMTP_URL from AUTOMATIONS_SMTP_FROM, or None when not configured."""
+    if settings.smtp_url is None or not settings.smtp_url.get_secret_value() or not settings.smtp_from:
+        return None
+    relay = SmtpRelay.parse(settings.smtp_url.get_secret_value())
+    return RelayMail(SmtpMailer(relay, settings.smtp_from, allow))
 
 
 def _send_task(*args: Any, **kwargs: Any) -> Any:
@@ -109,6 +122,7 @@ def runtime() -> WorkerRuntime:
         )
         sessionmaker = create_sessionmaker(engine)
         redis = Redis.from_url(settings.resolved_redis_url())
+        allow = EgressAllowList.parse(settings.egress_allow)
         _runtime = WorkerRuntime(
             pid=os.getpid(),
             name=f"{socket.gethostname()}:{os.getpid()}",
@@ -116,15 +130,15 @@ def runtime() -> WorkerRuntime:
                 settings,
                 _send_task,
                 sessionmaker,
-                QueryRunner(
-                    EgressAllowList.parse(settings.egress_allow), settings.database_statement_timeout_seconds
-                ),
+                QueryRunner(allow, settings.database_statement_timeout_seconds),
             ),
             loop=loop,
             engine=engine,
             sessionmaker=sessionmaker,
             redis=redis,
             publisher=BrokerPublisher(redis, key_prefix=settings.redis_key_prefix, coalesce=RUN_QUEUES),
+            slack=SlackApi(settings.slack_api_url, allow),
+            mail=mail_port(settings, allow),
         )
     return _runtime
 

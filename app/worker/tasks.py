@@ -12,7 +12,6 @@ from celery import Task, shared_task
 from redis.exceptions import RedisError
 
 from app import metrics
-from app.integrations.slack import SlackApi
 from app.jobs import Job
 from app.services.governance.approvals import approval_service
 from app.services.governance.notices import NoticeChannels, approval_notices
@@ -29,7 +28,7 @@ from app.services.runs.recovery import recovery_service
 from app.services.runs.waking import DUE_BATCH, waker
 from app.services.triggers.events import event_service
 from app.services.triggers.schedules import TICK_BATCH, schedule_service
-from app.worker.ports import mail_port, ports_for
+from app.worker.ports import ports_for
 from app.worker.runtime import run, runtime, stopping
 
 logger = logging.getLogger(__name__)
@@ -185,9 +184,9 @@ async def _send_approval_notice(notice_id: str) -> str:
     worker = runtime()
     settings = worker.core.settings
     channels = NoticeChannels(
-        slack=SlackApi(settings.slack_api_url, worker.core.egress_allow),
+        slack=worker.slack,
         vault=SecretVault(keyring_for(settings)),
-        mail=mail_port(settings, worker.core.egress_allow),
+        mail=worker.mail,
         public_url=settings.public_url,
     )
     async with worker.unit_of_work() as session:

@@ -38,6 +38,18 @@ class TestSendEmail:
         assert step["output"]["message_id"] == sent[0].message["Message-ID"]
         assert step["output"]["accepted"] == ["ops@example.com"]
 
+    async def test_runs_one_after_another_each_send_through_the_workers_one_relay(
+        self, factory: Factory, smtp_server: SmtpServer, stack
+    ) -> None:  # type: ignore[no-untyped-def]
+        # A worker process builds its SMTP relay (and its TLS context) once; every run's mail uses it.
+        owner = await factory.owner()
+        document = definition(email_step(to=["ops@example.com"], subject="Round {{ inputs.n }}", text="x"))
+        for n in range(3):
+            _, run = await start(owner, document, {"n": n})
+            assert (await wait_for(owner, run["id"]))["status"] == "succeeded"
+        subjects = {str(a.message["Subject"]) for a in smtp_server.accepted}
+        assert {"Round 0", "Round 1", "Round 2"} <= subjects
+
     async def test_a_header_injection_from_inputs_fails_the_step_and_sends_nothing(
         self, factory: Factory, smtp_server: SmtpServer, stack
     ) -> None:  # type: ignore[no-untyped-def]

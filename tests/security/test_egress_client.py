@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +21,7 @@ from app.security.egress import (
     check_url,
     egress_client,
 )
+from app.security.egress.transport import GuardedTransport, default_tls_context
 from tests.support.loopback_http import LoopbackHTTP
 
 LOOPBACK = EgressAllowList.parse("127.0.0.1/32")
@@ -346,3 +348,25 @@ class TestTls:
             with pytest.raises(httpx.ConnectError, match="certificate verify failed"):
                 await client.fetch("GET", server.url("/headers", host="other.test"))
         assert server.requests == []
+
+    async def test_clients_without_a_context_of_their_own_share_one_that_trusts_only_the_default_bundle(
+        self, tls_server: tuple[LoopbackHTTP, list[str]]
+    ) -> None:
+        # Loading the CA bundle costs ~50 ms of CPU: each outbound call used to pay it.
+        server, _ = tls_server
+        zone = Zone(pinned_test=[["127.0.0.1"]])
+        for _ in range(2):
+            async with egress_client(allow=LOOPBACK, resolver=zone) as client:
+                with pytest.raises(httpx.ConnectError, match="certificate verify failed"):
+                    await client.fetch("GET", server.url("/headers", host="pinned.test"))
+        assert server.requests == []
+        limits: dict[str, Any] = {
+            "allow": LOOPBACK,
+            "resolver": zone,
+            "max_response_bytes": 1,
+            "total_timeout": 1.0,
+        }
+        first, second = GuardedTransport(**limits), GuardedTransport(**limits)
+        assert first.tls_context is second.tls_context is default_tls_context()
+        own = ssl.create_default_context()
+        assert GuardedTransport(**limits, ssl_context=own).tls_context is own

@@ -9,22 +9,26 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from app.integrations.slack import SlackApi
 from app.services.runs.execution import ExecutionSettings, execution_service
 from app.worker.ports import ports_for
-from app.worker.runtime import WorkerRuntime
+from app.worker.runtime import WorkerRuntime, mail_port
 
 
 def in_process_runtime(app: Any) -> WorkerRuntime:
     """The worker's runtime on the test app's engine, Redis and composition (its loop is the test's)."""
+    core = app.state.runtime
     return WorkerRuntime(
         pid=os.getpid(),
         name="in-process",
-        core=app.state.runtime,
+        core=core,
         loop=asyncio.get_running_loop(),
         engine=app.state.engine,
         sessionmaker=app.state.sessionmaker,
         redis=app.state.redis,
         publisher=app.state.publisher,
+        slack=SlackApi(core.settings.slack_api_url, core.egress_allow),
+        mail=mail_port(core.settings, core.egress_allow),
     )
 
 

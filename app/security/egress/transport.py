@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ssl
 import zlib
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
@@ -198,6 +199,17 @@ class _CappedBody(httpx.AsyncByteStream):
             await close()
 
 
+@functools.cache
+def default_tls_context() -> ssl.SSLContext:
+    """The process's one TLS context for verifying servers against the default CA bundle.
+
+    Building one loads and parses the whole bundle, about 50 ms of CPU: once per process, not once per
+    outbound call. Sharing it is safe: a connection reads it, and the one thing httpcore sets on it (the
+    ALPN list) is the same HTTP/1.1-only list for every transport here.
+    """
+    return httpx.create_ssl_context()
+
+
 class GuardedTransport(httpx.AsyncBaseTransport):
     """Sends requests through checked connections; see the module docstring for how pinning works."""
 
@@ -213,8 +225,10 @@ class GuardedTransport(httpx.AsyncBaseTransport):
     ) -> None:
         self._limit = max_response_bytes
         self._total_timeout = total_timeout
+        self.tls_context = ssl_context or default_tls_context()
+        """What its connections verify servers with: the one given, or the process's default."""
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=ssl_context or httpx.create_ssl_context(),
+            ssl_context=self.tls_context,
             network_backend=_CheckedBackend(allow, resolver, pin_hosts=pin_hosts),
             max_connections=100,
             max_keepalive_connections=20,
