@@ -11,6 +11,7 @@ unless the operator opts in with `?insecure=true` for a relay on a trusted local
 from __future__ import annotations
 
 import asyncio
+import functools
 import smtplib
 import socket
 import ssl
@@ -87,6 +88,14 @@ class _PinnedSMTPSSL(smtplib.SMTP_SSL):
         return self.context.wrap_socket(raw, server_hostname=host)
 
 
+@functools.cache
+def system_tls_context() -> ssl.SSLContext:
+    """The process's one context for verifying relays against the system's CA store: loading the store
+    costs about 50 ms of CPU, so it is loaded once, not once per mailer. Sends in several threads may
+    share it (a connection only reads it)."""
+    return ssl.create_default_context()
+
+
 class SmtpMailer:
     """Sends built messages through one relay from one sender address."""
 
@@ -96,7 +105,7 @@ class SmtpMailer:
         self.relay = relay
         self.sender = sender
         self.allow = allow
-        self.tls = tls or ssl.create_default_context()
+        self.tls = tls or system_tls_context()
 
     async def send(self, mail: Mail, *, timeout_seconds: float) -> dict[str, Any]:
         """Send `mail`; answer `{message_id, accepted, refused}`."""

@@ -75,7 +75,7 @@ class WorkerRuntime:
     """Run wake-ups a drain sends itself, on `redis`, coalesced on the run queues."""
     slack: SlackApi
     mail: RelayMail | None
-    """The SMTP relay (`mail_port`), built with the process: its TLS context costs ~50 ms of CPU to load."""
+    """The SMTP relay (`mail_port`) when one is configured; both clients are built with the process."""
 
     def unit_of_work(self) -> AbstractAsyncContextManager[AsyncSession]:
         """A transaction this task owns: committed, then its jobs sent; rolled back on error."""

@@ -18,7 +18,7 @@ from cryptography.x509.oid import NameOID
 
 from app.definitions.signals import StepError
 from app.integrations.email_message import build_mail
-from app.integrations.smtp import SmtpMailer, SmtpRelay
+from app.integrations.smtp import SmtpMailer, SmtpRelay, system_tls_context
 from app.security.egress import EgressAllowList
 from tests.support.smtp_server import SmtpServer
 
@@ -106,10 +106,14 @@ async def test_an_untrusted_certificate_is_refused(tls: tuple[SmtpServer, ssl.SS
     server, _ = tls
     before = len(server.accepted)
     relay = SmtpRelay.parse(f"smtp://mailer:s3cret%21@127.0.0.1:{server.port}")
-    with pytest.raises(StepError) as caught:
-        await SmtpMailer(relay, SENDER, LOOPBACK).send(mail(), timeout_seconds=10)
-    assert caught.value.code == "smtp_unreachable"
+    mailers = [SmtpMailer(relay, SENDER, LOOPBACK) for _ in range(2)]
+    for mailer in mailers:
+        with pytest.raises(StepError) as caught:
+            await mailer.send(mail(), timeout_seconds=10)
+        assert caught.value.code == "smtp_unreachable"
     assert len(server.accepted) == before
+    # Mailers without a context of their own share the system store's, loaded once per process.
+    assert mailers[0].tls is mailers[1].tls is system_tls_context()
 
 
 async def test_smtps_speaks_tls_from_the_first_byte(implicit_tls: tuple[SmtpServer, ssl.SSLContext]) -> None:
