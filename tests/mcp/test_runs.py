@@ -85,7 +85,7 @@ async def test_call_tool_with_a_bearer_secret_stores_the_value_nowhere(
     assert done["status"] == "succeeded", done
     assert done["output"]["called"] == {"sum": 7}
     assert ("add", {"a": 2, "b": 5}) in mcp_server.calls
-    assert mcp_server.seen_headers[-1]["authorization"] == f"Bearer {SECRET_VALUE}"
+    assert mcp_server.call_headers[-1]["authorization"] == f"Bearer {SECRET_VALUE}"
 
     # The server echoed the headers back (with the token): the result is scrubbed before it is stored.
     assert done["output"]["seen"] == {"token": "[REDACTED]"}

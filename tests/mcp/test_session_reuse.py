@@ -99,7 +99,7 @@ async def test_a_rotated_token_gets_a_new_session(
     await put_secret(owner, new)
     mcp_server.required_bearer = new
     assert await call(invoker, owner, created, "add", a=1, b=2) == {"sum": 3}
-    assert mcp_server.seen_headers[-1]["authorization"] == f"Bearer {new}"
+    assert mcp_server.call_headers[-1]["authorization"] == f"Bearer {new}"
     assert sessions_called(mcp_server) == 2
 
 

@@ -13,7 +13,9 @@ without `Authorization: Bearer <it>`.
 Every handshake a client opens a session with (`server/discover`, or `initialize` in older protocol
 versions) is counted in `session_opens`. A `legacy` server answers `server/discover` as a server of an
 older protocol version does (no such method), so clients fall back to `initialize` and it hands out
-session ids (a restart forgets them); the session id of each `tools/call` is kept in `call_sessions`.
+session ids (a restart forgets them); the session id of each `tools/call` is kept in `call_sessions`
+and its request's headers in `call_headers` (a session's other requests, such as its background
+stream, may reach the server after a later call).
 `restart()` serves again on the same port; `kill()` drops every open connection at once (as a crashed
 server would) and stops.
 """
@@ -110,6 +112,7 @@ class McpTestServer:
     list_calls: int = 0
     session_opens: int = 0
     call_sessions: list[str | None] = field(default_factory=list)
+    call_headers: list[dict[str, str]] = field(default_factory=list)
     legacy: bool = False
     _discovering: Any = None
     host: str = "127.0.0.1"
@@ -130,6 +133,7 @@ class McpTestServer:
         self.list_calls = 0
         self.session_opens = 0
         self.call_sessions.clear()
+        self.call_headers.clear()
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -182,7 +186,7 @@ class McpTestServer:
                     await send({"type": "http.response.body", "body": b""})
                     return
                 if scope.get("method") == "POST":
-                    receive = await self._counting(receive, headers.get("mcp-session-id"))
+                    receive = await self._counting(receive, headers)
                     if self.legacy and self._discovering:
                         await self._no_such_method(send)
                         return
@@ -190,7 +194,7 @@ class McpTestServer:
 
         return app
 
-    async def _counting(self, receive: Any, session_id: str | None) -> Any:
+    async def _counting(self, receive: Any, headers: dict[str, str]) -> Any:
         """Read the request body whole, count the `tools/list` requests in it, and replay it."""
         messages = []
         while True:
@@ -208,7 +212,8 @@ class McpTestServer:
                 if isinstance(request, dict) and request.get("method") == "server/discover":
                     self._discovering = request.get("id")
                 if isinstance(request, dict) and request.get("method") == "tools/call":
-                    self.call_sessions.append(session_id)
+                    self.call_sessions.append(headers.get("mcp-session-id"))
+                    self.call_headers.append(headers)
                 if isinstance(request, dict) and request.get("method") == "initialize":
                     self.session_opens += 1
         if self._discovering is not None and not self.legacy:

@@ -193,6 +193,23 @@ def test_preview_shows_each_step_and_a_dry_run_holds_the_write_back(
     assert page.url.endswith(f"/runs/{verify_id}")
 
 
+def test_a_try_out_run_that_ends_before_the_live_stream_opens_still_shows_its_end(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = _create(ui_base, owner, _posting(f"{loopback.url}/count/early", "Over at once"))
+    _open(page, owner, automation)
+
+    def after_the_run_ended(route: Any) -> None:
+        # The stream opens only once the run is over, so the run's own events all went by unheard.
+        runs = _api(ui_base, owner, "GET", f"/runs?automation_id={automation['id']}").json()["items"]
+        wait_run_status(ui_base, owner, runs[0]["id"], "succeeded")
+        route.continue_()
+
+    page.route("**/runs/events", after_the_run_ended)
+    page.click("#dry-run-button")
+    page.locator("#tryout-run-status [data-status='succeeded']").wait_for()
+
+
 def test_a_preview_that_needs_approval_says_so(page: Any, owner: Owner, ui_base: str) -> None:
     automation = _create(ui_base, owner, _posting("https://hooks.example.com/approve", "Held for a human"))
     modes = _api(

@@ -16,7 +16,7 @@ from tests.support.browser import axe_violations, shot
 from tests.support.fake_llm import TEST_MODEL, FakeLlm, reply
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import space_api, wait_run_status
+from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -162,3 +162,33 @@ def test_the_live_stream_reconnects_with_the_last_event_id_after_it_drops(
     while dropped_id not in seen and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert dropped_id in seen, seen
+
+
+def test_a_run_that_ends_before_the_live_stream_opens_is_shown_ended(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = automation_needing_approval(
+        ui_base, owner, "Ends unheard", f"{loopback.url}/count/unheard-{uuid.uuid4().hex[:6]}"
+    )
+    run = space_api(
+        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
+    ).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
+    held: list[Any] = []
+
+    sign_in(page, owner)
+    page.route(re.compile(r".*/runs/events$"), lambda route: held.append(route))
+    page.goto(f"/runs/{run['id']}")
+    page.locator("main .heading [data-status='awaiting_approval']").wait_for()
+    # The page has read the run waiting; it ends before the stream opens, so its events go unheard.
+    decided = space_api(
+        ui_base, owner, "POST", f"/approvals/{approval['id']}/approve", json={"scope": "once"}
+    )
+    assert decided.status_code == 200, decided.text
+    wait_run_status(ui_base, owner, run["id"], "succeeded")
+    assert held, "the page asked for its live stream"
+    for route in held:
+        route.continue_()
+    page.locator("main .heading [data-status='succeeded']").wait_for()
+    assert page.locator("#cancel-run").count() == 0, "an ended run offers no cancel"

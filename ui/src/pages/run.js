@@ -26,6 +26,7 @@ export function runPage(main, id) {
   main.append(body);
   let stop = null;
   let stale = false;
+  let finished = false;
 
   async function load() {
     try {
@@ -35,7 +36,9 @@ export function runPage(main, id) {
         // The runs its call_automation steps started: a help, so the page works without them.
         call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query: { parent_run_id: id, limit: 50 } } })).catch(() => null),
       ]);
-      if (!stale) paint(run, artifacts, children ? children.items : []);
+      if (stale) return;
+      finished = FINISHED.has(run.status);
+      paint(run, artifacts, children ? children.items : []);
     } catch (error) {
       fill(body, errorBox(error), h("p", {}, h("a", { href: "/runs" }, "Back to runs")));
     }
@@ -241,9 +244,19 @@ export function runPage(main, id) {
   }
 
   load();
-  stop = listen(spacePath("/runs/events"), (event, change) => {
-    if (event === "run" && change.run_id === id) load();
-  });
+  stop = listen(
+    spacePath("/runs/events"),
+    (event, change) => {
+      if (event === "run" && change.run_id === id) load();
+    },
+    {
+      // The run may have moved on before the stream opened (or while it reconnected): its events went
+      // by unheard, so an unfinished run is read again once the stream is live.
+      onState: (state) => {
+        if (state === "live" && !finished) load();
+      },
+    },
+  );
   return () => {
     stale = true;
     if (stop) stop();

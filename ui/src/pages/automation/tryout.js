@@ -205,14 +205,30 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
         ),
       );
       if (FINISHED.has(run.status)) return;
-      stop = listen(spacePath("/runs/events"), (event, change) => {
-        if (event !== "run" || change.run_id !== run.id) return;
-        badge.replaceChildren(statusBadge(change.status));
-        if (FINISHED.has(change.status) && stop) {
-          stop();
-          stop = null;
-        }
-      });
+      // This run's own handle: a status read late for it must never stop a later run's stream.
+      let mine = null;
+      const show = (status) => {
+        badge.replaceChildren(statusBadge(status));
+        if (!FINISHED.has(status) || !mine) return;
+        mine();
+        if (stop === mine) stop = null;
+        mine = null;
+      };
+      mine = stop = listen(
+        spacePath("/runs/events"),
+        (event, change) => {
+          if (event === "run" && change.run_id === run.id) show(change.status);
+        },
+        {
+          // A fast run can end before the stream is open (or while it reconnects): its events went by
+          // unheard, so the run is read once the stream is live.
+          onState: async (state) => {
+            if (state !== "live") return;
+            const now = await call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: run.id }) } })).catch(() => null);
+            if (now && mine) show(now.status);
+          },
+        },
+      );
     } catch (error) {
       runBox.replaceChildren(errorBox(error));
     }
