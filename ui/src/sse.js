@@ -2,6 +2,8 @@
 // go into URLs). Reconnects with Last-Event-ID after the server's retry delay. A stream the server
 // closes with `event: revoked` stays closed: a revoked or expired token signs the user out, a removed
 // membership leaves the page's stream "closed" (the next API call answers 404).
+// Whatever changed before a stream opened (or while it reconnected) went by unheard: `onLive` runs
+// each time it goes live, so a page reads again what it shows.
 import { headers, session, tokenEnded } from "./api.js";
 
 const TOKEN_ENDED = new Set(["token_revoked", "token_expired"]);
@@ -9,9 +11,9 @@ const TOKEN_ENDED = new Set(["token_revoked", "token_expired"]);
 /**
  * @param {string} path under /api/v1
  * @param {(event: string, value: any) => void} onEvent
- * @param {{ onState?: (state: "live" | "reconnecting" | "closed") => void }} [options]
+ * @param {{ onState?: (state: "live" | "reconnecting" | "closed") => void, onLive?: () => void }} [options]
  */
-export function listen(path, onEvent, { onState = () => {} } = {}) {
+export function listen(path, onEvent, { onState = () => {}, onLive = () => {} } = {}) {
   let stopped = false;
   let lastId = null;
   let retry = 2000;
@@ -33,6 +35,7 @@ export function listen(path, onEvent, { onState = () => {} } = {}) {
         }
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
         onState("live");
+        onLive();
         await read(response.body);
       } catch (error) {
         if (stopped) return;

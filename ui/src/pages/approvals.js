@@ -27,9 +27,13 @@ export function startApprovalBadge() {
     }
   }
   refresh();
-  const stop = listen(spacePath("/runs/events"), (event) => {
-    if (event === "run") refresh();
-  });
+  const stop = listen(
+    spacePath("/runs/events"),
+    (event) => {
+      if (event === "run") refresh();
+    },
+    { onLive: refresh },
+  );
   const timer = setInterval(refresh, 30000);
   return () => {
     stopped = true;
@@ -72,7 +76,11 @@ export function approvalsPage(main) {
   }
 
   load();
-  return listen(spacePath("/runs/events"), (event) => {
-    if (event === "run") load();
-  });
+  return listen(
+    spacePath("/runs/events"),
+    (event) => {
+      if (event === "run") load();
+    },
+    { onLive: load },
+  );
 }

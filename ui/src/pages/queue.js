@@ -125,9 +125,13 @@ export function queuePage(main) {
   load();
   depth.load();
   const timer = setInterval(depth.load, 60_000);
-  const stop = listen(spacePath("/runs/events"), (event, change) => {
-    if (event === "run" && (change.status === "queued" || change.status === "pending" || change.status === "cancelled")) load();
-  });
+  const stop = listen(
+    spacePath("/runs/events"),
+    (event, change) => {
+      if (event === "run" && (change.status === "queued" || change.status === "pending" || change.status === "cancelled")) load();
+    },
+    { onLive: load },
+  );
   return () => {
     clearInterval(timer);
     stop();

@@ -250,10 +250,8 @@ export function runPage(main, id) {
       if (event === "run" && change.run_id === id) load();
     },
     {
-      // The run may have moved on before the stream opened (or while it reconnected): its events went
-      // by unheard, so an unfinished run is read again once the stream is live.
-      onState: (state) => {
-        if (state === "live" && !finished) load();
+      onLive: () => {
+        if (!finished) load();
       },
     },
   );

@@ -107,6 +107,7 @@ export function runsPage(main) {
   });
   load();
   return listen(spacePath("/runs/events"), onChange, {
+    onLive: load,
     onState: (state) => {
       live.textContent = state === "live" ? "● live" : state;
       live.dataset.state = state;

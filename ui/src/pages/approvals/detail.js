@@ -51,7 +51,11 @@ export function approvalPage(main, id) {
   }
 
   load();
-  return listen(spacePath("/runs/events"), (event, change) => {
-    if (event === "run" && change && change.run_id === body.dataset.run) load();
-  });
+  return listen(
+    spacePath("/runs/events"),
+    (event, change) => {
+      if (event === "run" && change && change.run_id === body.dataset.run) load();
+    },
+    { onLive: load },
+  );
 }

@@ -220,10 +220,8 @@ export function tryoutSection(automation, { onPreview = () => {}, unsaved = () =
           if (event === "run" && change.run_id === run.id) show(change.status);
         },
         {
-          // A fast run can end before the stream is open (or while it reconnects): its events went by
-          // unheard, so the run is read once the stream is live.
-          onState: async (state) => {
-            if (state !== "live") return;
+          // A fast run can end before the stream is open: its status is read once the stream is live.
+          onLive: async () => {
             const now = await call(client.GET("/api/v1/spaces/{space_id}/runs/{run_id}", { params: { path: inSpace({ run_id: run.id }) } })).catch(() => null);
             if (now && mine) show(now.status);
           },
