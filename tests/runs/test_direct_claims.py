@@ -32,6 +32,7 @@ from app.persistence.transaction import transaction
 from app.services.runs.limits import EXECUTE_TASK
 from app.worker.celery_app import create_celery
 from tests.support.factories import Caller, Factory
+from tests.support.loopback import Loopback
 from tests.support.processes import ServiceProcess, start_worker
 from tests.support.runs import definition
 from tests.support.servers import Servers, admin_sql, clone_database
@@ -184,9 +185,9 @@ def running(stack: Stack) -> Iterator[list[ServiceProcess]]:
         process.stop(graceful=False)
 
 
-async def _automation(stack: Stack) -> tuple[Caller, dict[str, Any]]:
+async def _automation(stack: Stack, plan: dict[str, Any] = ONE_STEP) -> tuple[Caller, dict[str, Any]]:
     owner = await Factory(stack.app, stack.client).owner()
-    automation = await owner.create_automation(ONE_STEP)
+    automation = await owner.create_automation(plan)
     await owner.request("POST", owner.space_path(f"/automations/{automation['id']}/activate"))
     return owner, automation
 
@@ -312,9 +313,14 @@ class TestDirectClaims:
 
 class TestCoalescedWakeUps:
     async def test_fires_behind_a_waiting_wake_up_send_none_and_every_pool_process_drains(
-        self, stack: Stack, running: list[ServiceProcess]
+        self, stack: Stack, running: list[ServiceProcess], loopback: Loopback
     ) -> None:
-        owner, automation = await _automation(stack)
+        # Each run holds its claim a tenth of a second, so the claims of both pool processes are seen
+        # however late the polling below starts (runs that end at once can all be over before it does).
+        slow = {"method": "GET", "url": f"{loopback.url}/slow/drain?seconds=0.1"}
+        owner, automation = await _automation(
+            stack, definition({"step_id": "only", "action": "http_request", "config": slow})
+        )
         count = 60
         run_ids = []
         for _ in range(count):
