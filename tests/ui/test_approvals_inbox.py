@@ -3,6 +3,7 @@ counts it, Approve once sends the call exactly once and the run finishes."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -47,3 +48,38 @@ def test_a_waiting_run_is_approved_in_the_inbox_and_finishes(
     assert loopback.hits[hits] == 1, "the approved call ran exactly once"
     page.wait_for_selector("#approval-count", state="hidden")
     shot(page, "approvals-empty")
+
+
+def test_a_reason_being_typed_survives_the_read_the_opening_stream_asks_for(
+    page: Any, owner: Owner, ui_base: str, loopback: Loopback
+) -> None:
+    automation = automation_needing_approval(
+        ui_base, owner, "Typed while it opens", f"{loopback.url}/count/typed-{uuid.uuid4().hex[:6]}"
+    )
+    run = space_api(
+        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
+    ).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
+    held: list[Any] = []
+
+    sign_in(page, owner)
+    page.route(re.compile(r".*/runs/events$"), lambda route: held.append(route))
+    page.goto(f"/approvals/{approval['id']}")
+    reason = page.locator(f"#reason-{approval['id']}")
+    reason.fill("not on a Friday")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page asked for its live stream"
+    with page.expect_response(
+        lambda response: (
+            response.url.endswith(f"/approvals/{approval['id']}") and response.request.method == "GET"
+        )
+    ):
+        for route in held:
+            route.continue_()
+    # The read found the approval as shown: nothing was painted again, so the reviewer's words stay.
+    assert reason.input_value() == "not on a Friday"
+    assert reason.evaluate("element => element.isConnected")

@@ -61,6 +61,28 @@ export function pretty(value) {
 }
 
 // Replace an element's children (null, false and undefined children are left out).
+/**
+ * What a page last painted from the API, by value. `same(data)` answers true when `data` is what was
+ * painted last (and remembers it otherwise): a read that finds nothing new, like the one a live stream's
+ * opening asks for, then repaints nothing and leaves whatever the user is doing on the page alone.
+ * `forget()` when something else was painted in its place (an error).
+ */
+export function lastPainted() {
+  let last = null;
+  return {
+    /** @param {unknown} data */
+    same(data) {
+      const key = JSON.stringify(data);
+      if (key === last) return true;
+      last = key;
+      return false;
+    },
+    forget() {
+      last = null;
+    },
+  };
+}
+
 export function fill(el, ...children) {
   return append(clear(el), children);
 }

@@ -4,7 +4,7 @@
 // in the navigation shows the pending count, refreshed on every run change (a run that starts waiting
 // is one).
 import { ApiError, call, client, inSpace, spacePath } from "../api.js";
-import { clear, empty, errorBox, h, loading, when, fill } from "../dom.js";
+import { clear, empty, errorBox, h, lastPainted, loading, when, fill } from "../dom.js";
 import { listen } from "../sse.js";
 import { approvalFacts, approvalTitle, decisionControls } from "./approvals/decision.js";
 
@@ -46,10 +46,12 @@ export function startApprovalBadge() {
 export function approvalsPage(main) {
   const body = h("div", {}, loading());
   main.append(h("h1", {}, "Approvals"), body);
+  const painted = lastPainted();
 
   async function load() {
     try {
       const page = await pending();
+      if (painted.same(page.items)) return;
       clear(body);
       if (!page.items.length) {
         body.append(empty("Nothing waits for your decision."));
@@ -57,6 +59,7 @@ export function approvalsPage(main) {
       }
       body.append(h("ul", { class: "approvals" }, page.items.map(item)));
     } catch (error) {
+      painted.forget();
       if (error instanceof ApiError && error.status === 404 && error.code === "not_found")
         fill(body, empty("Approvals are not available on this server yet."));
       else fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));

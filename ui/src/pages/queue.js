@@ -3,7 +3,7 @@
 // then age), with how many wait for each worker queue; move a run up or down the line (its priority)
 // or cancel it. The list refreshes live as runs change, the chart every minute.
 import { spacePath, call, client, inSpace } from "../api.js";
-import { empty, errorBox, h, loading, when, fill } from "../dom.js";
+import { empty, errorBox, fill, h, lastPainted, loading, when } from "../dom.js";
 import { listen } from "../sse.js";
 
 const MIN_PRIORITY = -1000;
@@ -44,10 +44,12 @@ export function queuePage(main) {
   const body = h("div", {}, loading());
   const depth = depthSection();
   main.append(h("h1", {}, "Queue"), depth.section, flash, h("h2", {}, "In line now"), body);
+  const painted = lastPainted();
 
   async function load() {
     try {
       const page = await call(client.GET("/api/v1/spaces/{space_id}/queue", { params: { path: inSpace(), query: { limit: 200 } } }));
+      if (painted.same(page)) return;
       if (!page.items.length) {
         fill(body, empty("Nothing is queued: every run got a slot."));
         return;
@@ -83,6 +85,7 @@ export function queuePage(main) {
         ),
       );
     } catch (error) {
+      painted.forget();
       fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
   }

@@ -2,7 +2,7 @@
 // spend per step, the capability calls with their modes and outcomes, artifacts, deliveries, cancel
 // and replay. Refreshes live while the run is not finished.
 import { headers, spacePath, call, client, inSpace } from "../api.js";
-import { errorBox, h, loading, pretty, statusBadge, when, fill } from "../dom.js";
+import { errorBox, fill, h, lastPainted, loading, pretty, statusBadge, when } from "../dom.js";
 import { listen } from "../sse.js";
 import { runTimeline } from "./run_timeline.js";
 
@@ -27,6 +27,7 @@ export function runPage(main, id) {
   let stop = null;
   let stale = false;
   let finished = false;
+  const painted = lastPainted();
 
   async function load() {
     try {
@@ -36,10 +37,11 @@ export function runPage(main, id) {
         // The runs its call_automation steps started: a help, so the page works without them.
         call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query: { parent_run_id: id, limit: 50 } } })).catch(() => null),
       ]);
-      if (stale) return;
+      if (stale || painted.same([run, artifacts, children])) return;
       finished = FINISHED.has(run.status);
       paint(run, artifacts, children ? children.items : []);
     } catch (error) {
+      painted.forget();
       fill(body, errorBox(error), h("p", {}, h("a", { href: "/runs" }, "Back to runs")));
     }
   }

@@ -1,7 +1,7 @@
 // One approval on its own page (/approvals/<id>): where a notification's link lands, and what the
 // inbox opens. A pending call shows the decision controls; a decided one what was decided and when.
 import { ApiError, call, client, inSpace, spacePath } from "../../api.js";
-import { errorBox, fill, h, loading, statusBadge, when } from "../../dom.js";
+import { errorBox, fill, h, lastPainted, loading, statusBadge, when } from "../../dom.js";
 import { listen } from "../../sse.js";
 import { approvalFacts, approvalTitle, decisionControls } from "./decision.js";
 
@@ -21,11 +21,13 @@ export function approvalPage(main, id) {
   const title = h("h1", {}, "Approval");
   const body = h("div", { class: "approval-page", "data-approval": id }, loading());
   main.append(h("p", {}, h("a", { href: "/approvals", class: "back" }, "← All approvals")), title, body);
+  const painted = lastPainted();
 
   async function load() {
     try {
       show(await call(client.GET("/api/v1/spaces/{space_id}/approvals/{approval_id}", { params: { path: inSpace({ approval_id: id }) } })));
     } catch (error) {
+      painted.forget();
       if (error instanceof ApiError && error.status === 404) fill(body, h("p", { class: "empty" }, "This approval does not exist in this space (or the space is not yours)."));
       else fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
@@ -33,6 +35,7 @@ export function approvalPage(main, id) {
 
   /** @param {Approval} approval */
   function show(approval) {
+    if (painted.same(approval)) return;
     body.dataset.run = approval.run_id;
     title.textContent = approvalTitle(approval);
     document.title = `${approvalTitle(approval)} · Automations`;
