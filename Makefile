@@ -9,8 +9,9 @@ UI_SOURCES := $(shell find ui/src -type f) ui/package.json ui/package-lock.json 
 CHROMIUM ?= /usr/bin/chromium-headless-shell
 PGBOUNCER ?= /usr/sbin/pgbouncer
 # The suite's parallel sessions (pytest-xdist), each with its own database, broker prefix, worker and beat;
-# whole files go to one session, so a module's shared stack is started once.
-TEST_SESSIONS ?= 2
+# whole files go to one session, so a module's shared stack is started once. `auto`: one more than the
+# cores, as many as PostgreSQL admits connections for (tests/support/servers.py, parallel_sessions).
+TEST_SESSIONS ?= auto
 PYTEST_PARALLEL := -n $(TEST_SESSIONS) --dist loadfile
 
 .PHONY: install bytecode run test test-only lint format bench bench-smoke clean ui ui-client python-client browser pgbouncer docs docs-serve settings-docs

@@ -45,7 +45,7 @@ TARGETS = (
         "test",
         "`make test` duration on 2 cores",
         "≤ 10 min, same coverage",
-        "no bench runs the suite; time `make test-only` (TEST_SESSIONS=2) on a quiet 2-core machine",
+        "no bench runs the suite; time `make test-only` (its default sessions) on a quiet 2-core machine",
     ),
     Target(
         "load",

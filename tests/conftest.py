@@ -40,6 +40,7 @@ from tests.support.servers import (
     admin_sql,
     clone_database,
     ensure_template,
+    parallel_sessions,
     redis_with_db,
     resolve_servers,
     template_name,
@@ -61,6 +62,11 @@ def servers() -> Servers:
     if not parallel:
         return resolve_servers()
     return resolve_servers(home=ROOT / ".automations" / "test-stack" / parallel)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (what `make test` passes unless TEST_SESSIONS says otherwise): see `parallel_sessions`."""
+    return parallel_sessions(len(os.sched_getaffinity(0)))
 
 
 def pytest_configure(config: pytest.Config) -> None:

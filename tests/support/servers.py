@@ -62,6 +62,38 @@ def resolve_servers(
     return _embedded(home, database_url, redis_url)
 
 
+# Connections one parallel session may hold at once at its busiest: its api, worker and beat, and the
+# stacks some modules start of their own (three sessions peaked at 93 together on a 2-core machine).
+CONNECTIONS_PER_SESSION = 40
+
+
+def parallel_sessions(cores: int, force_variable: str = "AUTOMATIONS_TEST_SERVERS") -> int:
+    """How many parallel sessions a run with `-n auto` gets: one more than the cores (the sessions wait on
+    browsers, servers and subprocesses a good part of the time), as many as the PostgreSQL they share
+    admits connections for. Embedded servers are one per session, so only cores count for them."""
+    wanted = cores + 1
+    url = None if os.environ.get(force_variable) == "embedded" else os.environ.get("DATABASE_URL")
+    if url is None and os.environ.get(force_variable) != "embedded" and _answers("127.0.0.1", 5432):
+        url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+    if url is None:
+        return wanted
+    try:
+        ceiling = asyncio.run(_max_connections(_asyncpg(url)))
+    except (OSError, DBAPIError, TimeoutError):
+        # Unreadable here: the sessions will say why when they connect; two is what the suite long ran.
+        return min(wanted, 2)
+    return max(1, min(wanted, ceiling // CONNECTIONS_PER_SESSION))
+
+
+async def _max_connections(url: str) -> int:
+    engine = create_engine(url, pool_size=1)
+    try:
+        async with asyncio.timeout(5), engine.connect() as connection:
+            return int((await connection.execute(text("SHOW max_connections"))).scalar_one())
+    finally:
+        await engine.dispose()
+
+
 def _embedded(home: Path, database_url: str | None, redis_url: str | None) -> Servers:
     """Start whichever of the two servers is missing from the wheels, for this process only."""
     home.mkdir(parents=True, exist_ok=True)
