@@ -88,3 +88,17 @@ def automation_needing_approval(
         json={"modes": {"http.request": "require_approval"}},
     )
     return automation
+
+
+def run_awaiting_approval(
+    ui_base: str, owner: Owner, name: str, url: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A new automation whose call to `url` needs approval, run once: the automation, the run and the
+    run's pending approval, once the run waits for it."""
+    automation = automation_needing_approval(ui_base, owner, name, url)
+    run: dict[str, Any] = space_api(
+        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
+    ).json()
+    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
+    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
+    return automation, run, approval

@@ -12,7 +12,7 @@ import pytest
 from tests.support.browser import axe_violations, shot
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
+from tests.ui.space_api import automation_needing_approval, run_awaiting_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -53,14 +53,9 @@ def test_a_waiting_run_is_approved_in_the_inbox_and_finishes(
 def test_a_reason_being_typed_survives_the_read_the_opening_stream_asks_for(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback
 ) -> None:
-    automation = automation_needing_approval(
+    _, _, approval = run_awaiting_approval(
         ui_base, owner, "Typed while it opens", f"{loopback.url}/count/typed-{uuid.uuid4().hex[:6]}"
     )
-    run = space_api(
-        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
-    ).json()
-    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
-    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
     held: list[Any] = []
 
     sign_in(page, owner)

@@ -14,7 +14,7 @@ import pytest
 from tests.support.browser import axe_violations, shot
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
+from tests.ui.space_api import automation_needing_approval, run_awaiting_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -120,14 +120,9 @@ def test_an_unknown_approval_link_says_so_and_an_inbox_link_opens_the_approval(
     phone.goto(f"/approvals/{uuid.uuid4()}")
     phone.locator(".approval-page", has_text="does not exist in this space").wait_for()
 
-    automation = automation_needing_approval(
+    _, run, approval = run_awaiting_approval(
         ui_base, owner, "Older link", f"{loopback.url}/count/link-{uuid.uuid4().hex[:6]}"
     )
-    run = space_api(
-        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
-    ).json()
-    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
-    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
     phone.goto(f"/approvals?approval={approval['id']}")
     phone.wait_for_url(f"**/approvals/{approval['id']}")
     phone.locator("main h1", has_text="Older link").wait_for()

@@ -16,7 +16,7 @@ from tests.support.browser import axe_violations, shot
 from tests.support.fake_llm import TEST_MODEL, FakeLlm, reply
 from tests.support.loopback import Loopback
 from tests.ui.conftest import Owner
-from tests.ui.space_api import automation_needing_approval, space_api, wait_run_status
+from tests.ui.space_api import run_awaiting_approval, space_api, wait_run_status
 from tests.ui.test_draft_to_run import sign_in
 
 pytestmark = pytest.mark.timeout(300)
@@ -168,14 +168,9 @@ def test_the_live_stream_reconnects_with_the_last_event_id_after_it_drops(
 def test_a_run_that_ends_before_the_live_stream_opens_is_shown_ended(
     page: Any, owner: Owner, ui_base: str, loopback: Loopback, where: str
 ) -> None:
-    automation = automation_needing_approval(
+    automation, run, approval = run_awaiting_approval(
         ui_base, owner, "Ends unheard", f"{loopback.url}/count/unheard-{uuid.uuid4().hex[:6]}"
     )
-    run = space_api(
-        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
-    ).json()
-    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
-    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
     held: list[Any] = []
     if where == "run page":
         path, badge = f"/runs/{run['id']}", "main .heading [data-status='{}']"
