@@ -60,7 +60,6 @@ export function pretty(value) {
   return h("pre", { class: "json", tabindex: "0" }, JSON.stringify(value, null, 2));
 }
 
-// Replace an element's children (null, false and undefined children are left out).
 /**
  * What a page last painted from the API, by value. `same(data)` answers true when `data` is what was
  * painted last (and remembers it otherwise): a read that finds nothing new, like the one a live stream's
@@ -83,6 +82,7 @@ export function lastPainted() {
   };
 }
 
+// Replace an element's children (null, false and undefined children are left out).
 export function fill(el, ...children) {
   return append(clear(el), children);
 }
