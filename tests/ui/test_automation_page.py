@@ -543,3 +543,30 @@ def test_the_new_page_draft_form_adds_a_step_checked_as_you_go(
         assert page.locator("#save-draft").is_enabled()
     finally:
         fake_llm.reset()
+
+
+def test_the_saved_definition_is_checked_once_on_opening_and_an_edit_once_more(
+    page: Any, owner: Owner, ui_base: str
+) -> None:
+    checked: list[dict[str, Any]] = []
+    page.on(
+        "request",
+        lambda request: (
+            checked.append(json.loads(request.post_data)["definition"])
+            if request.url.endswith("/automations/validate")
+            else None
+        ),
+    )
+    automation = _create(ui_base, owner, _posting("https://hooks.example.com/once", "Checked once"))
+    _open(page, owner, automation)
+    url = page.locator("[data-section='/plan/0'] input[name='root[config][url]']")
+    url.wait_for()
+    # The form drops the saved definition's empty values as it paints: that is no edit to check again.
+    page.wait_for_timeout(1500)
+    assert len(checked) == 1, checked
+
+    with page.expect_request(lambda request: request.url.endswith("/automations/validate")):
+        url.fill("https://hooks.example.com/edited")
+        url.press("Tab")
+    assert len(checked) == 2
+    assert checked[1]["plan"][0]["config"]["url"] == "https://hooks.example.com/edited"

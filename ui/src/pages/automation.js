@@ -35,7 +35,8 @@ export function automationPage(main, id) {
   let lastPreview = null;
   let redrawTimer = null;
   let checkTimer = null;
-  let checks = 0;
+  // The definition the field checks last went out for (the saved one's warnings count as one).
+  let lastChecked = null;
   const flash = h("div", { "aria-live": "polite", id: "flash" });
 
   async function load() {
@@ -277,10 +278,11 @@ export function automationPage(main, id) {
         // The diagram follows the edit (modes of steps the last preview knew).
         clearTimeout(redrawTimer);
         redrawTimer = setTimeout(() => plan.update(definition, lastPreview), 300);
-        // The server's checks (templates, references, schemas) beside the fields, as the edit goes.
-        // A check still on its way answers for an earlier edit: it is left.
-        checks += 1;
+        // The server's checks (templates, references, schemas) beside the fields, as the edit goes. The
+        // form's first paint drops empty values, and an edit can be undone before its check goes out:
+        // what was checked last is not checked again.
         clearTimeout(checkTimer);
+        if (lastChecked && sameDefinition(definition, lastChecked)) return;
         checkTimer = setTimeout(() => checkBeside(editor, definition), 600);
       },
       readOnly: automation.status === "archived",
@@ -290,8 +292,9 @@ export function automationPage(main, id) {
     return section;
   }
 
-  // An edit's problems and warnings beside their fields, before anything is saved. A later edit, or a
-  // page painted again meanwhile, makes this answer stale: it is left.
+  // An edit's problems and warnings beside their fields, before anything is saved. An answer for
+  // another definition than the editor holds now (a later edit), or a page painted again meanwhile, is
+  // stale: it is left.
   async function checkBeside(shown, definition) {
     // Marks redrawn under an open completion list would close it: the check waits for it to go.
     if (document.querySelector(".cm-tooltip-autocomplete")) {
@@ -299,10 +302,10 @@ export function automationPage(main, id) {
       checkTimer = setTimeout(() => checkBeside(shown, definition), 600);
       return;
     }
-    const mine = ++checks;
+    lastChecked = definition;
     try {
       const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
-      if (shown !== editor || mine !== checks) return;
+      if (shown !== editor || !sameDefinition(definition, shown.getValue())) return;
       shown.setMarks([], [...result.errors, ...result.warnings]);
     } catch {
       // The check is a help: saving checks again.
@@ -310,13 +313,15 @@ export function automationPage(main, id) {
   }
 
   // The validator's warnings beside their fields (a credential written as a literal, with the offer to
-  // move it into a secret, among them). A page painted again meanwhile has a new editor: this one is left.
+  // move it into a secret, among them). A page painted again meanwhile has a new editor: this one is
+  // left; an edit made meanwhile gets its own check.
   async function warnBeside(shown, definition) {
+    lastChecked = definition;
     try {
       const [result, keeper] = await Promise.all([call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } })), secretKeeper()]);
       if (shown !== editor) return;
       shown.setSecretKeeper(keeper);
-      shown.setMarks([], result.warnings);
+      if (sameDefinition(definition, shown.getValue())) shown.setMarks([], result.warnings);
     } catch {
       // Warnings are a help: the page works without them.
     }
