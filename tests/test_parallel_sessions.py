@@ -7,8 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.support.servers import CONNECTIONS_PER_SESSION, Servers, parallel_sessions
-from tests.support.servers import _max_connections as max_connections
+from tests.support.servers import CONNECTIONS_PER_SESSION, Servers, max_connections, parallel_sessions
 
 
 def test_sessions_are_one_more_than_the_cores_where_connections_allow(

@@ -78,14 +78,15 @@ def parallel_sessions(cores: int, force_variable: str = "AUTOMATIONS_TEST_SERVER
     if url is None:
         return wanted
     try:
-        ceiling = asyncio.run(_max_connections(_asyncpg(url)))
+        ceiling = asyncio.run(max_connections(_asyncpg(url)))
     except (OSError, DBAPIError, TimeoutError):
         # Unreadable here: the sessions will say why when they connect; two is what the suite long ran.
         return min(wanted, 2)
     return max(1, min(wanted, ceiling // CONNECTIONS_PER_SESSION))
 
 
-async def _max_connections(url: str) -> int:
+async def max_connections(url: str) -> int:
+    """The server's `max_connections`."""
     engine = create_engine(url, pool_size=1)
     try:
         async with asyncio.timeout(5), engine.connect() as connection:

@@ -305,10 +305,12 @@ export function automationPage(main, id) {
     lastChecked = definition;
     try {
       const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
-      if (shown !== editor || !sameDefinition(definition, shown.getValue())) return;
+      if (shown !== editor) return;
+      if (!sameDefinition(definition, shown.getValue())) return forgetCheck(definition);
       shown.setMarks([], [...result.errors, ...result.warnings]);
     } catch {
       // The check is a help: saving checks again.
+      forgetCheck(definition);
     }
   }
 
@@ -321,10 +323,18 @@ export function automationPage(main, id) {
       const [result, keeper] = await Promise.all([call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } })), secretKeeper()]);
       if (shown !== editor) return;
       shown.setSecretKeeper(keeper);
-      if (sameDefinition(definition, shown.getValue())) shown.setMarks([], result.warnings);
+      if (!sameDefinition(definition, shown.getValue())) return forgetCheck(definition);
+      shown.setMarks([], result.warnings);
     } catch {
       // Warnings are a help: the page works without them.
+      forgetCheck(definition);
     }
+  }
+
+  // A check that failed, or whose answer was left because the editor had moved on, is not on screen:
+  // coming back to its definition checks it again.
+  function forgetCheck(definition) {
+    if (lastChecked === definition) lastChecked = null;
   }
 
   async function saveDefinition(problems) {
