@@ -55,12 +55,7 @@ def test_an_approval_is_opened_confirmed_and_decided_on_a_phone(
 ) -> None:
     hits = f"phone-{uuid.uuid4().hex[:6]}"
     url = f"{loopback.url}/count/{hits}"
-    automation = automation_needing_approval(ui_base, owner, "Post the weekly totals", url)
-    run = space_api(
-        ui_base, owner, "POST", f"/automations/{automation['id']}/runs", json={"inputs": {}}
-    ).json()
-    wait_run_status(ui_base, owner, run["id"], "awaiting_approval")
-    [approval] = space_api(ui_base, owner, "GET", f"/approvals?run_id={run['id']}").json()["items"]
+    _, run, approval = run_awaiting_approval(ui_base, owner, "Post the weekly totals", url)
 
     sign_in(phone, owner)
     phone.locator("#nav-approvals").tap()
