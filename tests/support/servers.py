@@ -53,13 +53,17 @@ def resolve_servers(
     redis_url = os.environ.get("REDIS_URL")
     if database_url and redis_url:
         return Servers(_asyncpg(database_url), redis_url, "environment")
-    if not database_url and _answers("127.0.0.1", 5432):
-        database_url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+    database_url = database_url or _local_database()
     if not redis_url and _answers("127.0.0.1", 6379):
         redis_url = "redis://127.0.0.1:6379/0"
     if database_url and redis_url:
         return Servers(_asyncpg(database_url), redis_url, "local")
     return _embedded(home, database_url, redis_url)
+
+
+def _local_database() -> str | None:
+    """PostgreSQL on its default local port, when it answers."""
+    return "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres" if _answers("127.0.0.1", 5432) else None
 
 
 # Connections one parallel session may hold at once at its busiest: its api, worker and beat, and the
@@ -72,9 +76,12 @@ def parallel_sessions(cores: int, force_variable: str = "AUTOMATIONS_TEST_SERVER
     browsers, servers and subprocesses a good part of the time), as many as the PostgreSQL they share
     admits connections for. Embedded servers are one per session, so only cores count for them."""
     wanted = cores + 1
-    url = None if os.environ.get(force_variable) == "embedded" else os.environ.get("DATABASE_URL")
-    if url is None and os.environ.get(force_variable) != "embedded" and _answers("127.0.0.1", 5432):
-        url = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+    # The PostgreSQL `resolve_servers` takes when it is not an embedded one.
+    url = (
+        None
+        if os.environ.get(force_variable) == "embedded"
+        else os.environ.get("DATABASE_URL") or _local_database()
+    )
     if url is None:
         return wanted
     try:

@@ -1,6 +1,6 @@
 // Runs across the space, newest first, with filters; rows update live from the run events stream.
 import { spacePath, call, client, inSpace } from "../api.js";
-import { clear, empty, errorBox, h, loading, statusBadge, when, fill } from "../dom.js";
+import { clear, empty, errorBox, fill, h, lastPainted, loading, statusBadge, when } from "../dom.js";
 import { listen } from "../sse.js";
 
 const STATUSES = ["", "queued", "pending", "running", "awaiting_approval", "waiting", "succeeded", "failed", "cancelled", "timed_out", "dropped"];
@@ -27,9 +27,15 @@ export function runsPage(main) {
     body,
   );
   let runs = [];
-  // Whether the table (not an error) is what the page shows.
-  let shown = false;
   const names = {};
+  const painted = lastPainted();
+
+  // The table, drawn again only when what it shows changed: a read that finds the same (as the
+  // stream's opening asks for) leaves it alone.
+  function show(items) {
+    runs = items;
+    if (!painted.same([runs, names])) draw();
+  }
 
   async function load() {
     try {
@@ -42,15 +48,10 @@ export function runsPage(main) {
         call(client.GET("/api/v1/spaces/{space_id}/runs", { params: { path: inSpace(), query } })),
         call(client.GET("/api/v1/spaces/{space_id}/automations", { params: { path: inSpace(), query: { limit: 200 } } })),
       ]);
-      const before = shown ? JSON.stringify([runs, names]) : null;
       for (const a of automations.items) names[a.id] = a.name;
-      // A read that finds what the table shows (as the stream's opening asks for) leaves it alone.
-      if (before === JSON.stringify([page.items, names])) return;
-      runs = page.items;
-      shown = true;
-      draw();
+      show(page.items);
     } catch (error) {
-      shown = false;
+      painted.forget();
       fill(body, errorBox(error), h("button", { type: "button", onclick: load }, "Try again"));
     }
   }
@@ -99,7 +100,7 @@ export function runsPage(main) {
       if (index >= 0) runs[index] = run;
       else if (wanted(run)) runs.unshift(run);
       if (!wanted(run) && index >= 0) runs.splice(index, 1);
-      draw();
+      show(runs);
     } catch {
       // A run deleted meanwhile, or a network blip: the next change or a reload shows it.
     }
