@@ -193,23 +193,6 @@ def test_preview_shows_each_step_and_a_dry_run_holds_the_write_back(
     assert page.url.endswith(f"/runs/{verify_id}")
 
 
-def test_a_try_out_run_that_ends_before_the_live_stream_opens_still_shows_its_end(
-    page: Any, owner: Owner, ui_base: str, loopback: Loopback
-) -> None:
-    automation = _create(ui_base, owner, _posting(f"{loopback.url}/count/early", "Over at once"))
-    _open(page, owner, automation)
-
-    def after_the_run_ended(route: Any) -> None:
-        # The stream opens only once the run is over, so the run's own events all went by unheard.
-        runs = _api(ui_base, owner, "GET", f"/runs?automation_id={automation['id']}").json()["items"]
-        wait_run_status(ui_base, owner, runs[0]["id"], "succeeded")
-        route.continue_()
-
-    page.route("**/runs/events", after_the_run_ended)
-    page.click("#dry-run-button")
-    page.locator("#tryout-run-status [data-status='succeeded']").wait_for()
-
-
 def test_a_preview_that_needs_approval_says_so(page: Any, owner: Owner, ui_base: str) -> None:
     automation = _create(ui_base, owner, _posting("https://hooks.example.com/approve", "Held for a human"))
     modes = _api(
@@ -543,30 +526,3 @@ def test_the_new_page_draft_form_adds_a_step_checked_as_you_go(
         assert page.locator("#save-draft").is_enabled()
     finally:
         fake_llm.reset()
-
-
-def test_the_saved_definition_is_checked_once_on_opening_and_an_edit_once_more(
-    page: Any, owner: Owner, ui_base: str
-) -> None:
-    checked: list[dict[str, Any]] = []
-    page.on(
-        "request",
-        lambda request: (
-            checked.append(json.loads(request.post_data)["definition"])
-            if request.url.endswith("/automations/validate")
-            else None
-        ),
-    )
-    automation = _create(ui_base, owner, _posting("https://hooks.example.com/once", "Checked once"))
-    _open(page, owner, automation)
-    url = page.locator("[data-section='/plan/0'] input[name='root[config][url]']")
-    url.wait_for()
-    # The form drops the saved definition's empty values as it paints: that is no edit to check again.
-    page.wait_for_timeout(1500)
-    assert len(checked) == 1, checked
-
-    with page.expect_request(lambda request: request.url.endswith("/automations/validate")):
-        url.fill("https://hooks.example.com/edited")
-        url.press("Tab")
-    assert len(checked) == 2
-    assert checked[1]["plan"][0]["config"]["url"] == "https://hooks.example.com/edited"

@@ -15,8 +15,8 @@ import { changeSection } from "./automation/change.js";
 import { modesSection } from "./automation/modes.js";
 import { grantsSection } from "./automation/grants.js";
 import { capsSection } from "./automation/caps.js";
+import { fieldChecks } from "./automation/field_checks.js";
 import { sameDefinition, tryoutSection } from "./automation/tryout.js";
-import { secretKeeper } from "../secrets.js";
 import { planSection } from "./plan_section.js";
 import { statsSection } from "./stats_section.js";
 
@@ -34,9 +34,7 @@ export function automationPage(main, id) {
   let stats = null;
   let lastPreview = null;
   let redrawTimer = null;
-  let checkTimer = null;
-  // The definition the field checks last went out for (the saved one's warnings count as one).
-  let lastChecked = null;
+  const checks = fieldChecks(() => editor);
   const flash = h("div", { "aria-live": "polite", id: "flash" });
 
   async function load() {
@@ -278,63 +276,14 @@ export function automationPage(main, id) {
         // The diagram follows the edit (modes of steps the last preview knew).
         clearTimeout(redrawTimer);
         redrawTimer = setTimeout(() => plan.update(definition, lastPreview), 300);
-        // The server's checks (templates, references, schemas) beside the fields, as the edit goes. The
-        // form's first paint drops empty values, and an edit can be undone before its check goes out:
-        // what was checked last is not checked again.
-        clearTimeout(checkTimer);
-        if (lastChecked && sameDefinition(definition, lastChecked)) return;
-        checkTimer = setTimeout(() => checkBeside(editor, definition), 600);
+        // The server's checks (templates, references, schemas) beside the fields, as the edit goes.
+        checks.edited(editor, definition);
       },
       readOnly: automation.status === "archived",
       arrange: arrangeControls(schemas),
     });
-    warnBeside(editor, automation.definition);
+    checks.opened(editor, automation.definition);
     return section;
-  }
-
-  // An edit's problems and warnings beside their fields, before anything is saved. An answer for
-  // another definition than the editor holds now (a later edit), or a page painted again meanwhile, is
-  // stale: it is left.
-  async function checkBeside(shown, definition) {
-    // Marks redrawn under an open completion list would close it: the check waits for it to go.
-    if (document.querySelector(".cm-tooltip-autocomplete")) {
-      clearTimeout(checkTimer);
-      checkTimer = setTimeout(() => checkBeside(shown, definition), 600);
-      return;
-    }
-    lastChecked = definition;
-    try {
-      const result = await call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } }));
-      if (shown !== editor) return;
-      if (!sameDefinition(definition, shown.getValue())) return forgetCheck(definition);
-      shown.setMarks([], [...result.errors, ...result.warnings]);
-    } catch {
-      // The check is a help: saving checks again.
-      forgetCheck(definition);
-    }
-  }
-
-  // The validator's warnings beside their fields (a credential written as a literal, with the offer to
-  // move it into a secret, among them). A page painted again meanwhile has a new editor: this one is
-  // left; an edit made meanwhile gets its own check.
-  async function warnBeside(shown, definition) {
-    lastChecked = definition;
-    try {
-      const [result, keeper] = await Promise.all([call(client.POST("/api/v1/spaces/{space_id}/automations/validate", { params: { path: inSpace() }, body: { definition } })), secretKeeper()]);
-      if (shown !== editor) return;
-      shown.setSecretKeeper(keeper);
-      if (!sameDefinition(definition, shown.getValue())) return forgetCheck(definition);
-      shown.setMarks([], result.warnings);
-    } catch {
-      // Warnings are a help: the page works without them.
-      forgetCheck(definition);
-    }
-  }
-
-  // A check that failed, or whose answer was left because the editor had moved on, is not on screen:
-  // coming back to its definition checks it again.
-  function forgetCheck(definition) {
-    if (lastChecked === definition) lastChecked = null;
   }
 
   async function saveDefinition(problems) {
