@@ -66,7 +66,9 @@ def servers() -> Servers:
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto` (what `make test` passes unless TEST_SESSIONS says otherwise): see `parallel_sessions`."""
-    return parallel_sessions(len(os.sched_getaffinity(0)))
+    # The cores this process may use, where the system says (Linux); else every core.
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return parallel_sessions(cores)
 
 
 def pytest_configure(config: pytest.Config) -> None:
