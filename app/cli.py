@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # prometheus-client's own variable: set, its metrics live in files there, shared by every process.
 METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CHILD_STOP_TIMEOUT_SECONDS = 20.0
+# The api's CPU priority under `automations dev`, where it shares the machine's cores with the worker
+# (AUTOMATIONS_API_CPU_NICE): under overload the runs it accepted finish before it takes more.
+DEV_API_CPU_NICE = 10
 
 
 @click.group()
@@ -59,12 +62,13 @@ main.add_command(worker_alive)
 @fail_on_configuration
 def api(host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the REST API with uvicorn: one process per core unless told otherwise."""
-    from app.serving import serve
+    from app.serving import lower_cpu_priority, serve
 
     settings = load_settings()
     settings.resolved_database_url()
     count = api_workers(workers, settings)
     prepare_metrics_folder(settings)
+    lower_cpu_priority(settings.api_cpu_nice)
     serve(
         app="app.main:create_app",
         factory=True,
@@ -262,6 +266,16 @@ def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "app.cli", *args], env=env)
 
 
+def dev_environment(settings: Settings, home: Path) -> dict[str, str]:
+    """The environment `automations dev` starts its processes with: this one, its home, and the api's
+    lower CPU priority unless the settings name one."""
+    env = dict(os.environ)
+    env["AUTOMATIONS_HOME"] = str(home)
+    if "api_cpu_nice" not in settings.model_fields_set:
+        env["AUTOMATIONS_API_CPU_NICE"] = str(DEV_API_CPU_NICE)
+    return env
+
+
 @main.command()
 @click.option("--port", type=int, default=None, help="API port (default PORT or 8000).")
 @fail_on_configuration
@@ -273,8 +287,7 @@ def dev(port: int | None) -> None:
     settings = load_settings()
     home = settings.home.resolve()
     home.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ)
-    env["AUTOMATIONS_HOME"] = str(home)
+    env = dev_environment(settings, home)
     stack = EmbeddedStack(
         home=home, database_url=settings.database_url or "", redis_url=settings.redis_url or ""
     )

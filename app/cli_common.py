@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from app.config import ConfigurationError, Settings, get_settings
 
@@ -16,6 +17,18 @@ def load_settings() -> Settings:
         return get_settings()
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
+    except ValidationError as exc:
+        raise click.ClickException(invalid_settings(exc)) from None
+
+
+def invalid_settings(error: ValidationError) -> str:
+    """Each refused value as the variable that set it and why (`AUTOMATIONS_API_WORKERS: …`); never the
+    value itself, which may be a secret."""
+    lines = ["invalid settings:"]
+    for problem in error.errors(include_url=False):
+        name = "AUTOMATIONS_" + "_".join(str(part) for part in problem["loc"]).upper()
+        lines.append(f"  {name}: {problem['msg']}")
+    return "\n".join(lines)
 
 
 def fail_on_configuration(func: Any) -> Any:

@@ -15,9 +15,12 @@ Where the platform has no `SO_REUSEPORT`, uvicorn's own supervisor serves as bef
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -25,6 +28,9 @@ from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
 logger = logging.getLogger("uvicorn.error")
+
+# Linux's autogroup scheduling: the nice value of this process's session as a whole.
+AUTOGROUP = Path("/proc/self/autogroup")
 
 
 def reuse_port_supported() -> bool:
@@ -115,6 +121,25 @@ class SocketPerProcess(Multiprocess):
             old.terminate()
             old.join()
             self.processes[index] = new
+
+
+def lower_cpu_priority(nice: int) -> int:
+    """Lower this process's CPU priority by `nice` before it starts its API processes (they inherit
+    it); the nice value it runs at.
+
+    Where Linux schedules by session (autogroup), nice orders processes only within their session, and
+    sessions share the CPU evenly. An API that leads a session of its own (a supervisor that starts
+    each service in a new session) competes with the worker as a whole session, so that session's nice
+    is raised too; inside a shared session (`automations dev`) the process's own nice already counts.
+    """
+    if nice <= 0:
+        return os.nice(0)
+    current = os.nice(nice)
+    if os.getsid(0) == os.getpid():
+        # Not every kernel schedules by autogroup (or exposes it): then the process's nice is all.
+        with contextlib.suppress(OSError):
+            AUTOGROUP.write_text(str(current))
+    return current
 
 
 def serve(**options: Any) -> None:

@@ -1,8 +1,9 @@
 """Outside load: runs completed per second while keep-alive clients fire at the stack `make run` starts.
 
-`make run` (`automations dev`) starts the api (one uvicorn process per core), a worker with its default
-prefork pool and beat. The bench's stack is that api and `bench.worker` (the same worker with its default
-pool, two processes per core: 4 on the 2-core machine); beat is left out, as nothing here is scheduled.
+`make run` (`automations dev`) starts the api (one uvicorn process per core, its CPU priority lowered by
+`AUTOMATIONS_API_CPU_NICE`=10 so that under overload runs already accepted finish first), a worker and
+beat. The bench's stack is that api and `bench.worker` (the same worker with its default pool, two
+processes per core: 4 on the 2-core machine); beat is left out, as nothing here is scheduled.
 N clients (16 in the full run), each on its own keep-alive HTTP/1.1 connection, fire one active 3-step
 webhook automation as fast as it answers for a fixed time, while the worker runs what they fire. The
 figure is the runs that finished (`finished_at`) inside that window per second of it, beside the fires
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from app.cli import DEV_API_CPU_NICE
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import http_client
 from bench.floors import RUN_QUEUE, noop_drain_rate
@@ -27,6 +29,7 @@ from bench.keepalive import KeepAliveClient
 from bench.machine import cpu_seconds
 from bench.report import Headline, Row, median, ms, percentile, rate, ratio
 from bench.stack import BenchStack, log
+from tests.support.processes import ServiceProcess
 
 TARGET_RUNS_PER_SECOND = 400.0
 _FINISHED_IN = (
@@ -78,8 +81,8 @@ class Window:
         return self.ended - self.started
 
 
-async def _window(stack: BenchStack, hook: Hook, clients: int, seconds: float) -> Window:
-    async with http_client(stack.api_url, clients) as client:
+async def _window(url: str, hook: Hook, clients: int, seconds: float) -> Window:
+    async with http_client(url, clients) as client:
         started = time.time()
         latencies, run_ids = await _fire_for(client, hook, clients, seconds)
         return Window(started, time.time(), latencies, run_ids)
@@ -123,16 +126,32 @@ def _settle(stack: BenchStack, timeout: float = 120) -> None:
 
 def run(stack: BenchStack, clients: int, warmup_seconds: float, seconds: float, noops: int) -> list[Row]:
     """The outside load test's row: runs/s completed and fires/s taken in a window of `seconds`."""
-    api = stack.api()
+    # The api as `automations dev` starts it: at its lower CPU priority (the other benches' api has none).
+    api, url = stack.extra_api("dev-api", {"AUTOMATIONS_API_CPU_NICE": str(DEV_API_CPU_NICE)})
+    try:
+        return _measure(stack, api, url, clients, warmup_seconds, seconds, noops)
+    finally:
+        stack.stop_extra_api(api)
+
+
+def _measure(
+    stack: BenchStack,
+    api: ServiceProcess,
+    url: str,
+    clients: int,
+    warmup_seconds: float,
+    seconds: float,
+    noops: int,
+) -> list[Row]:
     worker = stack.worker()
     (hook,) = asyncio.run(create_hooks(stack.database_url, 1))
     log(f"load: {clients} clients fire for {warmup_seconds:g} s (warm-up), then {seconds:g} s measured")
-    warm = asyncio.run(_window(stack, hook, clients, warmup_seconds))
+    warm = asyncio.run(_window(url, hook, clients, warmup_seconds))
     asyncio.run(_all_finished(stack, warm.run_ids, limit=120 + len(warm.run_ids) * 0.05))
     _settle(stack)
     floors = [noop_drain_rate(stack, noops)]
     api_cpu, worker_cpu = cpu_seconds(api.pid, tree=True), cpu_seconds(worker.pid, tree=True)
-    window = asyncio.run(_window(stack, hook, clients, seconds))
+    window = asyncio.run(_window(url, hook, clients, seconds))
     api_cpu = cpu_seconds(api.pid, tree=True) - api_cpu
     fired = len(window.run_ids)
     if not fired:
@@ -159,7 +178,8 @@ def run(stack: BenchStack, clients: int, warmup_seconds: float, seconds: float, 
             f"p99 {ms(percentile(window.latencies, 99))}; "
             f"api CPU {ms(api_cpu / fired)} per fire, worker CPU {ms(worker_cpu / fired)} "
             f"per run (all processes); floor: {noops} no-ops drained before and after the window "
-            f"({', '.join(f'{value:,.0f}' for value in floors)}/s); beat not running",
+            f"({', '.join(f'{value:,.0f}' for value in floors)}/s); beat not running; the api at "
+            f"`automations dev`'s CPU priority (AUTOMATIONS_API_CPU_NICE={DEV_API_CPU_NICE})",
             target=f"≥ {TARGET_RUNS_PER_SECOND:g} runs/s",
             headlines=(
                 Headline(

@@ -56,6 +56,24 @@ class TestCreateAdmin:
         assert "DATABASE_URL" in result.stderr
         assert "Traceback" not in result.stderr
 
+    def test_a_value_out_of_range_names_its_variable_without_a_traceback(
+        self, service_env: dict[str, str]
+    ) -> None:
+        env = {**service_env, "AUTOMATIONS_API_CPU_NICE": "25", "AUTOMATIONS_API_WORKERS": "0"}
+        result = _run(["api", "--port", "0"], env)
+        assert result.returncode == 1
+        assert "AUTOMATIONS_API_CPU_NICE: Input should be less than or equal to 19" in result.stderr
+        assert "AUTOMATIONS_API_WORKERS: Input should be greater than or equal to 1" in result.stderr
+        assert "Traceback" not in result.stderr
+
+    def test_an_invalid_secret_is_refused_without_showing_it(self, service_env: dict[str, str]) -> None:
+        # A value a setting refuses may be a secret: the message names the variable, never the value.
+        env = {**service_env, "AUTOMATIONS_LLM_DEFAULT_MAX_TOKENS": "secret-looking-42"}
+        result = _run(["api", "--port", "0"], env)
+        assert result.returncode == 1
+        assert "AUTOMATIONS_LLM_DEFAULT_MAX_TOKENS: Input should be a valid integer" in result.stderr
+        assert "secret-looking-42" not in result.stderr
+
 
 class TestCheck:
     def test_reports_every_queue_served(self, worker, service_env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,8 @@
 """The production compose file publishes nothing that answers without authentication to other hosts:
 the API (which authenticates every request) is the only service on all interfaces; Flower, which can
 inspect, revoke and rate-limit tasks and needs no login of its own, listens on the host's loopback only
-and takes a login when one is configured."""
+and takes a login when one is configured. On a host they share, the API has less CPU weight than the
+workers, so accepted runs finish before it takes more."""
 
 from __future__ import annotations
 
@@ -50,3 +51,16 @@ def test_the_metrics_token_reaches_the_api() -> None:
     compose = yaml.safe_load(COMPOSE.read_text())
     environment = compose["x-app"]["environment"]
     assert environment["AUTOMATIONS_METRICS_TOKEN"] == "${AUTOMATIONS_METRICS_TOKEN:-}"
+
+
+def test_the_api_yields_cpu_to_the_workers_on_a_shared_host() -> None:
+    services = _services()
+    # Docker's weight for a service that names none is 1024.
+    api = services["api"].get("cpu_shares", 1024)
+    workers = {
+        name: service.get("cpu_shares", 1024)
+        for name, service in services.items()
+        if name.startswith("worker")
+    }
+    assert workers
+    assert all(api < weight for weight in workers.values()), (api, workers)

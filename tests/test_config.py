@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import DEV_API_CPU_NICE, dev_environment
 from app.config import ConfigurationError, Settings
 
 
@@ -168,3 +169,29 @@ class TestSpendingCaps:
     def test_a_negative_cap_is_refused(self) -> None:
         with pytest.raises(ValueError):
             Settings(default_daily_cost_cap_usd=-1)
+
+
+class TestApiCpuPriority:
+    @pytest.mark.parametrize("nice", [-1, 20])
+    def test_a_priority_outside_what_nice_takes_is_refused(self, nice: int) -> None:
+        with pytest.raises(ValueError, match="api_cpu_nice"):
+            Settings(api_cpu_nice=nice)
+
+    def test_the_dev_stack_lowers_the_apis_priority_unless_told(self, tmp_path: Path) -> None:
+        env = dev_environment(Settings(), tmp_path)
+        assert env["AUTOMATIONS_API_CPU_NICE"] == str(DEV_API_CPU_NICE)
+        assert env["AUTOMATIONS_HOME"] == str(tmp_path)
+
+    @pytest.mark.parametrize("told", ["0", "3"])
+    def test_the_dev_stack_keeps_a_priority_it_was_told(
+        self, told: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setenv("AUTOMATIONS_API_CPU_NICE", told)
+        assert dev_environment(Settings(), tmp_path)["AUTOMATIONS_API_CPU_NICE"] == told
+
+    def test_a_priority_from_a_settings_file_is_kept_too(self, tmp_path: Path) -> None:
+        # Settings read from a .env file are not in the environment the dev stack passes on.
+        (tmp_path / ".env").write_text("AUTOMATIONS_API_CPU_NICE=2\n")
+        settings = Settings(_env_file=tmp_path / ".env")  # type: ignore[call-arg]
+        assert settings.api_cpu_nice == 2
+        assert "AUTOMATIONS_API_CPU_NICE" not in dev_environment(settings, tmp_path)

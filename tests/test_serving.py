@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import psutil
 import pytest
 
@@ -162,3 +163,47 @@ class TestSocketPerProcess:
         assert "address already in use" in second.log_tail().lower()
         # The first server still takes every connection: the second joined none of its sockets.
         assert sum(_spread(process, port).values()) == CLIENTS
+
+
+def _autogroup_nice(pid: int) -> int | None:
+    """The nice value of the process's session under Linux's autogroup scheduling (None without it)."""
+    try:
+        text = Path(f"/proc/{pid}/autogroup").read_text()
+    except OSError:
+        return None
+    return int(text.rsplit("nice", 1)[1])
+
+
+class TestCpuPriority:
+    def test_the_api_and_every_process_it_starts_run_at_the_lowered_priority(
+        self, service_env: dict[str, str], tmp_path: Path
+    ) -> None:
+        env = {**service_env, "AUTOMATIONS_API_WORKERS": "2", "AUTOMATIONS_API_CPU_NICE": "7"}
+        process, base = start_api(env, tmp_path, name="api-nice")
+        try:
+            deadline = time.monotonic() + 60
+            while len(_processes(process)) < 2:
+                assert time.monotonic() < deadline, process.log_tail()
+                time.sleep(0.1)
+            own = psutil.Process().nice()
+            supervisor = psutil.Process(process.pid)
+            assert supervisor.nice() == min(own + 7, 19)
+            assert [child.nice() for child in _processes(process)] == [min(own + 7, 19)] * 2
+            # It leads a session of its own here: where the kernel schedules by session, that session
+            # competes as a whole, so its nice is raised too.
+            if _autogroup_nice(process.pid) is not None:
+                assert _autogroup_nice(process.pid) == min(own + 7, 19)
+            assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+        finally:
+            process.stop()
+
+    def test_by_default_the_api_keeps_its_priority(self, service_env: dict[str, str], tmp_path: Path) -> None:
+        env = {**service_env, "AUTOMATIONS_API_WORKERS": "1"}
+        env.pop("AUTOMATIONS_API_CPU_NICE", None)
+        process, _ = start_api(env, tmp_path, name="api-default-nice")
+        try:
+            assert psutil.Process(process.pid).nice() == psutil.Process().nice()
+            if _autogroup_nice(process.pid) is not None:
+                assert _autogroup_nice(process.pid) == 0
+        finally:
+            process.stop()

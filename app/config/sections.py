@@ -27,6 +27,18 @@ class ApiSettings(BaseModel):
         le=256,
         description="API processes `automations api` starts (default: one per CPU core it may use).",
     )
+    api_cpu_nice: int = Field(
+        default=0,
+        ge=0,
+        le=19,
+        description=(
+            "How far `automations api` lowers its CPU priority (0 = normal, 19 = lowest). On a machine "
+            "whose cores the API shares with a worker, a positive value lets runs already accepted "
+            "finish before the API takes more: under overload fewer fires are taken and more runs "
+            "complete (docs/performance.md). It changes nothing while a core is free. "
+            "`automations dev` uses 10 unless this is set."
+        ),
+    )
     metrics_enabled: bool = Field(
         default=True, description="Serve /metrics and record metrics (prometheus-client, multiprocess)."
     )
