@@ -9,6 +9,7 @@ import click
 from pydantic import ValidationError
 
 from app.config import ConfigurationError, Settings, get_settings
+from app.config.reference import ENV_PREFIX, env_names
 
 
 def load_settings() -> Settings:
@@ -22,13 +23,21 @@ def load_settings() -> Settings:
 
 
 def invalid_settings(error: ValidationError) -> str:
-    """Each refused value as the variable that set it and why (`AUTOMATIONS_API_WORKERS: …`); never the
+    """Each refused value as the variables that set it and why (`AUTOMATIONS_API_WORKERS: …`); never the
     value itself, which may be a secret."""
     lines = ["invalid settings:"]
     for problem in error.errors(include_url=False):
-        name = "AUTOMATIONS_" + "_".join(str(part) for part in problem["loc"]).upper()
-        lines.append(f"  {name}: {problem['msg']}")
+        lines.append(f"  {_variables(str(problem['loc'][0]) if problem['loc'] else '')}: {problem['msg']}")
     return "\n".join(lines)
+
+
+def _variables(location: str) -> str:
+    """The environment variables of the setting a validation error names (its field or the alias used)."""
+    for name, field in Settings.model_fields.items():
+        names = env_names(name, field)
+        if location == name or location in names:
+            return " or ".join(names)
+    return f"{ENV_PREFIX}{location.upper()}"
 
 
 def fail_on_configuration(func: Any) -> Any:

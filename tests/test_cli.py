@@ -59,11 +59,13 @@ class TestCreateAdmin:
     def test_a_value_out_of_range_names_its_variable_without_a_traceback(
         self, service_env: dict[str, str]
     ) -> None:
-        env = {**service_env, "AUTOMATIONS_API_CPU_NICE": "25", "AUTOMATIONS_API_WORKERS": "0"}
+        env = {**service_env, "AUTOMATIONS_API_CPU_NICE": "25", "AUTOMATIONS_API_WORKERS": "0", "PORT": "x"}
         result = _run(["api", "--port", "0"], env)
         assert result.returncode == 1
         assert "AUTOMATIONS_API_CPU_NICE: Input should be less than or equal to 19" in result.stderr
         assert "AUTOMATIONS_API_WORKERS: Input should be greater than or equal to 1" in result.stderr
+        # A setting read from either of two variables names both.
+        assert "PORT or AUTOMATIONS_API_PORT: Input should be a valid integer" in result.stderr
         assert "Traceback" not in result.stderr
 
     def test_an_invalid_secret_is_refused_without_showing_it(self, service_env: dict[str, str]) -> None:
