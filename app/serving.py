@@ -11,6 +11,10 @@ whole run, so a process that dies leaves its socket in the group: connections se
 queue until the replacement, started on the same socket, accepts them.
 
 Where the platform has no `SO_REUSEPORT`, uvicorn's own supervisor serves as before.
+
+Where the API shares a machine's cores with a worker, it can also serve at a lower CPU priority
+(`lower_cpu_priority`, AUTOMATIONS_API_CPU_NICE), so that under overload the runs it accepted finish
+before it takes more.
 """
 
 from __future__ import annotations

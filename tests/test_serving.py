@@ -1,6 +1,6 @@
 """`automations api` with several processes: connections that arrive together are spread over them, a
 killed process is replaced on its socket, a reload (SIGHUP) replaces each process on its socket, and a
-port another server holds is refused."""
+port another server holds is refused. Asked to, it serves at a lower CPU priority, every process of it."""
 
 from __future__ import annotations
 
