@@ -1,9 +1,10 @@
 """Outside load: runs completed per second while keep-alive clients fire at the stack `make run` starts.
 
 `make run` (`automations dev`) starts the api (one uvicorn process per core, its CPU priority lowered by
-`AUTOMATIONS_API_CPU_NICE`=10 so that under overload runs already accepted finish first), a worker and
-beat. The bench's stack is that api and `bench.worker` (the same worker with its default pool, two
-processes per core: 4 on the 2-core machine); beat is left out, as nothing here is scheduled.
+`AUTOMATIONS_API_CPU_NICE`=10 so that under overload runs already accepted finish first), a worker with
+its default pool of two processes per core (at most four there: 4 on the 2-core machine) and beat. The
+bench's stack is that api and `bench.worker` (the same worker with its default pool); beat is left out,
+as nothing here is scheduled.
 N clients (16 in the full run), each on its own keep-alive HTTP/1.1 connection, fire one active 3-step
 webhook automation as fast as it answers for a fixed time, while the worker runs what they fire. The
 figure is the runs that finished (`finished_at`) inside that window per second of it, beside the fires

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import DEV_API_CPU_NICE, dev_environment
+from app.cli import DEV_API_CPU_NICE, DEV_WORKER_PROCESSES, dev_environment, dev_worker_processes
 from app.config import ConfigurationError, Settings
+from app.config.cores import usable_cores
 
 
 @pytest.fixture(autouse=True)
@@ -195,3 +196,11 @@ class TestApiCpuPriority:
         settings = Settings(_env_file=tmp_path / ".env")  # type: ignore[call-arg]
         assert settings.api_cpu_nice == 2
         assert "AUTOMATIONS_API_CPU_NICE" not in dev_environment(settings, tmp_path)
+
+
+class TestDevWorker:
+    def test_the_dev_worker_runs_the_default_pool_up_to_its_bound(self) -> None:
+        assert dev_worker_processes(Settings()) == min(2 * usable_cores(), DEV_WORKER_PROCESSES)
+
+    def test_a_concurrency_it_was_told_wins(self) -> None:
+        assert dev_worker_processes(Settings(worker_concurrency=7)) == 7

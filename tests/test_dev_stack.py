@@ -15,6 +15,8 @@ import httpx
 import psutil
 import pytest
 
+from app.cli import DEV_API_CPU_NICE, DEV_WORKER_PROCESSES
+from app.config.cores import usable_cores
 from tests.support.factories import minimal_definition
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +62,15 @@ def _wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
     raise AssertionError("dev stack not ready in 90 s:\n" + log.read_text()[-3000:])
 
 
+def _child(process: subprocess.Popen[bytes], command: str) -> psutil.Process:
+    """The dev stack's child process started as `automations <command>`."""
+    for child in psutil.Process(process.pid).children():
+        arguments = child.cmdline()
+        if "app.cli" in arguments and arguments[arguments.index("app.cli") + 1 :][:1] == [command]:
+            return child
+    raise AssertionError(f"no `automations {command}` among the dev stack's children")
+
+
 def _interrupt(process: subprocess.Popen[bytes], log: Path) -> None:
     children = psutil.Process(process.pid).children(recursive=True)
     assert len(children) >= 4, "api, worker (+ its pool), beat and redis run as children"
@@ -80,6 +91,14 @@ def test_dev_stack_starts_serves_stops_and_keeps_its_data(tmp_path: Path) -> Non
     try:
         _wait_ready(port, process, log)
         assert httpx.get(f"http://127.0.0.1:{port}/docs", timeout=5).status_code == 200
+        # The api yields the CPU to the worker (nice 10 by default); the worker runs its default pool
+        # (two processes per core, at most four here).
+        own = psutil.Process().nice()
+        api, worker = _child(process, "api"), _child(process, "worker")
+        assert api.nice() == min(own + DEV_API_CPU_NICE, 19)
+        assert worker.nice() == own
+        pool = [child for child in worker.children() if "resource_tracker" not in " ".join(child.cmdline())]
+        assert len(pool) == min(2 * usable_cores(), DEV_WORKER_PROCESSES)
         made = subprocess.run(
             [sys.executable, "-m", "app.cli", "create-admin", "--space", "Acme", "--email", "ops@acme.test"],
             env=env,
