@@ -21,13 +21,14 @@ import time
 from dataclasses import dataclass
 
 import asyncpg
+import psutil
 
 from app.cli import DEV_API_CPU_NICE
 from bench.data import Hook, create_hooks, webhook_body
 from bench.fire import http_client
 from bench.floors import RUN_QUEUE, noop_drain_rate
 from bench.keepalive import KeepAliveClient
-from bench.machine import cpu_seconds
+from bench.machine import cpu_seconds, idle_cpu_seconds, postgres_cpu_seconds
 from bench.report import Headline, Row, median, ms, percentile, rate, ratio
 from bench.stack import BenchStack, log
 from tests.support.processes import ServiceProcess
@@ -152,8 +153,16 @@ def _measure(
     _settle(stack)
     floors = [noop_drain_rate(stack, noops)]
     api_cpu, worker_cpu = cpu_seconds(api.pid, tree=True), cpu_seconds(worker.pid, tree=True)
+    postgres_cpu, idle = postgres_cpu_seconds(), idle_cpu_seconds()
     window = asyncio.run(_window(url, hook, clients, seconds))
     api_cpu = cpu_seconds(api.pid, tree=True) - api_cpu
+    # Where the machine's CPU went meanwhile, in cores: whether it was saturated, and by whom.
+    shares = {
+        "api": api_cpu,
+        "worker": cpu_seconds(worker.pid, tree=True) - worker_cpu,
+        "PostgreSQL": postgres_cpu_seconds() - postgres_cpu,
+        "idle": idle_cpu_seconds() - idle,
+    }
     fired = len(window.run_ids)
     if not fired:
         raise RuntimeError("no fire was answered in the measured window")
@@ -178,7 +187,9 @@ def _measure(
             f"(all then succeeded); fire answer p50 {ms(percentile(window.latencies, 50))}, "
             f"p99 {ms(percentile(window.latencies, 99))}; "
             f"api CPU {ms(api_cpu / fired)} per fire, worker CPU {ms(worker_cpu / fired)} "
-            f"per run (all processes); floor: {noops} no-ops drained before and after the window "
+            f"per run (all processes); cores used in the window (of {psutil.cpu_count()}): "
+            f"{', '.join(f'{name} {spent / window.seconds:.2f}' for name, spent in shares.items())}; "
+            f"floor: {noops} no-ops drained before and after the window "
             f"({', '.join(f'{value:,.0f}' for value in floors)}/s); beat not running; the api at "
             f"`automations dev`'s CPU priority (AUTOMATIONS_API_CPU_NICE={DEV_API_CPU_NICE})",
             target=f"≥ {TARGET_RUNS_PER_SECOND:g} runs/s",

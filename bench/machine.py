@@ -93,6 +93,23 @@ def cpu_seconds(pid: int, *, tree: bool = False) -> float:
     return total
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU time the PostgreSQL server processes alive now have used so far (every server on the machine:
+    the bench's is the local one, or the embedded one it started)."""
+    total = 0.0
+    for process in psutil.process_iter(["name"]):
+        if process.info["name"] in {"postgres", "postmaster"}:
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                total += times.user + times.system
+    return total
+
+
+def idle_cpu_seconds() -> float:
+    """Seconds the machine's cores have spent idle so far, all cores together."""
+    return float(psutil.cpu_times().idle)
+
+
 # --- machine ------------------------------------------------------------------------------------------
 
 
