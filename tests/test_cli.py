@@ -56,6 +56,8 @@ class TestCreateAdmin:
         assert "DATABASE_URL" in result.stderr
         assert "Traceback" not in result.stderr
 
+
+class TestInvalidSettings:
     def test_a_value_out_of_range_names_its_variable_without_a_traceback(
         self, service_env: dict[str, str]
     ) -> None:
