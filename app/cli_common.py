@@ -27,7 +27,9 @@ def invalid_settings(error: ValidationError) -> str:
     value itself, which may be a secret."""
     lines = ["invalid settings:"]
     for problem in error.errors(include_url=False):
-        lines.append(f"  {_variables(str(problem['loc'][0]) if problem['loc'] else '')}: {problem['msg']}")
+        # A check of the settings as a whole names no field.
+        where = _variables(str(problem["loc"][0])) if problem["loc"] else "settings"
+        lines.append(f"  {where}: {problem['msg']}")
     return "\n".join(lines)
 
 

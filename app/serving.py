@@ -127,9 +127,8 @@ class SocketPerProcess(Multiprocess):
             self.processes[index] = new
 
 
-def lower_cpu_priority(nice: int) -> int:
-    """Lower this process's CPU priority by `nice` before it starts its API processes (they inherit
-    it); the nice value it runs at.
+def lower_cpu_priority(nice: int) -> None:
+    """Lower this process's CPU priority by `nice` before it starts its API processes (they inherit it).
 
     Where Linux schedules by session (autogroup), nice orders processes only within their session, and
     sessions share the CPU evenly. An API that leads a session of its own (a supervisor that starts
@@ -137,13 +136,12 @@ def lower_cpu_priority(nice: int) -> int:
     is raised too; inside a shared session (`automations dev`) the process's own nice already counts.
     """
     if nice <= 0:
-        return os.nice(0)
+        return
     current = os.nice(nice)
     if os.getsid(0) == os.getpid():
         # Not every kernel schedules by autogroup (or exposes it): then the process's nice is all.
         with contextlib.suppress(OSError):
             AUTOGROUP.write_text(str(current))
-    return current
 
 
 def serve(**options: Any) -> None:

@@ -13,7 +13,9 @@ from pathlib import Path
 import psutil
 import pytest
 from httpx import AsyncClient
+from pydantic import BaseModel, ValidationError, model_validator
 
+from app.cli_common import invalid_settings
 from app.config import Settings
 from app.worker.celery_app import create_celery
 from tests.support.processes import ServiceProcess, worker_down
@@ -69,6 +71,18 @@ class TestInvalidSettings:
         # A setting read from either of two variables names both.
         assert "PORT or AUTOMATIONS_API_PORT: Input should be a valid integer" in result.stderr
         assert "Traceback" not in result.stderr
+
+    def test_a_check_of_the_settings_as_a_whole_is_named_as_such(self) -> None:
+        class Whole(BaseModel):
+            @model_validator(mode="after")
+            def refuse(self) -> Whole:
+                raise ValueError("these two settings do not go together")
+
+        with pytest.raises(ValidationError) as refused:
+            Whole()
+        assert invalid_settings(refused.value).splitlines()[1:] == [
+            "  settings: Value error, these two settings do not go together"
+        ]
 
     def test_an_invalid_secret_is_refused_without_showing_it(self, service_env: dict[str, str]) -> None:
         # A value a setting refuses may be a secret: the message names the variable, never the value.

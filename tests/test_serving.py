@@ -199,7 +199,6 @@ class TestCpuPriority:
 
     def test_by_default_the_api_keeps_its_priority(self, service_env: dict[str, str], tmp_path: Path) -> None:
         env = {**service_env, "AUTOMATIONS_API_WORKERS": "1"}
-        env.pop("AUTOMATIONS_API_CPU_NICE", None)
         process, _ = start_api(env, tmp_path, name="api-default-nice")
         try:
             assert psutil.Process(process.pid).nice() == psutil.Process().nice()
