@@ -50,6 +50,10 @@ async def _sample(app: Any, service: QueueDepthService, now: datetime) -> bool:
         return await service.sample(session, now)
 
 
+def _minute(moment: datetime) -> datetime:
+    return moment.replace(second=0, microsecond=0)
+
+
 async def _samples_of(app: Any, space_id: str) -> list[datetime]:
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         rows = await session.scalars(
@@ -70,14 +74,17 @@ async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, f
         )
 
     now = datetime.now(UTC)
-    assert await _sample(app, QueueDepthService(), now - timedelta(minutes=3))
+    earlier = now - timedelta(minutes=3)
+    assert await _sample(app, QueueDepthService(), earlier)
     service = QueueDepthService()
     assert await _sample(app, service, now)
     assert not await _sample(app, service, now), "once a minute per process"
     assert await _sample(app, QueueDepthService(), now) is True, (
         "another process: the same minute, its row brought up to date, no new row"
     )
-    assert len(await _samples_of(app, alice.space_id)) == 2
+    sampled = await _samples_of(app, alice.space_id)
+    assert sampled.count(_minute(now)) == 1
+    assert _minute(earlier) in sampled
 
     answer = await alice.request("GET", alice.space_path("/queue/depth"), params={"minutes": 10})
     assert answer.status_code == 200, answer.text
@@ -85,17 +92,29 @@ async def test_each_space_sees_its_own_waiting_runs_minute_by_minute(app: Any, f
     assert depth["minutes"] == 10
     [fast] = depth["queues"]
     assert len(fast["queued"]) == len(fast["pending"]) == 10
-    # The minute may have turned since the sample: the newest sample is in one of the last two slots.
-    assert sorted(fast["pending"], reverse=True)[:2] == [2, 2]
-    assert sum(fast["pending"]) == 4, "two samples, zeros elsewhere"
-    assert sum(fast["queued"]) == 2
-    first = datetime.fromisoformat(depth["first_minute"])
-    last = datetime.fromisoformat(depth["last_minute"])
-    assert last - first == timedelta(minutes=9)
+    slots = _slots(depth)
+    assert slots[-1] - slots[0] == timedelta(minutes=9)
+    # Where the window ends is beat's to say (the minute may have turned, or beat's last tick may be the
+    # minute before): its minutes read what was sampled in them, and the sample of three minutes ago is in.
+    assert _minute(now) - timedelta(minutes=1) <= slots[-1] <= _minute(now) + timedelta(minutes=1)
+    alices = dict.fromkeys(await _samples_of(app, alice.space_id), (1, 2))
+    answered = list(zip(fast["queued"], fast["pending"], strict=True))
+    assert answered == [alices.get(slot, (0, 0)) for slot in slots], "1 queued, 2 pending, zeros elsewhere"
+    assert fast["pending"][slots.index(_minute(earlier))] == 2
 
     theirs = (await bob.request("GET", bob.space_path("/queue/depth"))).json()
     assert theirs["minutes"] == 60
-    assert [(q["queue"], sum(q["pending"])) for q in theirs["queues"]] == [(fast["queue"], 2)]
+    [bobs] = theirs["queues"]
+    assert bobs["queue"] == fast["queue"]
+    sampled = set(await _samples_of(app, bob.space_id))
+    assert bobs["pending"] == [int(slot in sampled) for slot in _slots(theirs)], "his one run, none of hers"
+    assert sum(bobs["pending"]) >= 1
+
+
+def _slots(depth: dict[str, Any]) -> list[datetime]:
+    first = datetime.fromisoformat(depth["first_minute"])
+    assert datetime.fromisoformat(depth["last_minute"]) == first + timedelta(minutes=depth["minutes"] - 1)
+    return [first + timedelta(minutes=offset) for offset in range(depth["minutes"])]
 
 
 async def test_an_idle_space_and_bad_ranges(factory: Factory) -> None:
