@@ -66,6 +66,12 @@ QUEUE_DEPTH = Gauge(
     ["queue"],
     multiprocess_mode="mostrecent",
 )
+PENDING_RUNS = Gauge(
+    _PREFIX + "pending_runs",
+    "Pending runs of each run queue that a worker could claim now (counted on beat's tick).",
+    ["queue"],
+    multiprocess_mode="mostrecent",
+)
 LLM_COST = Counter(_PREFIX + "llm_cost_usd_total", "Spend recorded in the cost ledger, by model.", ["model"])
 LLM_TOKENS = Counter(
     _PREFIX + "llm_tokens_total", "LLM tokens by model and direction.", ["model", "direction"]
@@ -147,6 +153,7 @@ _runs_finished = LabelledSeries(RUNS_FINISHED)
 _run_duration = LabelledSeries(RUN_DURATION)
 _step_duration = LabelledSeries(STEP_DURATION)
 _queue_depth = LabelledSeries(QUEUE_DEPTH)
+_pending_runs = LabelledSeries(PENDING_RUNS)
 _llm_cost = LabelledSeries(LLM_COST)
 _llm_tokens = LabelledSeries(LLM_TOKENS)
 _webhook_fires = LabelledSeries(WEBHOOK_FIRES)
@@ -223,6 +230,11 @@ def step_finished(action: str, outcome: str, seconds: float) -> None:
 def queue_depth(queue: str, depth: int) -> None:
     if _state["enabled"]:
         _queue_depth(queue).set(depth)
+
+
+def pending_runs(queue: str, count: int) -> None:
+    if _state["enabled"]:
+        _pending_runs(queue).set(count)
 
 
 def llm_usage(model: str, cost: float, tokens_in: int, tokens_out: int) -> None:

@@ -108,14 +108,15 @@ class WorkerSettings(BaseModel):
         ),
     )
     direct_claim_batch: int = Field(
-        default=0,
+        default=8,
         ge=0,
         le=1000,
         description=(
             "Runs a worker task claims straight from the database, one after another, after the run its"
             " message named, while runs are pending on that message's queue; 0 = only the named run."
-            " Above 0 the api also sends a run's wake-up only when none waits on its queue: set it the"
-            " same for the api and every worker."
+            " Above 0 the api also sends a run's wake-up only when none waits on its queue, so scale"
+            " run workers on pending runs, not on list lengths: set it the same for the api and every"
+            " worker."
         ),
     )
     run_on_failure_reserve_fraction: float = Field(

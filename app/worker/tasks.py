@@ -80,6 +80,8 @@ async def _tick() -> str:
     async with worker.unit_of_work() as session:
         await queue_depth_service.sample(session, now)
     if metrics.enabled():
+        async with worker.unit_of_work() as session:
+            await queue_depth_service.gauge_claimable(session, now, RUN_QUEUES)
         await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now, worker.core.settings.redis_key_prefix)
 

@@ -1,5 +1,6 @@
 """The queue chart's data: beat's tick samples each space's queued and pending runs per worker queue
-once a minute; the API answers a space's minutes, zeros where nothing waited, and nothing of another's."""
+once a minute; the API answers a space's minutes, zeros where nothing waited, and nothing of another's.
+On every tick it also sets the pending-runs gauge of each run queue."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.persistence.models import QueueSample, Run
 from app.persistence.transaction import transaction
 from app.services.identity.auth import auth_service
@@ -191,3 +194,54 @@ async def test_before_beat_samples_a_new_minute_the_answer_ends_at_the_minute_be
     # No tick known, or beat stopped long ago: the current minute, as sampled or not.
     assert await answer(None) == (minute + timedelta(minutes=1), [0, 2, 0])
     assert await answer(minute - timedelta(minutes=30)) == (minute + timedelta(minutes=1), [0, 2, 0])
+
+
+async def test_the_pending_runs_gauge_counts_what_each_run_queue_could_claim_now(
+    app: Any, factory: Factory
+) -> None:
+    owner = await factory.owner()
+    automation = await queueing_automation(owner)
+    now = datetime.now(UTC)
+
+    def run(queue: str, status: str, retry_at: datetime | None = None) -> Run:
+        return Run(
+            id=uuid.uuid4(),
+            space_id=uuid.UUID(owner.space_id),
+            automation_id=uuid.UUID(automation["id"]),
+            automation_version=1,
+            definition=automation["definition"],
+            status=status,
+            queue=queue,
+            trigger_type="manual",
+            trigger_payload={},
+            inputs={},
+            retry_at=retry_at,
+        )
+
+    queues = ("runs.fast", "runs.medium", "runs.long")
+    # One snapshot, nothing committed: the session's other runs move neither count.
+    async with app.state.engine.connect() as connection:
+        await connection.execution_options(isolation_level="REPEATABLE READ")
+        async with connection.begin() as outer:
+            session = AsyncSession(bind=connection, expire_on_commit=False)
+            before = await QueueDepthService().gauge_claimable(session, now, queues)
+            session.add_all(
+                [
+                    run("runs.fast", "pending"),
+                    run("runs.fast", "pending", retry_at=now - timedelta(seconds=1)),
+                    run("runs.fast", "pending", retry_at=now + timedelta(minutes=5)),
+                    run("runs.fast", "queued"),
+                    run("runs.fast", "running"),
+                    run("runs.medium", "pending"),
+                ]
+            )
+            await session.flush()
+            after = await QueueDepthService().gauge_claimable(session, now, queues)
+            await outer.rollback()
+    assert {queue: after[queue] - before[queue] for queue in queues} == {
+        "runs.fast": 2,
+        "runs.medium": 1,
+        "runs.long": 0,
+    }
+    for queue in queues:
+        assert metrics.PENDING_RUNS.labels(queue=queue)._value.get() == after[queue]

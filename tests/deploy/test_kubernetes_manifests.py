@@ -278,7 +278,7 @@ class TestProbesAndScaling:
         pdbs = _by_kind(manifests, "PodDisruptionBudget")
         assert pdbs["automations-api"].body["spec"]["minAvailable"] == 1
 
-    def test_every_worker_scales_on_its_own_queue_length(self, manifests: list[Manifest]) -> None:
+    def test_every_worker_scales_on_its_own_queue(self, manifests: list[Manifest]) -> None:
         deployments = _by_kind(manifests, "Deployment")
         scaled = _by_kind(manifests, "ScaledObject")
         auth = _by_kind(manifests, "TriggerAuthentication")
@@ -289,16 +289,35 @@ class TestProbesAndScaling:
             scaler = scaled[manifest.name].body["spec"]
             assert scaler["scaleTargetRef"]["name"] in deployments
             (trigger,) = scaler["triggers"]
-            assert trigger["type"] == "redis"
-            assert trigger["metadata"]["listName"] == queue, "the list Celery keeps the queue's messages in"
-            assert int(trigger["metadata"]["listLength"]) >= 1
-            assert int(trigger["metadata"]["activationListLength"]) >= 0
             assert trigger["authenticationRef"]["name"] in auth
+            if queue in RUN_QUEUES:
+                # Direct claims coalesce a backlog's wake-ups: the list no longer counts the runs.
+                assert trigger["type"] == "postgresql", manifest.name
+                assert f"queue = '{queue}'" in trigger["metadata"]["query"], manifest.name
+                assert float(trigger["metadata"]["targetQueryValue"]) > 0
+                assert float(trigger["metadata"]["activationTargetQueryValue"]) >= 0
+            else:
+                assert trigger["type"] == "redis", manifest.name
+                assert trigger["metadata"]["listName"] == queue, (
+                    "the list Celery keeps the queue's messages in"
+                )
+                assert int(trigger["metadata"]["listLength"]) >= 1
+                assert int(trigger["metadata"]["activationListLength"]) >= 0
             assert scaler["cooldownPeriod"] > 0
             assert scaler["minReplicaCount"] <= scaler["maxReplicaCount"]
             selector = manifest.body["spec"]["selector"]["matchLabels"]
             pdb = _by_kind(manifests, "PodDisruptionBudget")[manifest.name].body["spec"]
             assert pdb["selector"]["matchLabels"] == selector
+
+    def test_keda_reaches_postgresql_past_a_transaction_pooler(self, manifests: list[Manifest]) -> None:
+        (config,) = _by_kind(manifests, "ConfigMap").values()
+        pooled = config.body["data"]["AUTOMATIONS_DATABASE_POOLER"] == "transaction"
+        postgres = _by_kind(manifests, "TriggerAuthentication")["automations-postgres"].body["spec"]
+        (reference,) = postgres["secretTargetRef"]
+        assert reference["parameter"] == "connection"
+        assert reference["key"] == ("database-direct-url" if pooled else "database-url"), (
+            "KEDA prepares its statements, which a pooler in transaction mode does not keep"
+        )
 
     def test_run_workers_may_drain_a_default_run_before_they_are_killed(
         self, manifests: list[Manifest]

@@ -9,9 +9,11 @@ its last minute would otherwise read 0 with runs waiting.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app import metrics
 from app.persistence.repositories.queue_samples import QueueSampleRepository
 from app.persistence.types import AsyncSession
 from app.services.identity.access import SpaceAccess
@@ -40,6 +42,18 @@ class QueueDepthService:
         await repository.forget_before(minute - RETENTION)
         self._sampled = minute
         return True
+
+    async def gauge_claimable(
+        self, session: AsyncSession, now: datetime, queues: Iterable[str]
+    ) -> dict[str, int]:
+        """Set the `automations_pending_runs` gauge of each of `queues` (0 when none is pending) to the
+        runs a worker of it could claim now, and answer those counts. With direct claims a run queue's
+        Redis list holds a wake-up or two, not a message per run: this is the backlog to watch."""
+        found = await QueueSampleRepository(session).claimable(now)
+        counts = {queue: found.get(queue, 0) for queue in queues}
+        for queue, count in counts.items():
+            metrics.pending_runs(queue, count)
+        return counts
 
     async def of_space(
         self,
