@@ -8,8 +8,8 @@ triggers of active automations, fire the one match through the dispatcher and re
 Automations and triggers are inserted in bulk with
 SQL (then ANALYZEd). Each event is published in its own transaction first (untimed), then dispatched in
 one transaction as the worker's `events.dispatch` task does, sending the run's wake-up after the commit.
-No worker runs meanwhile; the wake-ups are purged afterwards. The figure is the ratio between sizes:
-matching should touch only the triggers that can match.
+No worker runs meanwhile; the runs and their wake-ups are dropped afterwards. The figure is the ratio
+between sizes: matching should touch only the triggers that can match.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ async def _measure(
 def run(stack: BenchStack, sizes: Sequence[int], warmup: int, repeats: int) -> list[Row]:
     assert not stack.worker_running, "the dispatch's wake-ups must not be taken by a worker"
     samples = asyncio.run(_measure(stack, sizes, warmup, repeats))
-    stack.purge_broker()
+    stack.drop_waiting_work()
     first = median(samples[sizes[0]])
     rows = []
     for size in sizes:

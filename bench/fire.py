@@ -2,9 +2,10 @@
 
 Each fire is a POST to `/api/v1/automations/{id}/fire` over loopback HTTP to the uvicorn server the bench
 started (`automations api`), from N concurrent keep-alive clients; each creates a run row and sends its
-wake-up to Redis after the commit. No worker runs meanwhile, so the figure is the intake alone; the
-wake-ups are purged afterwards. The floor is the same number of single-row INSERT transactions from N
-asyncpg connections at once. Rounds of both alternate, so machine drift hits both alike.
+wake-up to Redis after the commit. No worker runs meanwhile, so the figure is the intake alone; its runs
+and their wake-ups are dropped afterwards. The floor is the same number of single-row INSERT
+transactions from N asyncpg connections at once. Rounds of both alternate, so machine drift hits both
+alike.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
     cases = {f"fire throughput, {concurrency} clients → 1 webhook": shared, separate_name: separate}
     log(f"fire: {rounds} rounds of {per_round} fires per case, {concurrency} clients")
     measured, floor = asyncio.run(_measure(stack, cases, concurrency, warmup, rounds, per_round, api.pid))
-    stack.purge_broker()  # the wake-ups of runs no worker will take
+    stack.drop_waiting_work()  # runs no worker will take, and their wake-ups
     rows = []
     floor_text = (
         f"{rate(floor.rate, 'INSERT tx')} (asyncpg, {concurrency} connections; "
@@ -160,5 +161,5 @@ def run(stack: BenchStack, concurrency: int, warmup: int, rounds: int, per_round
                 headlines=headlines,
             )
         )
-    stack.purge_broker()
+    stack.drop_waiting_work()
     return rows

@@ -4,7 +4,7 @@ Automations and their every-minute schedule triggers are inserted in bulk with S
 production table would be). Ticks run in-process exactly as beat's task runs them: batch after batch
 (`TICK_BATCH` due triggers each), each batch in its own transaction through the real dispatcher, its
 runs' wake-ups sent to Redis after its commit, until a batch comes back short. No worker runs
-meanwhile; the wake-ups are purged afterwards.
+meanwhile; the runs and their wake-ups are dropped afterwards.
 
 - drain: N triggers due the same minute (target: 10,000 in ≤ 15 s); then every one of them must have
   exactly one run for the slot (none missed, none doubled).
@@ -154,7 +154,7 @@ def run(
 ) -> list[Row]:
     assert not stack.worker_running, "the tick's wake-ups must not be taken by a worker"
     out = asyncio.run(_measure(stack, burst, due, sizes, warmup, ticks, lone))
-    stack.purge_broker()
+    stack.drop_waiting_work()
     samples: dict[int, list[float]] = out["samples"]  # type: ignore[assignment]
     plans: dict[int, str] = out["plans"]  # type: ignore[assignment]
     burst_seconds: float = out["burst_seconds"]  # type: ignore[assignment]

@@ -24,6 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import redis
 
@@ -176,10 +177,21 @@ class BenchStack:
         finally:
             client.close()
 
-    def purge_broker(self) -> None:
-        """Drop every message waiting in the bench's Redis database (only while no worker consumes)."""
+    def drop_waiting_work(self) -> None:
+        """Drop what the benchmarks that measure intake alone leave waiting (only while no worker
+        consumes): every message in the bench's Redis database and every run no worker took. A run
+        left pending would be claimed by the first worker's drain (direct claims take the oldest
+        pending run of the queue), ahead of the next benchmark's runs."""
         assert self._worker is None, "purging under a running worker would drop its in-flight messages"
         self._flush_redis(keep_lock=True)
+        asyncio.run(self._delete_waiting_runs())
+
+    async def _delete_waiting_runs(self) -> None:
+        connection = await asyncpg.connect(self.dsn)
+        try:
+            await connection.execute("DELETE FROM runs WHERE status IN ('pending', 'queued')")
+        finally:
+            await connection.close()
 
     def log_tails(self) -> str:
         """The last lines of the logs of the api, the worker and any extra ones (for a failure report)."""

@@ -9,7 +9,7 @@ The results end with one row per goal of the release (`bench.report.TARGETS`): t
 the floor of the same run, the goal, met or not; a goal this run did not measure says so.
 
 Benchmarks run in a fixed order whatever the command line says: the in-process ones, then the ones
-that need no worker (their wake-ups are purged), then the ones on a worker.
+that need no worker (the runs they leave and their wake-ups are dropped), then the ones on a worker.
 """
 
 from __future__ import annotations

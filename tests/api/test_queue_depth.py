@@ -20,6 +20,7 @@ from app.services.runs.queue_depth import QueueDepthService
 from app.services.runs.recovery import recovery_service
 from tests.support.factories import Caller, Factory
 from tests.support.held_runs import queueing_automation
+from tests.support.runs import run_row
 
 
 async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
@@ -31,19 +32,7 @@ async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
     later = datetime.now(UTC) + timedelta(hours=1)
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         session.add_all(
-            Run(
-                id=uuid.uuid4(),
-                space_id=uuid.UUID(caller.space_id),
-                automation_id=uuid.UUID(automation["id"]),
-                automation_version=1,
-                definition=automation["definition"],
-                status=status,
-                queue="runs.fast",
-                trigger_type="manual",
-                trigger_payload={},
-                inputs={},
-                retry_at=later if status == "pending" else None,
-            )
+            Run(**run_row(caller, automation, status, retry_at=later if status == "pending" else None))
             for status in statuses
         )
 
@@ -204,19 +193,7 @@ async def test_the_pending_runs_gauge_counts_what_each_run_queue_could_claim_now
     now = datetime.now(UTC)
 
     def run(queue: str, status: str, retry_at: datetime | None = None) -> Run:
-        return Run(
-            id=uuid.uuid4(),
-            space_id=uuid.UUID(owner.space_id),
-            automation_id=uuid.UUID(automation["id"]),
-            automation_version=1,
-            definition=automation["definition"],
-            status=status,
-            queue=queue,
-            trigger_type="manual",
-            trigger_payload={},
-            inputs={},
-            retry_at=retry_at,
-        )
+        return Run(**run_row(owner, automation, status, queue=queue, retry_at=retry_at))
 
     queues = ("runs.fast", "runs.medium", "runs.long")
     # One snapshot, nothing committed: the session's other runs move neither count.

@@ -16,6 +16,7 @@ from app.persistence.models import Run
 from app.worker.celery_app import RUN_QUEUES
 from tests.deploy.test_kubernetes_manifests import BASE, _by_kind, _worker_queues, render
 from tests.support.factories import Factory, minimal_definition
+from tests.support.runs import run_row
 
 
 def _queries() -> dict[str, str]:
@@ -42,19 +43,7 @@ async def test_each_run_queue_scales_on_its_runs_claimable_now(app: Any, factory
     now = datetime.now(UTC)
 
     def run(queue: str, status: str, retry_at: datetime | None = None) -> dict[str, Any]:
-        return {
-            "id": uuid.uuid4(),
-            "space_id": uuid.UUID(owner.space_id),
-            "automation_id": uuid.UUID(automation["id"]),
-            "automation_version": 1,
-            "definition": automation["definition"],
-            "status": status,
-            "queue": queue,
-            "trigger_type": "manual",
-            "trigger_payload": {},
-            "inputs": {},
-            "retry_at": retry_at,
-        }
+        return run_row(owner, automation, status, queue=queue, retry_at=retry_at)
 
     rows = [
         run("runs.fast", "pending"),

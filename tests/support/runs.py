@@ -34,15 +34,11 @@ def definition(*steps: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return document
 
 
-async def stored_run(
-    app: Any, owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
-) -> Run:
-    """A manual run of `automation` (as the API answered it) in the owner's space, stored directly in
-    `status` with `columns` set, committed; no wake-up is sent, so nothing else claims it.
-
-    A pending run whose wake-up was never sent is what beat's recovery wakes at its next tick, so the
-    session's beat and worker would race the test for it: the run is stored as woken a year from now
-    (`enqueued_at`), which recovery leaves alone, unless the test says otherwise."""
+def run_row(
+    owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
+) -> dict[str, Any]:
+    """The columns of a manual run of `automation` (as the API answered it) in the owner's space, in
+    `status` on `runs.fast`, with `columns` set."""
     values: dict[str, Any] = {
         "id": uuid.uuid4(),
         "space_id": uuid.UUID(owner.space_id),
@@ -54,9 +50,21 @@ async def stored_run(
         "trigger_type": "manual",
         "trigger_payload": {},
         "inputs": {},
-        "enqueued_at": datetime.now(UTC) + timedelta(days=365),
     }
-    run = Run(**(values | columns))
+    return values | columns
+
+
+async def stored_run(
+    app: Any, owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
+) -> Run:
+    """A manual run of `automation` (as the API answered it) in the owner's space, stored directly in
+    `status` with `columns` set, committed; no wake-up is sent, so nothing else claims it.
+
+    A pending run whose wake-up was never sent is what beat's recovery wakes at its next tick, so the
+    session's beat and worker would race the test for it: the run is stored as woken a year from now
+    (`enqueued_at`), which recovery leaves alone, unless the test says otherwise."""
+    woken = {"enqueued_at": datetime.now(UTC) + timedelta(days=365)}
+    run = Run(**run_row(owner, automation, status, **(woken | columns)))
     async with transaction(app.state.sessionmaker, app.state.send_job) as session:
         session.add(run)
     return run
