@@ -50,7 +50,7 @@ REDIS_LOCK_SECONDS = 3600
 UNLIMITED_WEBHOOK_RATE = 10**7
 # Settings of the bench's environment its api and worker keep (every other AUTOMATIONS_ one is dropped),
 # so a pair of runs can compare them: `AUTOMATIONS_DIRECT_CLAIM_BATCH=0 python -m bench throughput`.
-PASSED_SETTINGS = frozenset({"AUTOMATIONS_DIRECT_CLAIM_BATCH"})
+PASSED_SETTINGS = frozenset({"AUTOMATIONS_DIRECT_CLAIM_BATCH", "AUTOMATIONS_WORKER_CONCURRENCY"})
 # An SMTP relay, configured as a deployment that sends email approvals and send_email steps has one:
 # what a process builds for it is part of what the bench measures. No bench run sends mail, so the
 # relay (a name that never resolves) is never contacted.
