@@ -12,7 +12,7 @@ from app.persistence.models import Run
 from app.persistence.repositories.runs import RunRepository
 from app.persistence.transaction import transaction
 from tests.support.factories import Factory
-from tests.support.runs import stored_run
+from tests.support.runs import private_queue, stored_run
 
 LEASE = timedelta(hours=1)
 
@@ -30,19 +30,24 @@ class TestClaimNext:
         owner = await factory.owner()
         automation = await owner.create_automation()
         now = utcnow()
-        other_queue = await stored_run(app, owner, automation, queue="runs.long", priority=9)
-        backing_off = await stored_run(app, owner, automation, priority=9, retry_at=now + timedelta(hours=1))
-        cancelled = await stored_run(app, owner, automation, status="cancelled", priority=9)
-        old = await stored_run(app, owner, automation, created_at=now - timedelta(minutes=2))
-        young = await stored_run(app, owner, automation, created_at=now - timedelta(minutes=1))
-        urgent = await stored_run(app, owner, automation, priority=5)
+        mine, other = private_queue(), private_queue()
 
-        assert await _next(app, ("runs.fast",)) == urgent.id
-        assert await _next(app, ("runs.fast",)) == old.id
-        assert await _next(app, ("runs.fast",)) == young.id
-        assert await _next(app, ("runs.fast",)) is None, "nothing else of the queue may be taken now"
+        async def stored(**columns: Any) -> Run:
+            return await stored_run(app, owner, automation, **({"queue": mine} | columns))
+
+        other_queue = await stored(queue=other, priority=9)
+        backing_off = await stored(priority=9, retry_at=now + timedelta(hours=1))
+        cancelled = await stored(status="cancelled", priority=9)
+        old = await stored(created_at=now - timedelta(minutes=2))
+        young = await stored(created_at=now - timedelta(minutes=1))
+        urgent = await stored(priority=5)
+
+        assert await _next(app, (mine,)) == urgent.id
+        assert await _next(app, (mine,)) == old.id
+        assert await _next(app, (mine,)) == young.id
+        assert await _next(app, (mine,)) is None, "nothing else of the queue may be taken now"
         assert await _next(app, ()) is None
-        assert await _next(app, ("runs.fast", "runs.long")) == other_queue.id
+        assert await _next(app, (mine, other)) == other_queue.id
         async with transaction(app.state.sessionmaker, lambda job: None) as session:
             statuses = {run.id: await session.get(Run, run.id) for run in (backing_off, cancelled, young)}
         assert statuses[backing_off.id] is not None
@@ -63,9 +68,10 @@ class TestClaimNext:
         owner = await factory.owner()
         automation = await owner.create_automation()
         now = utcnow()
-        held = await stored_run(app, owner, automation, created_at=now - timedelta(minutes=1))
-        free = await stored_run(app, owner, automation)
+        mine = private_queue()
+        held = await stored_run(app, owner, automation, queue=mine, created_at=now - timedelta(minutes=1))
+        free = await stored_run(app, owner, automation, queue=mine)
         async with transaction(app.state.sessionmaker, lambda job: None) as session:
             assert await RunRepository(session).lock(held.id) is not None  # another claim's row lock
-            assert await _next(app, ("runs.fast",)) == free.id
-        assert await _next(app, ("runs.fast",)) == held.id, "taken once the lock is gone"
+            assert await _next(app, (mine,)) == free.id
+        assert await _next(app, (mine,)) == held.id, "taken once the lock is gone"

@@ -19,9 +19,8 @@ from app.services.runs.execution import ExecutionSettings, execution_service
 from app.worker.ports import ports_for
 from tests.support.factories import Factory
 from tests.support.in_process import in_process_runtime
-from tests.support.runs import definition, stored_run
+from tests.support.runs import definition, private_queue, stored_run
 
-QUEUE = "runs.fast"
 ONE_STEP = definition({"step_id": "only", "action": "transform_data", "config": {"output": 1}})
 
 
@@ -37,10 +36,13 @@ class Recorder:
 
 async def _drain(
     app: Any, factory: Factory, pending: int, direct_claims: int, *, stopping: bool = False
-) -> tuple[list[str], Recorder, list[uuid.UUID], dict[uuid.UUID, str]]:
+) -> tuple[list[str], Recorder, list[uuid.UUID], dict[uuid.UUID, str], str]:
+    """The answers of one drain over `pending` runs stored on a queue of the test's own, the wake-ups it
+    asked for, the runs, their statuses after it, and that queue."""
     owner = await factory.owner()
     automation = await owner.create_automation(ONE_STEP)
-    run_ids = [(await stored_run(app, owner, automation)).id for _ in range(pending)]
+    queue = private_queue()
+    run_ids = [(await stored_run(app, owner, automation, queue=queue)).id for _ in range(pending)]
     runtime = in_process_runtime(app)
     settings = ExecutionSettings(
         worker=runtime.name,
@@ -51,40 +53,40 @@ async def _drain(
     recorder = Recorder()
     deps = runtime.core.execution(ports_for(runtime), recorder)
     answers = await execution_service.execute_and_continue(
-        runtime.claim_writes, run_ids[0], (QUEUE,), settings, deps, lambda: stopping
+        runtime.claim_writes, run_ids[0], (queue,), settings, deps, lambda: stopping
     )
     async with app.state.sessionmaker() as session:
         rows = await session.execute(select(Run.id, Run.status).where(Run.id.in_(run_ids)))
         statuses = {row.id: row.status for row in rows}
-    return answers, recorder, run_ids, statuses
+    return answers, recorder, run_ids, statuses, queue
 
 
 async def test_a_used_up_batch_sends_its_own_way_back_and_its_first_direct_claim_fans_out(
     app: Any, factory: Factory
 ) -> None:
-    answers, recorder, run_ids, statuses = await _drain(app, factory, pending=5, direct_claims=2)
+    answers, recorder, run_ids, statuses, queue = await _drain(app, factory, pending=5, direct_claims=2)
     assert answers == ["succeeded"] * 3
     assert list(statuses.values()).count("pending") == 2
     (fan_out, own) = recorder.wakes
-    assert fan_out[0] == QUEUE
+    assert fan_out[0] == queue
     assert fan_out[2] is False, "left waiting unless one already waits"
     assert statuses[fan_out[1]] == "succeeded", "it names a run already taken"
-    assert own == (QUEUE, run_ids[0], True), (
+    assert own == (queue, run_ids[0], True), (
         "pushed even if one waits: every process ending a batch needs one"
     )
 
 
 async def test_a_stopping_worker_leaves_a_wake_up_for_the_others(app: Any, factory: Factory) -> None:
-    answers, recorder, run_ids, statuses = await _drain(
+    answers, recorder, run_ids, statuses, queue = await _drain(
         app, factory, pending=4, direct_claims=8, stopping=True
     )
     assert answers == ["succeeded"], "the run it held is finished, nothing more is taken"
     assert [statuses[run_id] for run_id in run_ids[1:]] == ["pending"] * 3
-    assert recorder.wakes == [(QUEUE, run_ids[0], False)]
+    assert recorder.wakes == [(queue, run_ids[0], False)]
 
 
 async def test_a_drain_that_empties_its_queue_leaves_nothing(app: Any, factory: Factory) -> None:
-    answers, recorder, _, statuses = await _drain(app, factory, pending=2, direct_claims=8)
+    answers, recorder, _, statuses, _ = await _drain(app, factory, pending=2, direct_claims=8)
     assert answers == ["succeeded", "succeeded"]
     assert set(statuses.values()) == {"succeeded"}
     assert recorder.wakes == [], "no other run was pending when it claimed the last one, and none after"

@@ -15,6 +15,17 @@ from app.persistence.transaction import transaction
 from tests.support.factories import Caller
 
 TERMINAL = {status.value for status in run_states.TERMINAL}
+# The queue of the runs a test stores and claims itself. No worker consumes it, so a drain of the
+# session's worker (direct claims take any pending run of a queue it consumes) never takes them first.
+STORED_RUNS_QUEUE = "tests.stored"
+
+
+def private_queue() -> str:
+    """A run queue of one test's own, for a test that claims the next pending run of a queue: no worker
+    consumes it and no other test stores runs on it."""
+    return f"tests.{uuid.uuid4().hex[:12]}"
+
+
 # An automation that listens for every run's terminal event (`automation.run.*`) in its space.
 RUN_EVENT_LISTENER: dict[str, Any] = {
     "schema_version": "1.0",
@@ -38,7 +49,7 @@ def run_row(
     owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
 ) -> dict[str, Any]:
     """The columns of a manual run of `automation` (as the API answered it) in the owner's space, in
-    `status` on `runs.fast`, with `columns` set."""
+    `status` on `STORED_RUNS_QUEUE`, with `columns` set."""
     values: dict[str, Any] = {
         "id": uuid.uuid4(),
         "space_id": uuid.UUID(owner.space_id),
@@ -46,7 +57,7 @@ def run_row(
         "automation_version": 1,
         "definition": automation["definition"],
         "status": status,
-        "queue": "runs.fast",
+        "queue": STORED_RUNS_QUEUE,
         "trigger_type": "manual",
         "trigger_payload": {},
         "inputs": {},
