@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, delete, func, literal, or_, select
+from sqlalchemy import Integer, delete, func, literal, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -50,16 +50,6 @@ class QueueSampleRepository:
                 set_={"queued": statement.excluded.queued, "pending": statement.excluded.pending},
             )
         )
-
-    async def claimable(self, now: datetime) -> dict[str, int]:
-        """Pending runs per queue whose retry delay is over at `now`: what workers could claim (the runs
-        table's index of pending runs by queue answers it)."""
-        rows = await self.session.execute(
-            select(Run.queue, func.count())
-            .where(Run.status == RunStatus.pending, or_(Run.retry_at.is_(None), Run.retry_at <= now))
-            .group_by(Run.queue)
-        )
-        return dict(rows.all())
 
     async def forget_before(self, moment: datetime) -> None:
         await self.session.execute(delete(QueueSample).where(QueueSample.sampled_at < moment))

@@ -115,6 +115,17 @@ def pending_waits_statement() -> Any:
     return select(select(RUNS.c.id).where(*_next_pending(RUNS.c)).exists())
 
 
+@functools.cache
+def claimable_counts_statement() -> Any:
+    """Per queue, the pending runs a direct claim could take now (bound: now); built once."""
+    now = bindparam("now", type_=RUNS.c.started_at.type)
+    return (
+        select(RUNS.c.queue, func.count())
+        .where(RUNS.c.status == constant(RunStatus.pending), _CLAIMABLE_WHEN[RunStatus.pending](RUNS.c, now))
+        .group_by(RUNS.c.queue)
+    )
+
+
 def claimed(result: Any) -> ClaimedRun | None:
     """The claimed run and what the claim statement read with it, or None when it took nothing."""
     row = result.one_or_none()

@@ -29,6 +29,7 @@ from app.persistence.repositories.run_claims import (
     ClaimedRun,
     claim_next_statement,
     claim_statement,
+    claimable_counts_statement,
     claimed,
     pending_waits_statement,
 )
@@ -227,6 +228,11 @@ class RunRepository(RepositoryBase[Run]):
             return False
         params = {"queues": list(queues), "now": now}
         return bool((await self.session.execute(pending_waits_statement(), params)).scalar())
+
+    async def claimable_by_queue(self, now: datetime) -> dict[str, int]:
+        """Per queue, the pending runs a worker of it could claim now (its backoff over): the backlog
+        autoscalers and the pending-runs gauge watch."""
+        return dict((await self.session.execute(claimable_counts_statement(), {"now": now})).all())
 
     async def holds(self, run_id: uuid.UUID, attempt: int) -> bool:
         """Whether claim `attempt` still holds the run, with a share lock until the transaction ends:

@@ -15,6 +15,7 @@ from typing import Any
 
 from app import metrics
 from app.persistence.repositories.queue_samples import QueueSampleRepository
+from app.persistence.repositories.runs import RunRepository
 from app.persistence.types import AsyncSession
 from app.services.identity.access import SpaceAccess
 
@@ -49,7 +50,7 @@ class QueueDepthService:
         """Set the `automations_pending_runs` gauge of each of `queues` (0 when none is pending) to the
         runs a worker of it could claim now, and answer those counts. With direct claims a run queue's
         Redis list holds a wake-up or two, not a message per run: this is the backlog to watch."""
-        found = await QueueSampleRepository(session).claimable(now)
+        found = await RunRepository(session).claimable_by_queue(now)
         counts = {queue: found.get(queue, 0) for queue in queues}
         for queue, count in counts.items():
             metrics.pending_runs(queue, count)
