@@ -18,14 +18,6 @@ TERMINAL = {status.value for status in run_states.TERMINAL}
 # The queue of the runs a test stores and claims itself. No worker consumes it, so a drain of the
 # session's worker (direct claims take any pending run of a queue it consumes) never takes them first.
 STORED_RUNS_QUEUE = "tests.stored"
-
-
-def private_queue() -> str:
-    """A run queue of one test's own, for a test that claims the next pending run of a queue: no worker
-    consumes it and no other test stores runs on it."""
-    return f"tests.{uuid.uuid4().hex[:12]}"
-
-
 # An automation that listens for every run's terminal event (`automation.run.*`) in its space.
 RUN_EVENT_LISTENER: dict[str, Any] = {
     "schema_version": "1.0",
@@ -33,6 +25,12 @@ RUN_EVENT_LISTENER: dict[str, Any] = {
     "triggers": [{"type": "event", "config": {"event_type": "automation.run.*"}}],
     "plan": [{"step_id": "seen", "action": "transform_data", "config": {"output": 1}}],
 }
+
+
+def private_queue() -> str:
+    """A run queue of one test's own, for a test that claims the next pending run of a queue: no worker
+    consumes it and no other test stores runs on it."""
+    return f"tests.{uuid.uuid4().hex[:12]}"
 
 
 def http_step(step_id: str, url: str, **extra: Any) -> dict[str, Any]:
