@@ -20,7 +20,7 @@ from app.services.runs.queue_depth import QueueDepthService
 from app.services.runs.recovery import recovery_service
 from tests.support.factories import Caller, Factory
 from tests.support.held_runs import queueing_automation
-from tests.support.runs import run_row
+from tests.support.runs import CLAIMABLE_IN_MIX, run_row, waiting_mix
 
 
 async def _waiting(app: Any, caller: Caller, statuses: list[str]) -> None:
@@ -192,33 +192,17 @@ async def test_the_pending_runs_gauge_counts_what_each_run_queue_could_claim_now
     automation = await queueing_automation(owner)
     now = datetime.now(UTC)
 
-    def run(queue: str, status: str, retry_at: datetime | None = None) -> Run:
-        return Run(**run_row(owner, automation, status, queue=queue, retry_at=retry_at))
-
-    queues = ("runs.fast", "runs.medium", "runs.long")
+    queues = tuple(CLAIMABLE_IN_MIX)
     # One snapshot, nothing committed: the session's other runs move neither count.
     async with app.state.engine.connect() as connection:
         await connection.execution_options(isolation_level="REPEATABLE READ")
         async with connection.begin() as outer:
             session = AsyncSession(bind=connection, expire_on_commit=False)
             before = await QueueDepthService().gauge_claimable(session, now, queues)
-            session.add_all(
-                [
-                    run("runs.fast", "pending"),
-                    run("runs.fast", "pending", retry_at=now - timedelta(seconds=1)),
-                    run("runs.fast", "pending", retry_at=now + timedelta(minutes=5)),
-                    run("runs.fast", "queued"),
-                    run("runs.fast", "running"),
-                    run("runs.medium", "pending"),
-                ]
-            )
+            session.add_all(Run(**row) for row in waiting_mix(owner, automation, now))
             await session.flush()
             after = await QueueDepthService().gauge_claimable(session, now, queues)
             await outer.rollback()
-    assert {queue: after[queue] - before[queue] for queue in queues} == {
-        "runs.fast": 2,
-        "runs.medium": 1,
-        "runs.long": 0,
-    }
+    assert {queue: after[queue] - before[queue] for queue in queues} == CLAIMABLE_IN_MIX
     for queue in queues:
         assert metrics.PENDING_RUNS.labels(queue=queue)._value.get() == after[queue]

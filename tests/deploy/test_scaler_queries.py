@@ -5,7 +5,7 @@ queued, running, finished, still in backoff, or of another queue."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from app.persistence.models import Run
 from app.worker.celery_app import RUN_QUEUES
 from tests.deploy.test_kubernetes_manifests import BASE, _by_kind, _worker_queues, render
 from tests.support.factories import Factory, minimal_definition
-from tests.support.runs import run_row
+from tests.support.runs import CLAIMABLE_IN_MIX, waiting_mix
 
 
 def _queries() -> dict[str, str]:
@@ -42,18 +42,7 @@ async def test_each_run_queue_scales_on_its_runs_claimable_now(app: Any, factory
     automation = await owner.create_automation(minimal_definition())
     now = datetime.now(UTC)
 
-    def run(queue: str, status: str, retry_at: datetime | None = None) -> dict[str, Any]:
-        return run_row(owner, automation, status, queue=queue, retry_at=retry_at)
-
-    rows = [
-        run("runs.fast", "pending"),
-        run("runs.fast", "pending", retry_at=now - timedelta(minutes=1)),
-        run("runs.fast", "pending", retry_at=now + timedelta(hours=1)),
-        run("runs.fast", "queued"),
-        run("runs.fast", "running"),
-        run("runs.fast", "succeeded"),
-        run("runs.medium", "pending"),
-    ]
+    rows = waiting_mix(owner, automation, now)
     # One snapshot for both counts, nothing committed: other tests' runs change neither, and the role made
     # for KEDA (deploy/kubernetes/README.md) goes with the rollback.
     keda = f"keda_{uuid.uuid4().hex[:12]}"
@@ -77,8 +66,4 @@ async def test_each_run_queue_scales_on_its_runs_claimable_now(app: Any, factory
             with pytest.raises(DBAPIError, match="permission denied"):
                 await connection.execute(text("SELECT count(inputs) FROM runs"))
             await outer.rollback()
-    assert {queue: after[queue] - before[queue] for queue in queries} == {
-        "runs.fast": 2,
-        "runs.medium": 1,
-        "runs.long": 0,
-    }
+    assert {queue: after[queue] - before[queue] for queue in queries} == CLAIMABLE_IN_MIX

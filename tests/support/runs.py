@@ -63,6 +63,29 @@ def run_row(
     return values | columns
 
 
+# What `waiting_mix` holds that a worker of each run queue could claim now.
+CLAIMABLE_IN_MIX = {"runs.fast": 2, "runs.medium": 1, "runs.long": 0}
+
+
+def waiting_mix(owner: Caller, automation: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
+    """Rows of runs in every state a count of claimable runs must tell apart (`CLAIMABLE_IN_MIX`): due
+    pending runs, one backing off until after `now`, queued, running and finished ones, another queue's."""
+    due, later, past = None, now + timedelta(hours=1), now - timedelta(minutes=1)
+    # The same columns in every row: an INSERT of many rows takes its columns from the first.
+    mix = [
+        ("runs.fast", "pending", due),
+        ("runs.fast", "pending", past),
+        ("runs.fast", "pending", later),
+        ("runs.fast", "queued", due),
+        ("runs.fast", "running", due),
+        ("runs.fast", "succeeded", due),
+        ("runs.medium", "pending", due),
+    ]
+    return [
+        run_row(owner, automation, status, queue=queue, retry_at=retry_at) for queue, status, retry_at in mix
+    ]
+
+
 async def stored_run(
     app: Any, owner: Caller, automation: dict[str, Any], status: str = "pending", **columns: Any
 ) -> Run:
