@@ -7,6 +7,8 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import update
+
 from app import jobs
 from app.engine.claim_ports import Outcome
 from app.persistence.autocommit import AutocommitWrites
@@ -20,6 +22,7 @@ from app.services.runs.finishing import finish_claim
 from app.services.runs.fire_request import FireRequest
 from app.services.runs.limits import DispatchLimits
 from tests.support.factories import Caller, minimal_definition
+from tests.support.runs import STORED_RUNS_QUEUE
 
 # Long enough that recovery never takes a run back while the test holds it.
 LEASE = timedelta(hours=1)
@@ -30,12 +33,17 @@ def drop_wake_ups(job: Any) -> None:
 
 
 async def fire(app: Any, automation_id: str) -> Run:
-    """A manual fire of the automation, committed."""
+    """A manual fire of the automation, committed on the queue no worker consumes (`STORED_RUNS_QUEUE`):
+    a drain of the session's worker takes any pending run of a queue it consumes, wake-up or none."""
     async with transaction(app.state.sessionmaker, drop_wake_ups) as session:
         row = await AutomationRepository(session).get_by_id(uuid.UUID(automation_id))
         assert row is not None
         fired = await dispatcher.fire(session, (row, FireRequest(trigger_type="manual")), DispatchLimits())
-    return fired.run
+        await session.execute(update(Run).where(Run.id == fired.run.id).values(queue=STORED_RUNS_QUEUE))
+    async with app.state.sessionmaker() as session:
+        run = await session.get(Run, fired.run.id)
+    assert run is not None
+    return run
 
 
 async def queueing_automation(owner: Caller) -> dict[str, Any]:
