@@ -1,5 +1,5 @@
-"""Runs a test moves through the state machine itself, statement by statement: fired, claimed and
-finished with their wake-ups dropped, so no worker competes for them."""
+"""Runs a test moves through the state machine itself, statement by statement: fired onto a queue no
+worker consumes, claimed and finished with their wake-ups dropped, so no worker competes for them."""
 
 from __future__ import annotations
 
