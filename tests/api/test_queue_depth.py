@@ -191,7 +191,6 @@ async def test_the_pending_runs_gauge_counts_what_each_run_queue_could_claim_now
     owner = await factory.owner()
     automation = await queueing_automation(owner)
     now = datetime.now(UTC)
-
     queues = tuple(CLAIMABLE_IN_MIX)
     # One snapshot, nothing committed: the session's other runs move neither count.
     async with app.state.engine.connect() as connection:

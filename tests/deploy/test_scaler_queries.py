@@ -41,7 +41,6 @@ async def test_each_run_queue_scales_on_its_runs_claimable_now(app: Any, factory
     owner = await factory.owner()
     automation = await owner.create_automation(minimal_definition())
     now = datetime.now(UTC)
-
     rows = waiting_mix(owner, automation, now)
     # One snapshot for both counts, nothing committed: other tests' runs change neither, and the role made
     # for KEDA (deploy/kubernetes/README.md) goes with the rollback.
