@@ -254,6 +254,19 @@ async def _concurrent_writes(engine: AsyncEngine) -> None:
     await asyncio.gather(*[writes() for _ in range(8)])
 
 
+async def _statement_while_its_server_is_taken(engine: AsyncEngine) -> None:
+    """A client's statement, then the same again while another client's transaction holds the server
+    connection it ran on: PgBouncer hands out its most recently used server connection first, so the
+    transaction takes that one and the second run of the statement lands on one that never saw it."""
+    statement = text("SELECT CAST(:n AS int) + 1")
+    async with engine.connect() as first, engine.connect() as second:
+        await first.execution_options(isolation_level="AUTOCOMMIT")
+        assert await first.scalar(statement, {"n": 1}) == 2
+        async with second.begin():
+            await second.execute(text("SELECT 1"))
+            assert await first.scalar(statement, {"n": 2}) == 3
+
+
 class TestWithoutTheSetting:
     async def test_prepared_statements_break_behind_the_pooler_and_the_setting_avoids_them(
         self, bouncer: PgBouncer
@@ -262,11 +275,12 @@ class TestWithoutTheSetting:
         plain = create_engine(url, pool_size=8)
         try:
             with pytest.raises(DBAPIError, match="prepared statement"):
-                await _concurrent_writes(plain)
+                await _statement_while_its_server_is_taken(plain)
         finally:
             await plain.dispose()
         pooled = create_engine(url, pool_size=8, transaction_pooler=True)
         try:
+            await _statement_while_its_server_is_taken(pooled)
             await _concurrent_writes(pooled)
         finally:
             await pooled.dispose()
