@@ -5,6 +5,9 @@ A minute with no sample of a queue answers 0 for it: the sampler writes a row on
 queue with runs waiting. Samples older than `RETENTION` are deleted as new ones are written. In the
 first seconds of a minute, before beat's tick has sampled it, the answer ends at the minute before:
 its last minute would otherwise read 0 with runs waiting.
+
+Every tick also sets the `automations_pending_runs` gauge: the runs each run queue's workers could
+claim now, across spaces, for whoever scales workers on `/metrics`.
 """
 
 from __future__ import annotations
