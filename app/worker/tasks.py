@@ -79,9 +79,9 @@ async def _tick() -> str:
     await artifact_service.sweep(worker.unit_of_work, worker.core.artifact_store, now)
     async with worker.unit_of_work() as session:
         await queue_depth_service.sample(session, now)
-    if metrics.enabled():
-        async with worker.unit_of_work() as session:
+        if metrics.enabled():
             await queue_depth_service.gauge_claimable(session, now, RUN_QUEUES)
+    if metrics.enabled():
         await sample_queue_depths(worker.redis, CELERY_QUEUES, worker.core.settings.redis_key_prefix)
     return await record_beat_tick(worker.redis, now, worker.core.settings.redis_key_prefix)
 
